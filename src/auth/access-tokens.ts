@@ -1,0 +1,117 @@
+import { randomBytes } from 'node:crypto';
+import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
+import type { Clock } from '../core/clock.js';
+import { isScope, normalizeScopes, type Scope, splitScopes } from '../core/scopes.js';
+import { type KeyRing, TOKEN_ALGORITHM } from './key-ring.js';
+
+export const TOKEN_TTL_SECONDS = 3600;
+
+/** What a verified access token says about its caller. */
+export interface TokenPrincipal {
+  clientId: string;
+  accountId: string;
+  scopes: ReadonlySet<Scope>;
+  /** Expiry, seconds since the epoch. */
+  expiresAt: number;
+}
+
+export interface IssuedToken {
+  accessToken: string;
+  expiresIn: number;
+  scopes: Scope[];
+}
+
+/** Why a presented token was refused; all of them mean 401 to the caller. */
+export class InvalidTokenError extends Error {
+  constructor(readonly reason: 'malformed' | 'expired' | 'signature' | 'claims' | 'unknown_key') {
+    super(`invalid access token (${reason})`);
+    this.name = 'InvalidTokenError';
+  }
+}
+
+interface HeraldClaims extends JWTPayload {
+  client_id?: unknown;
+  account_id?: unknown;
+  scope?: unknown;
+}
+
+/**
+ * RFC 9068 JWT access tokens: `typ: at+jwt`, signed with the key ring's current key (named by
+ * `kid`), verified with the algorithm pinned, so `alg: none` or an HMAC forgery never passes.
+ */
+export class AccessTokens {
+  constructor(
+    private readonly keys: KeyRing,
+    private readonly clock: Clock,
+    private readonly issuer: string,
+    private readonly audience: string,
+  ) {}
+
+  async issue(input: { clientId: string; accountId: string; scopes: Scope[] }): Promise<IssuedToken> {
+    const key = await this.keys.signingKey();
+    const now = Math.floor(this.clock.now() / 1000);
+    const scopes = normalizeScopes(input.scopes);
+    const accessToken = await new SignJWT({
+      client_id: input.clientId,
+      account_id: input.accountId,
+      scope: scopes.join(' '),
+    })
+      .setProtectedHeader({ alg: TOKEN_ALGORITHM, typ: 'at+jwt', kid: key.kid })
+      .setIssuer(this.issuer)
+      .setAudience(this.audience)
+      .setSubject(input.clientId)
+      .setIssuedAt(now)
+      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setJti(randomBytes(16).toString('base64url'))
+      .sign(key.privateKey);
+    return { accessToken, expiresIn: TOKEN_TTL_SECONDS, scopes };
+  }
+
+  async verify(token: string): Promise<TokenPrincipal> {
+    let payload: HeraldClaims;
+    try {
+      const result = await jwtVerify<HeraldClaims>(
+        token,
+        async (header) => {
+          if (typeof header.kid !== 'string') throw new InvalidTokenError('unknown_key');
+          const key = await this.keys.verificationKey(header.kid);
+          if (!key) throw new InvalidTokenError('unknown_key');
+          return key;
+        },
+        {
+          algorithms: [TOKEN_ALGORITHM],
+          issuer: this.issuer,
+          audience: this.audience,
+          typ: 'at+jwt',
+          requiredClaims: ['exp', 'iat', 'sub', 'jti'],
+          // Herald never issues a token that lives longer than this, nor one issued in the future.
+          maxTokenAge: TOKEN_TTL_SECONDS,
+          currentDate: new Date(this.clock.now()),
+        },
+      );
+      payload = result.payload;
+    } catch (error) {
+      throw toInvalidTokenError(error);
+    }
+    const { client_id: clientId, account_id: accountId, scope, sub, exp, iat } = payload;
+    if (typeof exp !== 'number' || typeof iat !== 'number' || exp - iat > TOKEN_TTL_SECONDS) throw new InvalidTokenError('claims');
+    if (typeof clientId !== 'string' || clientId !== sub || typeof accountId !== 'string' || typeof scope !== 'string') {
+      throw new InvalidTokenError('claims');
+    }
+    return {
+      clientId,
+      accountId,
+      scopes: new Set(splitScopes(scope).filter(isScope)),
+      expiresAt: exp,
+    };
+  }
+}
+
+function toInvalidTokenError(error: unknown): InvalidTokenError {
+  if (error instanceof InvalidTokenError) return error;
+  if (error instanceof errors.JWTExpired) return new InvalidTokenError('expired');
+  if (error instanceof errors.JWSSignatureVerificationFailed) return new InvalidTokenError('signature');
+  if (error instanceof errors.JWTClaimValidationFailed) return new InvalidTokenError('claims');
+  if (error instanceof errors.JOSEError) return new InvalidTokenError('malformed');
+  throw error;
+}

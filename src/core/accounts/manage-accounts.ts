@@ -1,0 +1,81 @@
+import type { Clock } from '../clock.js';
+import { newAccountId, newClientId } from '../ids.js';
+import { DEFAULT_PLAN } from '../plans.js';
+import type { Store } from '../ports.js';
+import { ALL_SCOPES, type Scope } from '../scopes.js';
+import { seedSandboxTemplates } from '../whatsapp/templates.js';
+import type { Account } from './account.js';
+import { generateClientSecret, hashClientSecret } from './client-secrets.js';
+
+export interface CreateAccountInput {
+  name: string;
+  email: string;
+  plan?: string | undefined;
+  /** Scopes the account may be granted; all scopes when omitted. */
+  scopes?: Scope[] | undefined;
+  /** Opening balance in micro-credits. */
+  creditsMicros?: number | undefined;
+}
+
+export interface CreatedAccount {
+  account: Account;
+  clientId: string;
+  /** Shown once, here; only its hash is stored. */
+  clientSecret: string;
+}
+
+/**
+ * Creates an account with one API client and, in the same transaction, its opening balance and
+ * the sandbox WhatsApp templates.
+ */
+export async function createAccount(store: Store, clock: Clock, input: CreateAccountInput): Promise<CreatedAccount> {
+  const now = clock.now();
+  const accountId = newAccountId(now);
+  const clientId = newClientId();
+  const clientSecret = generateClientSecret();
+  await store.transaction(async (tx) => {
+    await tx.accounts.insertAccountWithClient({
+      account: {
+        id: accountId,
+        name: input.name,
+        email: input.email,
+        plan: input.plan ?? DEFAULT_PLAN,
+        scopes: input.scopes ?? [...ALL_SCOPES],
+        createdAt: now,
+      },
+      client: { clientId, accountId, secretHash: hashClientSecret(clientSecret), createdAt: now, secretRotatedAt: null },
+    });
+    if (input.creditsMicros) await tx.credits.topUp(accountId, input.creditsMicros, now, 'opening balance');
+    await seedSandboxTemplates(tx, accountId, now);
+  });
+  const account = await store.accounts.findAccount(accountId);
+  if (!account) throw new Error(`account ${accountId} vanished after it was created`);
+  return { account, clientId, clientSecret };
+}
+
+/**
+ * Gives a client a new secret. The old secret stops working at once; tokens already issued with it
+ * stay valid until they expire (SEED 5.3).
+ */
+export async function rotateClientSecret(
+  store: Store,
+  clock: Clock,
+  reference: string,
+): Promise<{ clientId: string; clientSecret: string } | undefined> {
+  const account = await store.accounts.findAccountByReference(reference);
+  if (!account) return undefined;
+  const clients = await store.accounts.listClients(account.id);
+  const client = reference.startsWith('cli_') ? clients.find((c) => c.clientId === reference) : clients[0];
+  if (!client) return undefined;
+  const clientSecret = generateClientSecret();
+  await store.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), clock.now());
+  return { clientId: client.clientId, clientSecret };
+}
+
+/** Adds credits to an account named by account id or client id; returns the account after it. */
+export async function addCredits(store: Store, clock: Clock, reference: string, micros: number): Promise<Account | undefined> {
+  const account = await store.accounts.findAccountByReference(reference);
+  if (!account) return undefined;
+  await store.transaction((tx) => tx.credits.topUp(account.id, micros, clock.now(), 'top-up'));
+  return store.accounts.findAccount(account.id);
+}

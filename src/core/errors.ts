@@ -1,0 +1,63 @@
+/**
+ * The closed catalogue of API error codes (CONTRACT 1). Domain code throws or returns these;
+ * the HTTP status for each code is assigned in exactly one place: http/error-handler.ts.
+ */
+export const ERROR_CODES = [
+  'INVALID_REQUEST',
+  'VALIDATION_ERROR',
+  'INVALID_PHONE',
+  'UNAUTHORIZED',
+  'INSUFFICIENT_SCOPE',
+  'IP_NOT_ALLOWED',
+  'INSUFFICIENT_CREDITS',
+  'NOT_FOUND',
+  'TEMPLATE_NOT_FOUND',
+  'TEMPLATE_NOT_APPROVED',
+  'TEMPLATE_PARAMS_MISMATCH',
+  'SESSION_WINDOW_CLOSED',
+  'MESSAGE_NOT_CANCELABLE',
+  'WEBHOOK_DISABLED',
+  'WEBHOOK_LIMIT_REACHED',
+  'IDEMPOTENCY_KEY_IN_USE',
+  'IDEMPOTENCY_KEY_REUSED',
+  'PAYLOAD_TOO_LARGE',
+  'RATE_LIMITED',
+  'INTERNAL_ERROR',
+  'SERVICE_UNAVAILABLE',
+] as const;
+
+export type ErrorCode = (typeof ERROR_CODES)[number];
+
+/** One problem with one field of a request; `field` is a dotted path such as `to` or `attachments.0.content`. */
+export interface FieldProblem {
+  field: string;
+  message: string;
+}
+
+/**
+ * An expected failure that reaches the API caller. `details` lists field problems
+ * (VALIDATION_ERROR, INVALID_PHONE); `headers` carries response headers the error implies
+ * (WWW-Authenticate, Retry-After).
+ */
+export class ApiError extends Error {
+  readonly code: ErrorCode;
+  readonly details: FieldProblem[] | undefined;
+  readonly headers: Record<string, string> | undefined;
+
+  constructor(code: ErrorCode, message: string, options: { details?: FieldProblem[]; headers?: Record<string, string> } = {}) {
+    super(message);
+    this.name = 'ApiError';
+    this.code = code;
+    this.details = options.details;
+    this.headers = options.headers;
+  }
+}
+
+export const notFound = (what: string): ApiError => new ApiError('NOT_FOUND', `${what} not found.`);
+
+export const validationError = (problems: FieldProblem[]): ApiError =>
+  new ApiError(
+    'VALIDATION_ERROR',
+    problems.length === 1 ? `Invalid field '${problems[0]?.field}': ${problems[0]?.message}` : `${problems.length} fields are invalid.`,
+    { details: problems },
+  );

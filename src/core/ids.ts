@@ -1,0 +1,74 @@
+import { randomBytes } from 'node:crypto';
+
+/** Crockford base32, lower case: URL-safe, no ambiguous letters, sorts in the same order as its values. */
+const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
+
+function encodeBase32(value: bigint, length: number): string {
+  let out = '';
+  let rest = value;
+  for (let i = 0; i < length; i++) {
+    out = ALPHABET[Number(rest & 31n)] + out;
+    rest >>= 5n;
+  }
+  return out;
+}
+
+/**
+ * A 26-character time-ordered identifier (ULID layout): 48 bits of milliseconds since the epoch
+ * then 80 random bits. Ids made in a later millisecond sort after earlier ones, so lists ordered by
+ * id are ordered by creation; within one millisecond the order is random, which is why lists also
+ * order by created_at first.
+ */
+export function timeOrderedId(nowMs: number): string {
+  const time = encodeBase32(BigInt(nowMs), 10);
+  const random = encodeBase32(BigInt(`0x${randomBytes(10).toString('hex')}`), 16);
+  return time + random;
+}
+
+/** The last id made by monotonicTimeOrderedId in this process: its time and 80-bit tail. */
+let lastMonotonic = { time: -1, tail: 0n };
+
+/**
+ * Like timeOrderedId, but strictly increasing within this process even inside one millisecond
+ * (ULID's monotonic mode: the tail of the previous id plus one). For rows whose order matters and
+ * that are ordered by (created_at, id): ledger entries written in the same millisecond, such as an
+ * opening top-up and the first reserve, must come back in the order they were written.
+ */
+export function monotonicTimeOrderedId(nowMs: number): string {
+  if (nowMs > lastMonotonic.time) {
+    // 79 random bits leave room for 2^79 increments before the 80-bit tail could overflow.
+    const tail = BigInt(`0x${randomBytes(10).toString('hex')}`) >> 1n;
+    lastMonotonic = { time: nowMs, tail };
+  } else {
+    // Same millisecond, or the clock went back: keep the last time so the id still sorts after.
+    lastMonotonic = { time: lastMonotonic.time, tail: lastMonotonic.tail + 1n };
+  }
+  return encodeBase32(BigInt(lastMonotonic.time), 10) + encodeBase32(lastMonotonic.tail, 16);
+}
+
+/** A random identifier of `length` base32 characters (5 bits each). */
+export function randomId(length: number): string {
+  const bytes = randomBytes(length);
+  let out = '';
+  for (const byte of bytes) out += ALPHABET[byte & 31];
+  return out;
+}
+
+export const CHANNELS = ['sms', 'whatsapp', 'email', 'telegram'] as const;
+export type Channel = (typeof CHANNELS)[number];
+
+export const newMessageId = (channel: Channel, nowMs: number): string => `msg_${channel}_${timeOrderedId(nowMs)}`;
+export const newAccountId = (nowMs: number): string => `acc_${timeOrderedId(nowMs)}`;
+export const newClientId = (): string => `cli_${randomId(24)}`;
+export const newKeyId = (nowMs: number): string => `key_${timeOrderedId(nowMs)}`;
+export const newLedgerEntryId = (nowMs: number): string => `led_${monotonicTimeOrderedId(nowMs)}`;
+export const newJobId = (nowMs: number): string => `job_${timeOrderedId(nowMs)}`;
+export const newTokenId = (nowMs: number): string => `tok_${timeOrderedId(nowMs)}`;
+
+const MESSAGE_ID = /^msg_(sms|whatsapp|email|telegram)_[0-9a-hjkmnp-tv-z]{26}$/;
+
+/** The channel a message id belongs to, or undefined when the string is not a message id. */
+export function channelOfMessageId(id: string): Channel | undefined {
+  const match = MESSAGE_ID.exec(id);
+  return match ? (match[1] as Channel) : undefined;
+}

@@ -1,0 +1,110 @@
+import type { Clock } from '../clock.js';
+import { creditsText } from '../credits.js';
+import { JOB_KINDS } from '../delivery/job-kinds.js';
+import { ApiError, validationError } from '../errors.js';
+import { type Channel, newMessageId } from '../ids.js';
+import type { Store } from '../ports.js';
+import type { PriceList } from '../pricing.js';
+import { recordEmailEvent } from './email-events.js';
+import type { Message } from './message.js';
+
+export interface SendDeps {
+  store: Store;
+  clock: Clock;
+  prices: PriceList;
+  /**
+   * The SSRF guard for a message's callback_url: the reason a URL is refused, or undefined. The
+   * same check runs again at each delivery (the address may change).
+   */
+  checkCallbackUrl?: ((url: string) => Promise<string | undefined>) | undefined;
+}
+
+/** Refuses a callback_url the SSRF guard refuses (422 on the field). */
+export async function checkCallbackUrl(deps: SendDeps, url: string | undefined): Promise<void> {
+  if (url === undefined || !deps.checkCallbackUrl) return;
+  const reason = await deps.checkCallbackUrl(url);
+  if (reason) throw validationError([{ field: 'callback_url', message: `is refused: the URL ${reason}` }]);
+}
+
+/** A message checked and priced by its channel's use case, ready to be accepted. */
+export interface MessageDraft {
+  /** An id made beforehand with newMessageId, when the content must name it (email tracking links do). */
+  id?: string;
+  channel: Channel;
+  to: string;
+  sender?: string | null;
+  body?: string | null;
+  /** Channel-specific fields, stored as JSON and handed to the provider. */
+  payload?: Record<string, unknown> | null;
+  segments?: number | null;
+  costMicros: number;
+  scheduledAt?: number | null;
+  callbackUrl?: string | null;
+}
+
+/**
+ * Accepts messages in one transaction, all or none: holds their total cost (402 when the available
+ * balance does not cover it), stores them as `queued`, and adds their delivery jobs (the
+ * transactional outbox). One message or a thousand, it is one transaction.
+ */
+export async function acceptMessages(
+  deps: SendDeps,
+  accountId: string,
+  drafts: readonly MessageDraft[],
+  batchId: string | null = null,
+): Promise<Message[]> {
+  const now = deps.clock.now();
+  const messages = drafts.map(
+    (draft): Message => ({
+      id: draft.id ?? newMessageId(draft.channel, now),
+      accountId,
+      channel: draft.channel,
+      to: draft.to,
+      sender: draft.sender ?? null,
+      body: draft.body ?? null,
+      status: 'queued',
+      segments: draft.segments ?? null,
+      costMicros: draft.costMicros,
+      chargeState: 'reserved',
+      callbackUrl: draft.callbackUrl ?? null,
+      scheduledAt: draft.scheduledAt ?? null,
+      createdAt: now,
+      sentAt: null,
+      deliveredAt: null,
+      error: null,
+      providerMessageId: null,
+      dispatchState: null,
+      attempts: 0,
+      batchId,
+    }),
+  );
+  const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
+
+  await deps.store.transaction(async (tx) => {
+    const held = await tx.credits.reserveMany(
+      accountId,
+      messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
+      now,
+    );
+    if (!held) {
+      throw new ApiError(
+        'INSUFFICIENT_CREDITS',
+        messages.length === 1
+          ? `This message costs ${creditsText(total)}, more than the available balance.`
+          : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
+      );
+    }
+    await tx.messages.insertQueued(
+      messages.map((message, i) => {
+        const payload = drafts[i]?.payload;
+        return { message, payload: payload ? JSON.stringify(payload) : null };
+      }),
+    );
+    await tx.jobs.enqueueMany(
+      messages.map((m) => ({ kind: JOB_KINDS.deliverMessage, messageId: m.id, payload: null, runAt: Math.max(m.scheduledAt ?? now, now) })),
+      now,
+    );
+    for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
+  });
+  return messages;
+}

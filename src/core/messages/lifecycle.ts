@@ -1,0 +1,147 @@
+import type { ProviderReceipt } from '../delivery/provider.js';
+import type { Store, Transition } from '../ports.js';
+import { emitEvent } from '../webhooks/emit-event.js';
+import { statusEventType } from '../webhooks/event-types.js';
+import { recordEmailComplaint, recordEmailEvent, recordEmailFailure } from './email-events.js';
+import type { Message, MessageStatus } from './message.js';
+
+/**
+ * The message status machine (CONTRACT 4, 5). Every change goes through here, inside the caller's
+ * transaction, so status, history, credits, the email timeline and the webhook event always move
+ * together:
+ *
+ *   queued ──► sent ──► delivered ──► read        queued ──► failed   (credits released)
+ *      │         └────► failed (captured)         queued ──► canceled (credits released)
+ *
+ * Each step is conditional on the status it leaves, so a late or repeated event changes nothing.
+ */
+
+export interface FailureReason {
+  code: string;
+  message: string;
+}
+
+/**
+ * Applies a transition; when it took effect, emits its `message.<status>` event and returns the
+ * message as it now is. Undefined when the message was not in one of the `from` statuses.
+ */
+async function move(
+  tx: Store,
+  message: Message,
+  change: Omit<Transition, 'messageId'>,
+  eventData?: Record<string, unknown>,
+): Promise<Message | undefined> {
+  if (!(await tx.messages.transition({ ...change, messageId: message.id }))) return undefined;
+  const moved: Message = { ...message, status: change.to as MessageStatus };
+  const type = statusEventType(moved.status);
+  if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
+  return moved;
+}
+
+/** A provider took the message: its cost is captured. */
+export async function recordAccepted(
+  tx: Store,
+  message: Message,
+  providerMessageId: string,
+  at: number,
+  detail: string | null,
+): Promise<boolean> {
+  const sent = await move(tx, message, {
+    from: ['queued'],
+    to: 'sent',
+    at,
+    detail,
+    sentAt: at,
+    providerMessageId,
+    chargeState: 'captured',
+    clearInFlight: true,
+  });
+  if (!sent) return false;
+  await tx.credits.capture(message.accountId, message.costMicros, message.id, at);
+  await recordEmailEvent(tx, sent, 'sent', at);
+  return true;
+}
+
+/**
+ * The message failed for good. Before a provider accepted it the reservation is released (a
+ * technical failure costs nothing); after, the charge stands, as the provider was paid.
+ */
+export async function recordFailed(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
+  const error = { error: { code: reason.code, message: reason.message } };
+  const beforeAcceptance = await move(
+    tx,
+    message,
+    { from: ['queued'], to: 'failed', at, detail: reason.code, chargeState: 'released', error: reason, clearInFlight: true },
+    error,
+  );
+  if (beforeAcceptance) {
+    await tx.credits.release(message.accountId, message.costMicros, message.id, at);
+    await tx.jobs.deleteForMessage(message.id);
+    await recordEmailFailure(tx, beforeAcceptance, reason, at);
+    return true;
+  }
+  const afterAcceptance = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason }, error);
+  if (afterAcceptance) await recordEmailFailure(tx, afterAcceptance, reason, at);
+  return afterAcceptance !== undefined;
+}
+
+/** Cancels a message no worker has handed to a provider yet; false when it is too late. */
+export async function cancelQueued(tx: Store, message: Message, at: number): Promise<boolean> {
+  if (message.status !== 'queued' || message.dispatchState !== null) return false;
+  const canceled = await move(tx, message, {
+    from: ['queued'],
+    to: 'canceled',
+    at,
+    detail: null,
+    chargeState: 'released',
+    requireNotInFlight: true,
+  });
+  if (!canceled) return false;
+  await tx.credits.release(message.accountId, message.costMicros, message.id, at);
+  await tx.jobs.deleteForMessage(message.id);
+  return true;
+}
+
+export type ReceiptResult = 'applied' | 'ignored' | 'unmatched';
+
+/**
+ * The one path by which delivery reports of every provider reach the status machine. A receipt
+ * can overtake the worker's own record of the hand-over (the provider answered before we stored
+ * its acceptance): it then implies the acceptance first. A receipt for a message already past
+ * that state is ignored.
+ */
+export async function applyReceipt(store: Store, receipt: ProviderReceipt): Promise<ReceiptResult> {
+  return store.transaction(async (tx) => {
+    const found = receipt.messageId
+      ? await tx.messages.findById(receipt.messageId)
+      : await tx.messages.findByProviderId(receipt.channel, receipt.providerMessageId);
+    if (!found || found.channel !== receipt.channel) return 'unmatched';
+    let message = found;
+    const at = receipt.occurredAt;
+    // A complaint is an email event, not a status: it neither implies nor needs any transition.
+    if (receipt.status === 'complained') return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
+    if (message.status === 'queued') {
+      if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)')) {
+        message = { ...message, status: 'sent' };
+      }
+    }
+    switch (receipt.status) {
+      case 'delivered': {
+        const delivered = await move(tx, message, { from: ['sent'], to: 'delivered', at, detail: receipt.code ?? null, deliveredAt: at });
+        if (delivered) await recordEmailEvent(tx, delivered, 'delivered', at);
+        return delivered ? 'applied' : 'ignored';
+      }
+      case 'read':
+        return (await move(tx, message, { from: ['sent', 'delivered'], to: 'read', at, detail: null })) ? 'applied' : 'ignored';
+      case 'failed': {
+        const error = {
+          code: receipt.code ?? 'UNDELIVERABLE',
+          message: receipt.message ?? 'The provider reported the message undeliverable.',
+        };
+        const failed = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: error.code, error }, { error });
+        if (failed) await recordEmailFailure(tx, failed, error, at);
+        return failed ? 'applied' : 'ignored';
+      }
+    }
+  });
+}

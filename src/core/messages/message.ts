@@ -1,0 +1,54 @@
+import type { Channel } from '../ids.js';
+
+/** CONTRACT 4. `queued` also covers a message waiting for its `scheduled_at`. */
+export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'canceled'] as const;
+export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
+
+export type ChargeState = 'reserved' | 'captured' | 'released';
+
+export interface StatusChange {
+  status: MessageStatus;
+  /** Milliseconds since the epoch. */
+  occurredAt: number;
+  /** Extra context such as a provider's code; absent for ordinary transitions. */
+  detail: string | null;
+}
+
+export interface Message {
+  id: string;
+  accountId: string;
+  channel: Channel;
+  to: string;
+  sender: string | null;
+  body: string | null;
+  status: MessageStatus;
+  segments: number | null;
+  costMicros: number;
+  chargeState: ChargeState;
+  callbackUrl: string | null;
+  scheduledAt: number | null;
+  createdAt: number;
+  sentAt: number | null;
+  deliveredAt: number | null;
+  error: { code: string; message: string } | null;
+  providerMessageId: string | null;
+  /** `in_flight` while a worker hands the message to a provider (the outcome not yet stored). */
+  dispatchState: 'in_flight' | null;
+  /** Hand-overs to a provider so far. */
+  attempts: number;
+  /** The bulk request the message came from, if any. */
+  batchId: string | null;
+}
+
+/**
+ * What the customer is charged for a message: its cost unless the charge was released
+ * (failed before a provider accepted it, or canceled), which costs nothing.
+ */
+export const creditsUsedMicros = (message: Pick<Message, 'costMicros' | 'chargeState'>): number =>
+  message.chargeState === 'released' ? 0 : message.costMicros;
+
+/**
+ * Forward-only progress of the successful path; failed and canceled are terminal and reachable
+ * only from the states listed in the lifecycle. A status never goes back (CONTRACT 4).
+ */
+export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'read', 'failed', 'canceled']);

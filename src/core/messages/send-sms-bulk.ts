@@ -1,0 +1,76 @@
+import { ApiError, validationError } from '../errors.js';
+import { timeOrderedId } from '../ids.js';
+import { isValidE164 } from '../phone.js';
+import { priceSms } from '../pricing.js';
+import { countSegments } from '../segments.js';
+import { acceptMessages, checkCallbackUrl, type SendDeps } from './accept-messages.js';
+import type { Message } from './message.js';
+import { parseSchedule } from './send-sms.js';
+
+export const BULK_MAX_RECIPIENTS = 1000;
+
+export interface SendSmsBulkInput {
+  recipients: string[];
+  message: string;
+  sender?: string | undefined;
+  scheduled_at?: string | undefined;
+  callback_url?: string | undefined;
+}
+
+export interface RejectedRecipient {
+  to: string;
+  error: { code: 'INVALID_PHONE'; message: string };
+}
+
+export interface BulkResult {
+  batchId: string;
+  messages: Message[];
+  rejected: RejectedRecipient[];
+}
+
+/**
+ * One text to many recipients (CONTRACT 6). Repeated numbers collapse to one; invalid ones are
+ * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
+ * the same single transaction that stores them, or the whole request fails with 402.
+ */
+export async function sendSmsBulk(deps: SendDeps, accountId: string, input: SendSmsBulkInput): Promise<BulkResult> {
+  const now = deps.clock.now();
+  const unique = [...new Set(input.recipients)];
+  const valid: string[] = [];
+  const rejected: RejectedRecipient[] = [];
+  for (const to of unique) {
+    if (isValidE164(to)) valid.push(to);
+    else rejected.push({ to, error: { code: 'INVALID_PHONE', message: `'${to}' is not a valid phone number in E.164 format.` } });
+  }
+  if (valid.length === 0) {
+    throw new ApiError('INVALID_PHONE', 'None of the recipients is a valid phone number in E.164 format (e.g. +14155552671).', {
+      details: unique.map((to) => ({
+        field: `recipients.${input.recipients.indexOf(to)}`,
+        message: `'${to}' is not a valid phone number in E.164 format`,
+      })),
+    });
+  }
+  const scheduledAt = parseSchedule(input.scheduled_at, now);
+  if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
+
+  await checkCallbackUrl(deps, input.callback_url);
+  const { segments } = countSegments(input.message);
+  const cost = priceSms(deps.prices, segments);
+  const batchId = `bat_${timeOrderedId(now)}`;
+  const messages = await acceptMessages(
+    deps,
+    accountId,
+    valid.map((to) => ({
+      channel: 'sms' as const,
+      to,
+      sender: input.sender ?? null,
+      body: input.message,
+      segments,
+      costMicros: cost,
+      scheduledAt: scheduledAt ?? null,
+      callbackUrl: input.callback_url ?? null,
+    })),
+    batchId,
+  );
+  return { batchId, messages, rejected };
+}

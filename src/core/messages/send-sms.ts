@@ -1,0 +1,66 @@
+import { parseIsoDateTime } from '../datetime.js';
+import { ApiError, type FieldProblem, validationError } from '../errors.js';
+import { isValidE164 } from '../phone.js';
+import { priceSms } from '../pricing.js';
+import { countSegments } from '../segments.js';
+import { acceptMessages, checkCallbackUrl, type SendDeps } from './accept-messages.js';
+import type { Message } from './message.js';
+
+export interface SendSmsInput {
+  to: string;
+  message: string;
+  sender?: string | undefined;
+  scheduled_at?: string | undefined;
+  callback_url?: string | undefined;
+}
+
+export type { SendDeps };
+/** How far in the past `scheduled_at` may lie (clock skew, slow clients) and how far ahead. */
+export const SCHEDULE_PAST_TOLERANCE_MS = 60_000;
+export const SCHEDULE_MAX_AHEAD_MS = 35 * 24 * 3600_000;
+
+/**
+ * Parses `scheduled_at` against the clock: undefined when absent, the time in ms when given and
+ * within range (a time up to 60 s past is kept as given and sent at once), a field problem when
+ * it is unreadable or out of range.
+ */
+export function parseSchedule(text: string | undefined, now: number): number | undefined | FieldProblem {
+  if (text === undefined) return undefined;
+  const at = parseIsoDateTime(text);
+  if (at === undefined) return { field: 'scheduled_at', message: 'must be an ISO 8601 date-time' };
+  if (at < now - SCHEDULE_PAST_TOLERANCE_MS) return { field: 'scheduled_at', message: 'must not be in the past' };
+  if (at > now + SCHEDULE_MAX_AHEAD_MS) return { field: 'scheduled_at', message: 'must be at most 35 days ahead' };
+  return at;
+}
+
+/**
+ * Accepts an SMS: checks what the schema cannot, prices it by segments, and in one transaction
+ * reserves its cost and stores it as `queued`. Nothing is written when any step fails.
+ */
+export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsInput): Promise<Message> {
+  const now = deps.clock.now();
+  if (!isValidE164(input.to)) {
+    throw new ApiError('INVALID_PHONE', `'${input.to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
+      details: [{ field: 'to', message: 'must be a valid phone number in E.164 format' }],
+    });
+  }
+  const scheduledAt = parseSchedule(input.scheduled_at, now);
+  if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
+
+  await checkCallbackUrl(deps, input.callback_url);
+  const { segments } = countSegments(input.message);
+  const [message] = await acceptMessages(deps, accountId, [
+    {
+      channel: 'sms',
+      to: input.to,
+      sender: input.sender ?? null,
+      body: input.message,
+      segments,
+      costMicros: priceSms(deps.prices, segments),
+      scheduledAt: scheduledAt ?? null,
+      callbackUrl: input.callback_url ?? null,
+    },
+  ]);
+  if (!message) throw new Error('accepting one message returned none');
+  return message;
+}

@@ -1,0 +1,128 @@
+import { type FieldProblem, validationError } from '../errors.js';
+import { acceptMessages, type SendDeps } from './accept-messages.js';
+import type { Message } from './message.js';
+
+/**
+ * A Telegram chat: a numeric id written as a string (negative for groups and channels, e.g.
+ * `-1001234567890`; Telegram ids fit in 52 bits, so at most 16 digits), or a public channel's
+ * `@username` (5 to 32 letters, digits and underscores, starting with a letter).
+ */
+export const TELEGRAM_CHAT_ID = /^(?:-?[1-9][0-9]{0,15}|@[A-Za-z][A-Za-z0-9_]{4,31})$/;
+export const TELEGRAM_PARSE_MODES = ['Markdown', 'MarkdownV2', 'HTML'] as const;
+export type TelegramParseMode = (typeof TELEGRAM_PARSE_MODES)[number];
+
+/** Telegram's limits: text 4096 characters, caption 1024, callback_data 64 bytes, 100 inline buttons. */
+export const TELEGRAM_LIMITS = {
+  text: 4096,
+  caption: 1024,
+  callbackDataBytes: 64,
+  buttonText: 64,
+  buttonsPerRow: 8,
+  buttons: 100,
+} as const;
+
+export interface InlineButton {
+  text: string;
+  callback_data?: string | undefined;
+  url?: string | undefined;
+}
+
+interface TelegramOptions {
+  chat_id: string;
+  parse_mode?: TelegramParseMode | undefined;
+  disable_notification?: boolean | undefined;
+  reply_markup?: { inline_keyboard: InlineButton[][] } | undefined;
+}
+
+export interface SendTelegramMessageInput extends TelegramOptions {
+  message: string;
+}
+
+export interface SendTelegramPhotoInput extends TelegramOptions {
+  photo_url: string;
+  caption?: string | undefined;
+}
+
+/** What a Telegram message carries to its provider: the Bot API method and its options. */
+export type TelegramPayload = {
+  method: 'sendMessage' | 'sendPhoto';
+  photo_url?: string;
+  parse_mode?: TelegramParseMode;
+  disable_notification?: boolean;
+  reply_markup?: { inline_keyboard: InlineButton[][] };
+};
+
+/**
+ * The rules of a chat id and an inline keyboard. The HTTP schema checks the same ones (and says
+ * so for every field at once); they are repeated here for callers that do not come through it.
+ */
+function telegramProblems(input: TelegramOptions): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (!TELEGRAM_CHAT_ID.test(input.chat_id)) {
+    problems.push({ field: 'chat_id', message: 'must be a numeric chat id or a @channelusername' });
+  }
+  const rows = input.reply_markup?.inline_keyboard ?? [];
+  for (const [r, row] of rows.entries()) {
+    for (const [b, button] of row.entries()) {
+      const field = `reply_markup.inline_keyboard.${r}.${b}`;
+      if ((button.callback_data === undefined) === (button.url === undefined)) {
+        problems.push({ field, message: 'must have text and exactly one of callback_data or url' });
+      } else if (button.callback_data !== undefined && !callbackDataFits(button.callback_data)) {
+        problems.push({ field: `${field}.callback_data`, message: 'must be 1 to 64 bytes in UTF-8' });
+      }
+    }
+  }
+  const buttons = rows.reduce((sum, row) => sum + row.length, 0);
+  if (buttons > TELEGRAM_LIMITS.buttons) {
+    problems.push({ field: 'reply_markup.inline_keyboard', message: `must have at most ${TELEGRAM_LIMITS.buttons} buttons in all` });
+  }
+  return problems;
+}
+
+const callbackDataFits = (data: string): boolean => {
+  const bytes = Buffer.byteLength(data, 'utf8');
+  return bytes >= 1 && bytes <= TELEGRAM_LIMITS.callbackDataBytes;
+};
+
+function payloadOf(method: TelegramPayload['method'], input: TelegramOptions): TelegramPayload {
+  return {
+    method,
+    ...(input.parse_mode !== undefined ? { parse_mode: input.parse_mode } : {}),
+    ...(input.disable_notification !== undefined ? { disable_notification: input.disable_notification } : {}),
+    ...(input.reply_markup !== undefined ? { reply_markup: input.reply_markup } : {}),
+  };
+}
+
+async function acceptOne(
+  deps: SendDeps,
+  accountId: string,
+  draft: { to: string; body: string | null; payload: TelegramPayload; costMicros: number },
+) {
+  const [message] = await acceptMessages(deps, accountId, [{ channel: 'telegram', ...draft }]);
+  if (!message) throw new Error('accepting one message returned none');
+  return message;
+}
+
+/** Accepts a Telegram text message to a chat (`to` is the chat id), priced per message. */
+export async function sendTelegramMessage(deps: SendDeps, accountId: string, input: SendTelegramMessageInput): Promise<Message> {
+  const problems = telegramProblems(input);
+  if (problems.length > 0) throw validationError(problems);
+  return acceptOne(deps, accountId, {
+    to: input.chat_id,
+    body: input.message,
+    payload: payloadOf('sendMessage', input),
+    costMicros: deps.prices.telegramMessage,
+  });
+}
+
+/** Accepts a Telegram photo, sent by URL (Telegram fetches it), with an optional caption as its text. */
+export async function sendTelegramPhoto(deps: SendDeps, accountId: string, input: SendTelegramPhotoInput): Promise<Message> {
+  const problems = telegramProblems(input);
+  if (problems.length > 0) throw validationError(problems);
+  return acceptOne(deps, accountId, {
+    to: input.chat_id,
+    body: input.caption ?? null,
+    payload: { ...payloadOf('sendPhoto', input), photo_url: input.photo_url },
+    costMicros: deps.prices.telegramPhoto,
+  });
+}

@@ -1,0 +1,177 @@
+import { toIso } from '../clock.js';
+import { ApiError, type FieldProblem, validationError } from '../errors.js';
+import { isValidE164 } from '../phone.js';
+import type { WhatsappTemplate } from '../ports.js';
+import { sessionWindowOf } from '../whatsapp/session-window.js';
+import { bodyTextOf, placeholdersOf, renderText } from '../whatsapp/templates.js';
+import { acceptMessages, type SendDeps } from './accept-messages.js';
+import type { Message } from './message.js';
+
+/** One value for a `{{n}}` of a template; only text parameters are supported. */
+export interface TemplateParameterInput {
+  type: 'text';
+  text: string;
+}
+
+/** The parameters for one component of a template (WhatsApp Cloud API shape). */
+export interface TemplateComponentInput {
+  type: 'header' | 'body' | 'button';
+  /** For buttons: `quick_reply` or `url`; handed to the provider as given. */
+  sub_type?: string | undefined;
+  /** For buttons: which of the template's buttons, from 0. */
+  index?: number | undefined;
+  parameters?: TemplateParameterInput[] | undefined;
+}
+
+export interface SendWhatsappTemplateInput {
+  to: string;
+  template: string;
+  language: string;
+  components?: TemplateComponentInput[] | undefined;
+}
+
+export interface SendWhatsappSessionInput {
+  to: string;
+  message: string;
+}
+
+/** What a WhatsApp message carries to its provider besides the rendered text. */
+export type WhatsappPayload =
+  | { type: 'template'; template: { name: string; language: string; components: TemplateComponentInput[] } }
+  | { type: 'text' };
+
+function requireValidPhone(to: string): void {
+  if (!isValidE164(to)) {
+    throw new ApiError('INVALID_PHONE', `'${to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
+      details: [{ field: 'to', message: 'must be a valid phone number in E.164 format' }],
+    });
+  }
+}
+
+/** The account's template in that language, APPROVED; TEMPLATE_NOT_FOUND / TEMPLATE_NOT_APPROVED otherwise. */
+async function approvedTemplate(deps: SendDeps, accountId: string, name: string, language: string): Promise<WhatsappTemplate> {
+  const versions = await deps.store.templates.findByName(accountId, name);
+  const template = versions.find((v) => v.language === language);
+  if (!template) {
+    if (versions.length > 0) {
+      const languages = versions.map((v) => v.language).join(', ');
+      throw new ApiError('TEMPLATE_NOT_FOUND', `Template '${name}' has no '${language}' version; it exists in: ${languages}.`, {
+        details: [{ field: 'language', message: `must be one of: ${languages}` }],
+      });
+    }
+    throw new ApiError(
+      'TEMPLATE_NOT_FOUND',
+      `This account has no template named '${name}'; GET /v1/whatsapp/templates lists its templates.`,
+      {
+        details: [{ field: 'template', message: 'is not a template of this account' }],
+      },
+    );
+  }
+  if (template.status !== 'APPROVED') {
+    throw new ApiError(
+      'TEMPLATE_NOT_APPROVED',
+      `Template '${name}' (${language}) is ${template.status}; only APPROVED templates can be sent.`,
+    );
+  }
+  return template;
+}
+
+/** `header`, `body`, or `button:<index>`: which part of a template a set of parameters fills. */
+const slotOf = (component: { type: string }, buttonIndex: number | undefined): string =>
+  component.type === 'button' ? `button:${buttonIndex}` : component.type;
+const describeSlot = (slot: string): string => (slot.startsWith('button:') ? `button ${slot.slice(7)}` : slot);
+const parameters = (n: number): string => `${n} parameter${n === 1 ? '' : 's'}`;
+
+/**
+ * Checks the given parameters against the template: each header, body and button text needs
+ * exactly as many parameters as it has distinct `{{n}}` placeholders (TEMPLATE_PARAMS_MISMATCH,
+ * saying expected and given). Returns the body's parameters, in order.
+ */
+export function matchParameters(template: WhatsappTemplate, components: readonly TemplateComponentInput[]): string[] {
+  const given = new Map<string, string[]>();
+  const problems: FieldProblem[] = [];
+  components.forEach((component, i) => {
+    if (component.type === 'button' && component.index === undefined) {
+      problems.push({ field: `components.${i}.index`, message: 'is required for a button component' });
+      return;
+    }
+    const slot = slotOf(component, component.index);
+    if (given.has(slot)) problems.push({ field: `components.${i}`, message: `repeats the ${describeSlot(slot)} component` });
+    else
+      given.set(
+        slot,
+        (component.parameters ?? []).map((p) => p.text),
+      );
+  });
+  if (problems.length > 0) throw validationError(problems);
+
+  const expected = new Map<string, number>();
+  let buttons = 0;
+  for (const component of template.components) {
+    if (component.type === 'button') expected.set(slotOf(component, buttons++), placeholdersOf(component.text).length);
+    else if (component.type === 'header' || component.type === 'body') expected.set(component.type, placeholdersOf(component.text).length);
+  }
+  const mismatches: string[] = [];
+  for (const [slot, values] of given) {
+    if (!expected.has(slot))
+      mismatches.push(
+        `it has no ${describeSlot(slot)}, but ${parameters(values.length)} ${values.length === 1 ? 'was' : 'were'} given for one`,
+      );
+  }
+  for (const [slot, count] of expected) {
+    const n = given.get(slot)?.length ?? 0;
+    if (n !== count) mismatches.push(`the ${describeSlot(slot)} expects ${parameters(count)}, ${n} given`);
+  }
+  if (mismatches.length > 0) {
+    throw new ApiError('TEMPLATE_PARAMS_MISMATCH', `Template '${template.name}' (${template.language}): ${mismatches.join('; ')}.`);
+  }
+  return given.get('body') ?? [];
+}
+
+/**
+ * Accepts a WhatsApp template message: the template must exist for the account in that language,
+ * be APPROVED, and get exactly its parameters. The message's text is the body with its parameters
+ * filled in; the template reference and components go to the provider as they are.
+ */
+export async function sendWhatsappTemplate(deps: SendDeps, accountId: string, input: SendWhatsappTemplateInput): Promise<Message> {
+  requireValidPhone(input.to);
+  const template = await approvedTemplate(deps, accountId, input.template, input.language);
+  const components = input.components ?? [];
+  const bodyParameters = matchParameters(template, components);
+  const payload: WhatsappPayload = { type: 'template', template: { name: template.name, language: template.language, components } };
+  return acceptOne(deps, accountId, {
+    to: input.to,
+    body: renderText(bodyTextOf(template), bodyParameters),
+    payload,
+    costMicros: deps.prices.whatsappTemplate,
+  });
+}
+
+/**
+ * Accepts a free-form WhatsApp message, allowed only inside the recipient's 24 h session window
+ * (SESSION_WINDOW_CLOSED otherwise, saying when it closed if it ever opened).
+ */
+export async function sendWhatsappSession(deps: SendDeps, accountId: string, input: SendWhatsappSessionInput): Promise<Message> {
+  requireValidPhone(input.to);
+  const window = await sessionWindowOf(deps.store, accountId, input.to, deps.clock.now());
+  if (!window.open) {
+    throw new ApiError(
+      'SESSION_WINDOW_CLOSED',
+      window.closedAt === undefined
+        ? `${input.to} has not written to this account, so no session is open; send a template message (POST /v1/whatsapp/send) instead.`
+        : `The 24-hour session window with ${input.to} closed at ${toIso(window.closedAt)}; send a template message (POST /v1/whatsapp/send) instead.`,
+    );
+  }
+  const payload: WhatsappPayload = { type: 'text' };
+  return acceptOne(deps, accountId, { to: input.to, body: input.message, payload, costMicros: deps.prices.whatsappSession });
+}
+
+async function acceptOne(
+  deps: SendDeps,
+  accountId: string,
+  draft: { to: string; body: string; payload: WhatsappPayload; costMicros: number },
+): Promise<Message> {
+  const [message] = await acceptMessages(deps, accountId, [{ channel: 'whatsapp', ...draft }]);
+  if (!message) throw new Error('accepting one message returned none');
+  return message;
+}

@@ -1,0 +1,333 @@
+import type { Account, ApiClient } from './accounts/account.js';
+import type { LedgerEntry } from './accounts/ledger.js';
+import type { Channel } from './ids.js';
+import type { ChargeState, Message, MessageStatus, StatusChange } from './messages/message.js';
+
+/**
+ * What the domain needs from the store. storage/ implements it on Kysely for SQLite and
+ * PostgreSQL; every method takes effect inside the transaction of the Store it was called on.
+ */
+export interface Store {
+  readonly accounts: AccountsPort;
+  readonly credits: CreditsPort;
+  readonly messages: MessagesPort;
+  readonly jobs: JobsPort;
+  readonly sandbox: SandboxPort;
+  readonly templates: TemplatesPort;
+  readonly inbound: InboundPort;
+  readonly emailEvents: EmailEventsPort;
+  readonly secrets: SecretsPort;
+  readonly webhooks: WebhooksPort;
+  /**
+   * Runs `work` in one transaction: all of its writes commit together or none do. Calling it on a
+   * Store that is already inside a transaction joins that transaction.
+   */
+  transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+}
+
+export interface NewAccount {
+  account: Omit<Account, 'creditsMicros' | 'reservedMicros'>;
+  client: ApiClient;
+}
+
+export interface AccountsPort {
+  insertAccountWithClient(input: NewAccount): Promise<void>;
+  findAccount(accountId: string): Promise<Account | undefined>;
+  /** The account named by its account id or by the client id of one of its clients. */
+  findAccountByReference(reference: string): Promise<Account | undefined>;
+  listAccounts(): Promise<Account[]>;
+  countAccounts(): Promise<number>;
+  findClient(clientId: string): Promise<ApiClient | undefined>;
+  listClients(accountId: string): Promise<ApiClient[]>;
+  replaceClientSecret(clientId: string, secretHash: string, rotatedAt: number): Promise<boolean>;
+}
+
+export interface CreditsPort {
+  /** Adds credits to the balance (a top-up row in the ledger). */
+  topUp(accountId: string, micros: number, at: number, note: string | null): Promise<void>;
+  /**
+   * Holds `micros` for a message if the available balance covers it, atomically with respect to
+   * every other reservation. Returns false, and changes nothing, when it does not.
+   */
+  reserve(accountId: string, micros: number, messageId: string, at: number): Promise<boolean>;
+  /**
+   * Holds the cost of several messages at once, all or none: one balance check for the total,
+   * one ledger row per message (so each can later be captured or released on its own).
+   */
+  reserveMany(accountId: string, holds: ReadonlyArray<{ messageId: string; micros: number }>, at: number): Promise<boolean>;
+  /** Turns a reservation into a charge (a provider accepted the message). */
+  capture(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
+  /** Gives a reservation back (failure before acceptance, or cancel). */
+  release(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
+  ledger(accountId: string): Promise<LedgerEntry[]>;
+}
+
+export interface MessagesPort {
+  /** Inserts new messages in status `queued`, each with the first entry of its status history. */
+  insertQueued(messages: ReadonlyArray<{ message: Message; payload: string | null }>): Promise<void>;
+  /** Messages of one account, newest first (created_at, then id), filtered, with the total count. */
+  list(query: MessageListQuery): Promise<{ messages: Message[]; total: number }>;
+  /** The message if it belongs to the account; another account's message is not found. */
+  findForAccount(messageId: string, accountId: string): Promise<Message | undefined>;
+  statusHistory(messageId: string): Promise<StatusChange[]>;
+  /** The histories of several messages in one query, keyed by message id. */
+  statusHistories(messageIds: readonly string[]): Promise<Map<string, StatusChange[]>>;
+  findById(messageId: string): Promise<Message | undefined>;
+  findByProviderId(channel: Channel, providerMessageId: string): Promise<Message | undefined>;
+  /** Accounts that have sent a message on this channel to this recipient. */
+  accountsWriting(channel: Channel, recipient: string): Promise<string[]>;
+  /** The stored channel-specific fields of a message (JSON), if any. */
+  payload(messageId: string): Promise<string | null>;
+  /**
+   * Moves a message to `to` if its status is one of `from`, appending a history entry; returns
+   * false, changing nothing, when the status was not one of them.
+   */
+  transition(change: Transition): Promise<boolean>;
+  /**
+   * Marks queued messages as being handed to a provider (`in_flight`, attempts + 1) and returns
+   * them as they were before, so the caller sees which were already in flight.
+   */
+  markInFlight(messageIds: readonly string[]): Promise<Message[]>;
+  /** Clears `in_flight` after a provider definitely did not take the message. */
+  clearInFlight(messageId: string): Promise<void>;
+}
+
+export interface MessageListQuery {
+  accountId: string;
+  /** Only these channels (the ones the caller may read). */
+  channels: readonly Channel[];
+  status?: MessageStatus | undefined;
+  /** created_at >= from (ms), inclusive. */
+  from?: number | undefined;
+  /** created_at < to (ms), exclusive. */
+  to?: number | undefined;
+  limit: number;
+  offset: number;
+}
+
+export interface Transition {
+  messageId: string;
+  from: readonly MessageStatus[];
+  to: MessageStatus;
+  at: number;
+  detail: string | null;
+  sentAt?: number;
+  deliveredAt?: number;
+  providerMessageId?: string;
+  chargeState?: ChargeState;
+  error?: { code: string; message: string };
+  clearInFlight?: boolean;
+  /** Only when no worker is handing the message to a provider right now. */
+  requireNotInFlight?: boolean;
+}
+
+export interface NewJob {
+  kind: string;
+  messageId: string | null;
+  payload: unknown;
+  runAt: number;
+}
+
+export interface ClaimedJob {
+  id: string;
+  kind: string;
+  messageId: string | null;
+  payload: unknown;
+  runAt: number;
+  /** Claims so far, this one included. */
+  attempts: number;
+  createdAt: number;
+}
+
+export interface JobsPort {
+  /** Adds a job; it becomes claimable at `runAt`. Other processes are woken where the store can. */
+  enqueue(job: NewJob, at: number): Promise<string>;
+  enqueueMany(jobs: readonly NewJob[], at: number): Promise<void>;
+  /**
+   * Leases up to `limit` due jobs to `workerId` until `now + leaseMs`. Jobs whose lease ran out
+   * (their worker died) are due again. Never hands one job to two workers at once.
+   */
+  claimDue(workerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
+  /** Removes a finished job, if this worker still holds it. */
+  complete(jobId: string, workerId: string): Promise<void>;
+  /** Puts a job back to run again at `runAt`. */
+  reschedule(jobId: string, workerId: string, runAt: number, error: string | null): Promise<void>;
+  /** Gives back every job this worker holds (on shutdown), claimable again at once. */
+  releaseAll(workerId: string): Promise<number>;
+  /** When the next job becomes due (or its lease runs out), if there is one. */
+  nextDueAt(now: number): Promise<number | undefined>;
+  deleteForMessage(messageId: string): Promise<void>;
+  count(): Promise<number>;
+}
+
+/** What the embedded sandbox carrier remembers of each message it was handed. */
+export interface SandboxSubmission {
+  messageId: string;
+  channel: Channel;
+  recipient: string;
+  /** Hand-overs received for this message, accepted or not. */
+  attempts: number;
+  providerMessageId: string | null;
+  acceptedAt: number | null;
+  /** Hand-overs of a message already accepted; anything but 0 means a double dispatch. */
+  duplicates: number;
+}
+
+export interface SandboxPort {
+  find(messageId: string): Promise<SandboxSubmission | undefined>;
+  /** Counts one more hand-over of the message; returns the record after it. */
+  recordAttempt(messageId: string, channel: Channel, recipient: string, at: number): Promise<SandboxSubmission>;
+  recordAcceptance(messageId: string, providerMessageId: string, at: number): Promise<void>;
+  recordDuplicate(messageId: string): Promise<void>;
+  /** Totals for tests and operators: accepted submissions and duplicate hand-overs. */
+  totals(): Promise<{ accepted: number; duplicates: number }>;
+}
+
+export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
+export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
+
+/** A WhatsApp message template (CONTRACT 6); its body text holds `{{1}}`-style parameters. */
+export interface WhatsappTemplate {
+  accountId: string;
+  name: string;
+  /** Language code, e.g. `en_US`. */
+  language: string;
+  category: (typeof TEMPLATE_CATEGORIES)[number];
+  status: (typeof TEMPLATE_STATUSES)[number];
+  components: Array<{ type: string; text: string }>;
+  createdAt: number;
+}
+
+export interface TemplatesPort {
+  /** Adds a template, or replaces the one with the same account, name and language. */
+  upsert(template: WhatsappTemplate): Promise<void>;
+  list(accountId: string): Promise<WhatsappTemplate[]>;
+  /** Every language version of a template name. */
+  findByName(accountId: string, name: string): Promise<WhatsappTemplate[]>;
+  remove(accountId: string, name: string, language: string): Promise<boolean>;
+}
+
+/** When a recipient last wrote to an account on WhatsApp: the 24 h session window runs from there. */
+export interface InboundPort {
+  recordInbound(accountId: string, phone: string, at: number): Promise<void>;
+  lastInboundAt(accountId: string, phone: string): Promise<number | undefined>;
+}
+
+export const EMAIL_EVENT_TYPES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
+export type EmailEventType = (typeof EMAIL_EVENT_TYPES)[number];
+
+export interface EmailEvent {
+  id: string;
+  messageId: string;
+  type: EmailEventType;
+  occurredAt: number;
+  /** `{user_agent, ip}` for opens and clicks, plus `{url}` for clicks. */
+  data: Record<string, unknown> | null;
+}
+
+export interface EmailEventsPort {
+  append(event: EmailEvent): Promise<void>;
+  list(messageId: string): Promise<EmailEvent[]>;
+}
+
+/** Secrets shared by every node, made once by whichever node needs one first. */
+export interface SecretsPort {
+  /** The secret called `name`; `create` makes its value when there is none yet. */
+  getOrCreate(name: string, create: () => string, at: number): Promise<string>;
+  /** Records `name` unless it exists; true only for the one caller that recorded it. */
+  createIfAbsent(name: string, value: string, at: number): Promise<boolean>;
+}
+
+/** An event as stored: its body is what every delivery and replay sends, byte for byte. */
+export interface StoredEvent {
+  id: string;
+  accountId: string;
+  messageId: string | null;
+  type: string;
+  body: string;
+  createdAt: number;
+}
+
+export interface Webhook {
+  id: string;
+  accountId: string;
+  url: string;
+  events: string[];
+  description: string | null;
+  active: boolean;
+  disabledReason: string | null;
+  failingSince: number | null;
+  createdAt: number;
+}
+
+export const DELIVERY_STATUSES = ['pending', 'succeeded', 'failed', 'canceled'] as const;
+export type DeliveryStatus = (typeof DELIVERY_STATUSES)[number];
+
+export interface WebhookDelivery {
+  id: string;
+  accountId: string;
+  eventId: string;
+  /** Null for a delivery to a message's own callback_url. */
+  webhookId: string | null;
+  url: string;
+  status: DeliveryStatus;
+  attempts: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastLatencyMs: number | null;
+  lastAttemptAt: number | null;
+  nextAttemptAt: number | null;
+  createdAt: number;
+}
+
+/** A delivery as the delivery log shows it: with the type of the event it carries. */
+export interface LoggedDelivery extends WebhookDelivery {
+  eventType: string;
+}
+
+export interface WebhookSigningSecrets {
+  secret: string;
+  previousSecret: string | null;
+  /** Until when the previous secret still signs beside the new one. */
+  previousUntil: number | null;
+  rotatedAt: number;
+}
+
+export interface WebhooksPort {
+  insertEvent(event: StoredEvent): Promise<void>;
+  findEvent(eventId: string): Promise<StoredEvent | undefined>;
+  /** The next per-message event number (1, 2, ...), taken atomically. */
+  nextEventSequence(messageId: string): Promise<number>;
+
+  create(webhook: Webhook): Promise<void>;
+  /** The account's webhooks that are not deleted, oldest first. */
+  list(accountId: string): Promise<Webhook[]>;
+  find(accountId: string, webhookId: string): Promise<Webhook | undefined>;
+  /** Soft-deletes; pending deliveries to it are canceled. False when there was none. */
+  delete(accountId: string, webhookId: string, at: number): Promise<boolean>;
+  setActive(webhookId: string, active: boolean, reason: string | null): Promise<void>;
+  /** Records the outcome of a delivery attempt on the webhook's failure streak. */
+  recordAttemptOutcome(webhookId: string, succeeded: boolean, at: number): Promise<Webhook | undefined>;
+  /** The account's active webhooks, to fan an event out to (filtering by type is the caller's). */
+  active(accountId: string): Promise<Webhook[]>;
+
+  insertDeliveries(deliveries: readonly WebhookDelivery[]): Promise<void>;
+  findDelivery(deliveryId: string): Promise<WebhookDelivery | undefined>;
+  updateDelivery(delivery: WebhookDelivery): Promise<void>;
+  /** A webhook's delivery log, newest first (created_at, then id), with each event's type. */
+  listDeliveries(query: { webhookId: string; status?: DeliveryStatus | undefined; limit: number; offset: number }): Promise<{
+    deliveries: LoggedDelivery[];
+    total: number;
+  }>;
+  /**
+   * Failed deliveries of a webhook created at or after `since`, oldest first, leaving out those
+   * whose event already has a pending or succeeded delivery to the webhook (replayed, or delivered
+   * after all): so replaying "failed since" twice does not send an event twice, and a bounded
+   * replay can be called again to continue.
+   */
+  failedSince(webhookId: string, since: number, limit: number): Promise<WebhookDelivery[]>;
+
+  /** The account's signing secrets, made on first use. */
+  signingSecrets(accountId: string, create: () => string, at: number): Promise<WebhookSigningSecrets>;
+  rotateSigningSecret(accountId: string, next: string, at: number, overlapMs: number): Promise<WebhookSigningSecrets>;
+}

@@ -1,0 +1,65 @@
+/**
+ * SMS segment counting (CONTRACT 5). A message is GSM-7 when every character is in the GSM 03.38
+ * basic or extension table (an extension character costs 2 septets: escape + character); otherwise
+ * it travels as UCS-2, counted in UTF-16 code units. Multi-part messages lose room to the
+ * concatenation header (UDH), and a carrier never splits an escape pair or a surrogate pair across
+ * two parts, so parts are packed greedily without splitting either.
+ */
+
+const GSM_BASIC =
+  '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
+const GSM_EXTENSION = '\f^{}\\[~]|€';
+
+const basic = new Set(GSM_BASIC);
+const extension = new Set(GSM_EXTENSION);
+
+export type SmsEncoding = 'GSM-7' | 'UCS-2';
+
+export interface SegmentCount {
+  encoding: SmsEncoding;
+  segments: number;
+  /** Septets (GSM-7) or UTF-16 code units (UCS-2) the text occupies. */
+  units: number;
+}
+
+const LIMITS = {
+  'GSM-7': { single: 160, multi: 153 },
+  'UCS-2': { single: 70, multi: 67 },
+} as const;
+
+/** True when every character of `text` can be written in the GSM 03.38 alphabet. */
+export function isGsm7(text: string): boolean {
+  for (const char of text) {
+    if (!basic.has(char) && !extension.has(char)) return false;
+  }
+  return true;
+}
+
+/** The cost of each character, in septets or code units, in the order they are sent. */
+function unitWidths(text: string, encoding: SmsEncoding): number[] {
+  const widths: number[] = [];
+  for (const char of text) {
+    if (encoding === 'GSM-7') widths.push(extension.has(char) ? 2 : 1);
+    else widths.push(char.length); // 2 for characters outside the BMP (surrogate pairs)
+  }
+  return widths;
+}
+
+export function countSegments(text: string): SegmentCount {
+  const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
+  const widths = unitWidths(text, encoding);
+  const units = widths.reduce((sum, width) => sum + width, 0);
+  const limit = LIMITS[encoding];
+  if (units <= limit.single) return { encoding, segments: units === 0 ? 0 : 1, units };
+
+  let segments = 1;
+  let used = 0;
+  for (const width of widths) {
+    if (used + width > limit.multi) {
+      segments++;
+      used = 0;
+    }
+    used += width;
+  }
+  return { encoding, segments, units };
+}
