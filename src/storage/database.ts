@@ -1,0 +1,162 @@
+import { mkdirSync } from 'node:fs';
+import { dirname } from 'node:path';
+import SqliteDatabase from 'better-sqlite3';
+import {
+  CompiledQuery,
+  type DatabaseConnection,
+  Kysely,
+  PostgresDialect,
+  SqliteDialect,
+  type SqliteDialectConfig,
+  SqliteDriver,
+  sql,
+} from 'kysely';
+import pg from 'pg';
+import { MIGRATIONS } from './migrations/index.js';
+import { Migrator } from './migrator.js';
+import type { Database } from './schema.js';
+
+export type Dialect = 'sqlite' | 'postgres';
+
+/**
+ * What each backend can do, named, so stores ask "can it?" instead of "which one is it?".
+ */
+export interface Capabilities {
+  /** `FOR UPDATE SKIP LOCKED`: many workers can claim rows without blocking each other. */
+  skipLocked: boolean;
+  /** LISTEN/NOTIFY: other processes can be woken when work arrives. */
+  listenNotify: boolean;
+  /**
+   * `SELECT ... FOR UPDATE`: a read locks the rows it is about to change. Needed where transactions
+   * write side by side (PostgreSQL); SQLite's single writer (BEGIN IMMEDIATE) already excludes them.
+   */
+  rowLocks: boolean;
+}
+
+const CAPABILITIES: Record<Dialect, Capabilities> = {
+  sqlite: { skipLocked: false, listenNotify: false, rowLocks: false },
+  postgres: { skipLocked: true, listenNotify: true, rowLocks: true },
+};
+
+export interface DatabaseOptions {
+  /** `sqlite:PATH`, `sqlite::memory:`, or `postgres://...` / `postgresql://...`. */
+  url: string;
+  /** PostgreSQL schema to live in (created by `migrate`); default `public`. */
+  schema?: string | undefined;
+  /** PostgreSQL pool size. */
+  poolSize?: number | undefined;
+}
+
+export interface HeraldDatabase {
+  readonly db: Kysely<Database>;
+  readonly dialect: Dialect;
+  readonly capabilities: Capabilities;
+  /** The PostgreSQL LISTEN/NOTIFY channel for new jobs, one per schema so stores never wake each other. */
+  readonly jobsChannel: string | undefined;
+  /** PostgreSQL only: the connection settings, for a dedicated LISTEN connection. */
+  readonly connection: { url: string; schema: string | undefined } | undefined;
+  /** Applies every pending migration; safe to run from several processes at once. */
+  migrate(): Promise<string[]>;
+  /** Names of migrations not yet applied. */
+  pendingMigrations(): Promise<string[]>;
+  /** Throws unless the store answers a trivial query. */
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+/** The Kysely database handle, or a transaction on it: every store function accepts either. */
+export type Executor = Kysely<Database>;
+
+/**
+ * Kysely's SQLite driver opens transactions with a deferred BEGIN. Another process (the CLI next
+ * to a running server) may then make a reader's upgrade to writer fail at once with SQLITE_BUSY;
+ * BEGIN IMMEDIATE takes the write lock up front and waits for it under busy_timeout instead.
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+  }
+}
+
+class ImmediateSqliteDialect extends SqliteDialect {
+  readonly #config: SqliteDialectConfig;
+  constructor(config: SqliteDialectConfig) {
+    super(config);
+    this.#config = config;
+  }
+  override createDriver(): SqliteDriver {
+    return new ImmediateSqliteDriver(this.#config);
+  }
+}
+
+function openSqlite(path: string): SqliteDatabase.Database {
+  if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
+  const database = new SqliteDatabase(path, { timeout: 5000 });
+  database.pragma('journal_mode = WAL');
+  // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
+  database.pragma('synchronous = FULL');
+  database.pragma('foreign_keys = ON');
+  return database;
+}
+
+const PG_INT8 = 20;
+
+function openPostgres(options: DatabaseOptions): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: options.url,
+    max: options.poolSize ?? 10,
+    ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    // Money and timestamps are bigint columns holding values far below 2^53: read them as numbers.
+    types: {
+      getTypeParser: ((oid: number, format?: string) =>
+        oid === PG_INT8
+          ? (value: string) => Number(value)
+          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+    },
+  });
+  // An idle client losing its connection must not crash the process; the next query reconnects.
+  pool.on('error', () => {});
+  return pool;
+}
+
+export function parseDialect(url: string): Dialect {
+  if (url.startsWith('sqlite:')) return 'sqlite';
+  if (url.startsWith('postgres://') || url.startsWith('postgresql://')) return 'postgres';
+  throw new Error(`DATABASE_URL must start with sqlite: or postgres:// (got "${url.split(':')[0]}:...")`);
+}
+
+const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
+
+export function createDatabase(options: DatabaseOptions): HeraldDatabase {
+  const dialect = parseDialect(options.url);
+  if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
+    throw new Error('DATABASE_SCHEMA must be a lower-case SQL identifier');
+  }
+  const db =
+    dialect === 'sqlite'
+      ? new Kysely<Database>({
+          dialect: new ImmediateSqliteDialect({ database: openSqlite(options.url.slice('sqlite:'.length)) }),
+        })
+      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
+
+  const migrator = new Migrator(db as Kysely<unknown>, dialect, MIGRATIONS);
+
+  return {
+    db,
+    dialect,
+    capabilities: CAPABILITIES[dialect],
+    jobsChannel: dialect === 'postgres' ? `herald_jobs_${options.schema ?? 'public'}` : undefined,
+    connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
+    async migrate() {
+      if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();
+      return migrator.migrate(Date.now());
+    },
+    pendingMigrations: () => migrator.pending(),
+    async ping() {
+      await sql`select 1`.execute(db);
+    },
+    async close() {
+      await db.destroy();
+    },
+  };
+}

@@ -1,0 +1,16 @@
+import type { Migration } from 'kysely';
+import * as m0001 from './0001-initial.js';
+import * as m0002 from './0002-dispatch.js';
+import * as m0003 from './0003-channels.js';
+import * as m0004 from './0004-webhooks.js';
+
+/**
+ * Every migration, in order. Names are numbered so their sort order is the order they run in;
+ * applied migrations are never edited, only followed by new ones.
+ */
+export const MIGRATIONS: Record<string, Migration> = {
+  '0001-initial': m0001,
+  '0002-dispatch': m0002,
+  '0003-channels': m0003,
+  '0004-webhooks': m0004,
+};

@@ -1,0 +1,224 @@
+import type { LedgerKind } from '../core/accounts/ledger.js';
+import type { ChargeState } from '../core/messages/message.js';
+
+/**
+ * Table shapes as the store holds them. Timestamps are integer milliseconds since the epoch
+ * (both dialects sort and compare them alike); money is integer micro-credits.
+ */
+export interface AccountsTable {
+  id: string;
+  name: string;
+  email: string;
+  plan: string;
+  /** Space-separated scopes the account's clients may be granted. */
+  scopes: string;
+  credits_micros: number;
+  reserved_micros: number;
+  created_at: number;
+  /** Messages ever accepted, per channel: the total of an unfiltered list. */
+  messages_sms: number;
+  messages_whatsapp: number;
+  messages_email: number;
+  messages_telegram: number;
+}
+
+export interface ApiClientsTable {
+  client_id: string;
+  account_id: string;
+  /** Hex SHA-256 of the client secret; the secret itself is never stored. */
+  secret_hash: string;
+  created_at: number;
+  secret_rotated_at: number | null;
+}
+
+/**
+ * Append-only. Each row moves `credits` and `reserved` by its deltas, so an account's balance
+ * columns always equal the sums of its rows.
+ */
+export interface CreditLedgerTable {
+  id: string;
+  account_id: string;
+  kind: LedgerKind;
+  credits_delta: number;
+  reserved_delta: number;
+  message_id: string | null;
+  note: string | null;
+  created_at: number;
+}
+
+export interface MessagesTable {
+  id: string;
+  account_id: string;
+  channel: string;
+  recipient: string;
+  sender: string | null;
+  body: string | null;
+  /** Channel-specific request fields as JSON text (template components, email parts, ...). */
+  payload: string | null;
+  status: string;
+  segments: number | null;
+  cost_micros: number;
+  charge_state: ChargeState;
+  callback_url: string | null;
+  scheduled_at: number | null;
+  created_at: number;
+  updated_at: number;
+  sent_at: number | null;
+  delivered_at: number | null;
+  error_code: string | null;
+  error_message: string | null;
+  provider_message_id: string | null;
+  /** How many status transitions the message has had; the sequence of its latest history row. */
+  status_sequence: number;
+  dispatch_state: 'in_flight' | null;
+  /** Hand-overs to a provider so far. */
+  attempts: number;
+  batch_id: string | null;
+  /** Events emitted for the message so far; the sequence of the latest. */
+  event_sequence: number;
+}
+
+export interface MessageStatusHistoryTable {
+  message_id: string;
+  /** 1, 2, 3 ... per message, in the order the transitions happened. */
+  sequence: number;
+  status: string;
+  detail: string | null;
+  occurred_at: number;
+}
+
+export interface SigningKeysTable {
+  kid: string;
+  algorithm: string;
+  public_jwk: string;
+  private_jwk: string;
+  created_at: number;
+  /** When the key stopped signing; it keeps verifying until its last token has expired. */
+  retired_at: number | null;
+}
+
+export interface JobsTable {
+  id: string;
+  kind: string;
+  message_id: string | null;
+  /** JSON text; its shape depends on `kind` (dispatch/job-catalogue.ts). */
+  payload: string | null;
+  /** Not claimed before this time (ms). */
+  run_at: number;
+  attempts: number;
+  /** The worker holding the job, until `locked_until`; after that any worker may reclaim it. */
+  locked_by: string | null;
+  locked_until: number | null;
+  last_error: string | null;
+  created_at: number;
+}
+
+export interface SandboxSubmissionsTable {
+  message_id: string;
+  channel: string;
+  recipient: string;
+  attempts: number;
+  provider_message_id: string | null;
+  accepted_at: number | null;
+  /** Submissions of a message the sandbox had already accepted: must stay 0. */
+  duplicates: number;
+  created_at: number;
+}
+
+export interface WhatsappTemplatesTable {
+  account_id: string;
+  name: string;
+  language: string;
+  category: string;
+  status: string;
+  /** JSON text: [{type, text}], the body text holding {{1}}-style parameters. */
+  components: string;
+  created_at: number;
+}
+
+export interface WhatsappInboundTable {
+  account_id: string;
+  phone: string;
+  /** The recipient's last message to the account: the 24 h session window runs from here. */
+  last_inbound_at: number;
+}
+
+export interface EmailEventsTable {
+  id: string;
+  message_id: string;
+  type: string;
+  /** JSON text: {user_agent, ip} for opens and clicks, plus {url} for clicks. */
+  data: string | null;
+  occurred_at: number;
+}
+
+export interface ServerSecretsTable {
+  name: string;
+  value: string;
+  created_at: number;
+}
+
+export interface EventsTable {
+  id: string;
+  account_id: string;
+  message_id: string | null;
+  type: string;
+  body: string;
+  created_at: number;
+}
+
+export interface WebhooksTable {
+  id: string;
+  account_id: string;
+  url: string;
+  events: string;
+  description: string | null;
+  active: number;
+  disabled_reason: string | null;
+  failing_since: number | null;
+  created_at: number;
+  deleted_at: number | null;
+}
+
+export interface WebhookSecretsTable {
+  account_id: string;
+  secret: string;
+  previous_secret: string | null;
+  previous_until: number | null;
+  rotated_at: number;
+}
+
+export interface WebhookDeliveriesTable {
+  id: string;
+  account_id: string;
+  event_id: string;
+  webhook_id: string | null;
+  url: string;
+  status: string;
+  attempts: number;
+  last_status_code: number | null;
+  last_error: string | null;
+  last_latency_ms: number | null;
+  last_attempt_at: number | null;
+  next_attempt_at: number | null;
+  created_at: number;
+}
+
+export interface Database {
+  accounts: AccountsTable;
+  api_clients: ApiClientsTable;
+  credit_ledger: CreditLedgerTable;
+  messages: MessagesTable;
+  message_status_history: MessageStatusHistoryTable;
+  signing_keys: SigningKeysTable;
+  jobs: JobsTable;
+  sandbox_submissions: SandboxSubmissionsTable;
+  whatsapp_templates: WhatsappTemplatesTable;
+  whatsapp_inbound: WhatsappInboundTable;
+  email_events: EmailEventsTable;
+  server_secrets: ServerSecretsTable;
+  events: EventsTable;
+  webhooks: WebhooksTable;
+  webhook_secrets: WebhookSecretsTable;
+  webhook_deliveries: WebhookDeliveriesTable;
+}

@@ -1,0 +1,64 @@
+import type { Kysely } from 'kysely';
+import type { Store } from '../core/ports.js';
+import type { Capabilities, HeraldDatabase } from './database.js';
+import type { Database } from './schema.js';
+import { accountsStore } from './stores/accounts.store.js';
+import { emailEventsStore, inboundStore, secretsStore, templatesStore } from './stores/channels.store.js';
+import { creditsStore } from './stores/credits.store.js';
+import { jobsStore } from './stores/jobs.store.js';
+import { messagesStore } from './stores/messages.store.js';
+import { sandboxStore } from './stores/sandbox.store.js';
+import { webhooksStore } from './stores/webhooks.store.js';
+
+export interface StoreOptions {
+  capabilities: Capabilities;
+  /** PostgreSQL channel to NOTIFY when jobs are added (see database.jobsChannel). */
+  notifyChannel?: string | undefined;
+  /** Called after a commit that added jobs, to wake this process's workers at once. */
+  onJobsCommitted?: (() => void) | undefined;
+}
+
+const SINGLE_PROCESS: StoreOptions = {
+  capabilities: { skipLocked: false, listenNotify: false, rowLocks: false },
+};
+
+/** The Store port of an open database, with what that database can do. */
+export function storeOf(database: HeraldDatabase, onJobsCommitted?: () => void): Store {
+  return createStore(database.db, { capabilities: database.capabilities, notifyChannel: database.jobsChannel, onJobsCommitted });
+}
+
+/**
+ * The Store port bound to a database handle or to an open transaction. Without options it assumes
+ * nothing of the backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
+ */
+export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE_PROCESS): Store {
+  return bind(db, options, undefined);
+}
+
+/** `pending` is set inside a transaction: it records that jobs were added, to announce after commit. */
+function bind(db: Kysely<Database>, options: StoreOptions, pending: { jobs: boolean } | undefined): Store {
+  const store: Store = {
+    accounts: accountsStore(db),
+    credits: creditsStore(db),
+    messages: messagesStore(db, options.capabilities),
+    jobs: jobsStore(db, {
+      capabilities: options.capabilities,
+      notifyChannel: options.notifyChannel,
+      onEnqueued: pending ? () => (pending.jobs = true) : () => options.onJobsCommitted?.(),
+    }),
+    sandbox: sandboxStore(db),
+    templates: templatesStore(db),
+    inbound: inboundStore(db),
+    emailEvents: emailEventsStore(db),
+    secrets: secretsStore(db),
+    webhooks: webhooksStore(db),
+    async transaction(work) {
+      if (pending) return work(store);
+      const inner = { jobs: false };
+      const result = await db.transaction().execute((trx) => work(bind(trx, options, inner)));
+      if (inner.jobs) options.onJobsCommitted?.();
+      return result;
+    },
+  };
+  return store;
+}

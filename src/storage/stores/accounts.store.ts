@@ -1,0 +1,110 @@
+import type { Account, ApiClient } from '../../core/accounts/account.js';
+import type { AccountsPort, NewAccount } from '../../core/ports.js';
+import { normalizeScopes, splitScopes } from '../../core/scopes.js';
+import type { Executor } from '../database.js';
+import type { AccountsTable, ApiClientsTable } from '../schema.js';
+
+const toAccount = (row: AccountsTable): Account => ({
+  id: row.id,
+  name: row.name,
+  email: row.email,
+  plan: row.plan,
+  scopes: normalizeScopes(splitScopes(row.scopes)),
+  creditsMicros: row.credits_micros,
+  reservedMicros: row.reserved_micros,
+  createdAt: row.created_at,
+});
+
+const toClient = (row: ApiClientsTable): ApiClient => ({
+  clientId: row.client_id,
+  accountId: row.account_id,
+  secretHash: row.secret_hash,
+  createdAt: row.created_at,
+  secretRotatedAt: row.secret_rotated_at,
+});
+
+export function accountsStore(db: Executor): AccountsPort {
+  const findAccount = async (accountId: string): Promise<Account | undefined> => {
+    const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
+    return row && toAccount(row);
+  };
+
+  return {
+    async insertAccountWithClient({ account, client }: NewAccount) {
+      await db
+        .insertInto('accounts')
+        .values({
+          id: account.id,
+          name: account.name,
+          email: account.email,
+          plan: account.plan,
+          scopes: account.scopes.join(' '),
+          credits_micros: 0,
+          reserved_micros: 0,
+          created_at: account.createdAt,
+          messages_sms: 0,
+          messages_whatsapp: 0,
+          messages_email: 0,
+          messages_telegram: 0,
+        })
+        .execute();
+      await db
+        .insertInto('api_clients')
+        .values({
+          client_id: client.clientId,
+          account_id: client.accountId,
+          secret_hash: client.secretHash,
+          created_at: client.createdAt,
+          secret_rotated_at: client.secretRotatedAt,
+        })
+        .execute();
+    },
+
+    findAccount,
+
+    async findAccountByReference(reference) {
+      if (reference.startsWith('cli_')) {
+        const row = await db
+          .selectFrom('accounts')
+          .innerJoin('api_clients', 'api_clients.account_id', 'accounts.id')
+          .selectAll('accounts')
+          .where('api_clients.client_id', '=', reference)
+          .executeTakeFirst();
+        return row && toAccount(row);
+      }
+      return findAccount(reference);
+    },
+
+    async listAccounts() {
+      const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
+      return rows.map(toAccount);
+    },
+
+    async countAccounts() {
+      const row = await db
+        .selectFrom('accounts')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+
+    async findClient(clientId) {
+      const row = await db.selectFrom('api_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
+      return row && toClient(row);
+    },
+
+    async listClients(accountId) {
+      const rows = await db.selectFrom('api_clients').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
+      return rows.map(toClient);
+    },
+
+    async replaceClientSecret(clientId, secretHash, rotatedAt) {
+      const result = await db
+        .updateTable('api_clients')
+        .set({ secret_hash: secretHash, secret_rotated_at: rotatedAt })
+        .where('client_id', '=', clientId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+  };
+}

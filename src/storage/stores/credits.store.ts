@@ -1,0 +1,149 @@
+import { type LedgerEntry, type LedgerKind, ledgerDeltas } from '../../core/accounts/ledger.js';
+import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
+import { newLedgerEntryId } from '../../core/ids.js';
+import type { CreditsPort } from '../../core/ports.js';
+import type { Executor } from '../database.js';
+import { chunks } from './chunks.js';
+
+/**
+ * Balance columns and ledger rows move together, always inside the caller's transaction, so the
+ * ledger's sums equal the balance at every commit.
+ */
+function assertAmount(micros: number): void {
+  if (!Number.isSafeInteger(micros) || micros < 0)
+    throw new Error(`a credit movement must be a non-negative whole number of micro-credits (got ${micros})`);
+}
+
+export function creditsStore(db: Executor): CreditsPort {
+  const appendEntry = async (
+    accountId: string,
+    kind: LedgerKind,
+    micros: number,
+    messageId: string | null,
+    at: number,
+    note: string | null,
+  ): Promise<void> => {
+    const deltas = ledgerDeltas(kind, micros);
+    await db
+      .insertInto('credit_ledger')
+      .values({
+        id: newLedgerEntryId(at),
+        account_id: accountId,
+        kind,
+        credits_delta: deltas.credits,
+        reserved_delta: deltas.reserved,
+        message_id: messageId,
+        note,
+        created_at: at,
+      })
+      .execute();
+  };
+
+  const move = async (
+    accountId: string,
+    kind: LedgerKind,
+    micros: number,
+    messageId: string | null,
+    at: number,
+    note: string | null,
+  ): Promise<void> => {
+    assertAmount(micros);
+    const deltas = ledgerDeltas(kind, micros);
+    const result = await db
+      .updateTable('accounts')
+      .set((eb) => ({
+        credits_micros: eb('credits_micros', '+', deltas.credits),
+        reserved_micros: eb('reserved_micros', '+', deltas.reserved),
+      }))
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) throw new Error(`account ${accountId} does not exist`);
+    await appendEntry(accountId, kind, micros, messageId, at, note);
+  };
+
+  const reserveMany: CreditsPort['reserveMany'] = async (accountId, holds, at) => {
+    let total = 0;
+    for (const hold of holds) {
+      assertAmount(hold.micros);
+      total += hold.micros;
+    }
+    // One conditional UPDATE: the row lock it takes (PostgreSQL) or the single writer (SQLite)
+    // makes check-and-hold atomic, so concurrent sends can never overspend.
+    const result = await db
+      .updateTable('accounts')
+      .set((eb) => ({ reserved_micros: eb('reserved_micros', '+', total) }))
+      .where('id', '=', accountId)
+      .where((eb) => eb(eb('credits_micros', '-', eb.ref('reserved_micros')), '>=', total))
+      .executeTakeFirst();
+    if (Number(result.numUpdatedRows) !== 1) return false;
+    for (const chunk of chunks(holds, 500)) {
+      await db
+        .insertInto('credit_ledger')
+        .values(
+          chunk.map((hold) => ({
+            id: newLedgerEntryId(at),
+            account_id: accountId,
+            kind: 'reserve' as const,
+            credits_delta: 0,
+            reserved_delta: hold.micros,
+            message_id: hold.messageId,
+            note: null,
+            created_at: at,
+          })),
+        )
+        .execute();
+    }
+    return true;
+  };
+
+  return {
+    async topUp(accountId, micros, at, note) {
+      if (!Number.isSafeInteger(micros) || micros <= 0) throw new Error('a top-up must be a positive amount');
+      // Past 2^53 micro-credits sums stop being exact and the ledger could no longer equal the balance.
+      const result = await db
+        .updateTable('accounts')
+        .set((eb) => ({ credits_micros: eb('credits_micros', '+', micros) }))
+        .where('id', '=', accountId)
+        .where('credits_micros', '<=', MAX_BALANCE_MICROS - micros)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) {
+        const exists = await db.selectFrom('accounts').select('id').where('id', '=', accountId).executeTakeFirst();
+        throw exists ? new BalanceLimitError() : new Error(`account ${accountId} does not exist`);
+      }
+      await appendEntry(accountId, 'top_up', micros, null, at, note);
+    },
+
+    reserve: (accountId, micros, messageId, at) => reserveMany(accountId, [{ messageId, micros }], at),
+    reserveMany,
+
+    async capture(accountId, micros, messageId, at) {
+      await move(accountId, 'capture', micros, messageId, at, null);
+    },
+
+    async release(accountId, micros, messageId, at) {
+      await move(accountId, 'release', micros, messageId, at, null);
+    },
+
+    async ledger(accountId) {
+      const rows = await db
+        .selectFrom('credit_ledger')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(
+        (row): LedgerEntry => ({
+          id: row.id,
+          accountId: row.account_id,
+          kind: row.kind,
+          creditsDeltaMicros: row.credits_delta,
+          reservedDeltaMicros: row.reserved_delta,
+          messageId: row.message_id,
+          note: row.note,
+          createdAt: row.created_at,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,92 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import type { Store } from '../../core/ports.js';
+import type { HeraldDatabase } from '../database.js';
+import { storeOf } from '../store.js';
+
+describeEachDialect('job queue store', (dialect) => {
+  let location: TestDatabaseLocation;
+  let database: HeraldDatabase;
+  let store: Store;
+  const T0 = 1_800_000_000_000;
+
+  beforeEach(async () => {
+    location = allocateDatabase(dialect);
+    database = await openDatabase(location);
+    store = storeOf(database);
+  });
+  afterEach(async () => {
+    await database.close();
+    await location.drop();
+  });
+
+  const enqueue = (runAt: number, payload: unknown = null) =>
+    store.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload, runAt }, T0);
+
+  it('hands out only jobs that are due, oldest first, with their payload', async () => {
+    const late = await enqueue(T0 + 2_000, { n: 2 });
+    const early = await enqueue(T0 + 1_000, { n: 1 });
+    await enqueue(T0 + 60_000);
+    expect(await store.jobs.claimDue('w1', T0, 30_000, 10)).toEqual([]);
+    const claimed = await store.jobs.claimDue('w1', T0 + 2_000, 30_000, 10);
+    expect(claimed.map((j) => j.id)).toEqual([early, late]);
+    expect(claimed.map((j) => j.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(claimed.every((j) => j.attempts === 1)).toBe(true);
+  });
+
+  it('never hands a leased job to a second worker until its lease runs out', async () => {
+    const id = await enqueue(T0);
+    expect((await store.jobs.claimDue('w1', T0, 30_000, 10)).map((j) => j.id)).toEqual([id]);
+    expect(await store.jobs.claimDue('w2', T0 + 29_999, 30_000, 10)).toEqual([]);
+    const reclaimed = await store.jobs.claimDue('w2', T0 + 30_001, 30_000, 10);
+    expect(reclaimed.map((j) => [j.id, j.attempts])).toEqual([[id, 2]]);
+    // The first worker woke up late: its completion must not remove the job the second now holds.
+    await store.jobs.complete(id, 'w1');
+    expect(await store.jobs.count()).toBe(1);
+    await store.jobs.complete(id, 'w2');
+    expect(await store.jobs.count()).toBe(0);
+  });
+
+  it('splits due jobs between workers claiming at the same time, without overlap', async () => {
+    for (let i = 0; i < 60; i++) await enqueue(T0);
+    const claims = await Promise.all(['a', 'b', 'c', 'd'].map((w) => store.jobs.claimDue(w, T0, 30_000, 20)));
+    const ids = claims.flat().map((j) => j.id);
+    expect(ids.length).toBe(60);
+    expect(new Set(ids).size).toBe(60);
+  });
+
+  it('puts a rescheduled job back for later and gives back a stopping worker’s jobs at once', async () => {
+    const [a, b] = [await enqueue(T0), await enqueue(T0)];
+    await store.jobs.claimDue('w1', T0, 30_000, 10);
+    await store.jobs.reschedule(a, 'w1', T0 + 5_000, 'THROTTLED: later');
+    expect(await store.jobs.releaseAll('w1')).toBe(1);
+    expect((await store.jobs.claimDue('w2', T0, 30_000, 10)).map((j) => j.id)).toEqual([b]);
+    const row = await database.db.selectFrom('jobs').selectAll().where('id', '=', a).executeTakeFirstOrThrow();
+    expect(row.last_error).toBe('THROTTLED: later');
+    expect((await store.jobs.claimDue('w2', T0 + 5_000, 30_000, 10)).map((j) => j.id)).toEqual([a]);
+  });
+
+  it('tells when the next job falls due, counting leases that will run out', async () => {
+    expect(await store.jobs.nextDueAt(T0)).toBeUndefined();
+    await enqueue(T0 + 9_000);
+    expect(await store.jobs.nextDueAt(T0)).toBe(T0 + 9_000);
+    await enqueue(T0);
+    await store.jobs.claimDue('w1', T0, 4_000, 1);
+    expect(await store.jobs.nextDueAt(T0)).toBe(T0 + 4_000);
+  });
+
+  it('adds a job in a transaction only when the transaction commits', async () => {
+    let announced = 0;
+    const announcing = storeOf(database, () => announced++);
+    await expect(
+      announcing.transaction(async (tx) => {
+        await tx.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload: null, runAt: T0 }, T0);
+        throw new Error('rolled back');
+      }),
+    ).rejects.toThrow('rolled back');
+    expect(await store.jobs.count()).toBe(0);
+    expect(announced).toBe(0);
+    await announcing.transaction((tx) => tx.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload: null, runAt: T0 }, T0));
+    expect(announced).toBe(1);
+  });
+});

@@ -1,0 +1,134 @@
+import { sql } from 'kysely';
+import { newJobId } from '../../core/ids.js';
+import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
+import type { Capabilities, Executor } from '../database.js';
+import type { JobsTable } from '../schema.js';
+import { chunks } from './chunks.js';
+
+const toClaimed = (row: JobsTable): ClaimedJob => ({
+  id: row.id,
+  kind: row.kind,
+  messageId: row.message_id,
+  payload: row.payload === null ? null : JSON.parse(row.payload),
+  runAt: row.run_at,
+  attempts: row.attempts,
+  createdAt: row.created_at,
+});
+
+export interface JobsStoreOptions {
+  capabilities: Capabilities;
+  /** PostgreSQL NOTIFY channel that wakes workers in other processes. */
+  notifyChannel: string | undefined;
+  /** Called after each insert (the store announces it once the transaction commits). */
+  onEnqueued?: () => void;
+}
+
+/**
+ * The durable job queue. Jobs are deleted when finished, so the table only ever holds work still
+ * to do (and its size is the backlog).
+ */
+export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
+  /** Inserts jobs with ids made here; announces them once (NOTIFY is delivered only on commit). */
+  const insert = async (jobs: readonly NewJob[], at: number): Promise<string[]> => {
+    const rows = jobs.map((job) => ({
+      id: newJobId(at),
+      kind: job.kind,
+      message_id: job.messageId,
+      payload: job.payload === null || job.payload === undefined ? null : JSON.stringify(job.payload),
+      run_at: job.runAt,
+      attempts: 0,
+      locked_by: null,
+      locked_until: null,
+      last_error: null,
+      created_at: at,
+    }));
+    if (rows.length === 0) return [];
+    for (const chunk of chunks(rows, 1000)) await db.insertInto('jobs').values(chunk).execute();
+    if (options.capabilities.listenNotify && options.notifyChannel) {
+      await sql`select pg_notify(${options.notifyChannel}, '')`.execute(db);
+    }
+    options.onEnqueued?.();
+    return rows.map((row) => row.id);
+  };
+
+  return {
+    async enqueue(job, at) {
+      const [id] = await insert([job], at);
+      return id as string;
+    },
+
+    async enqueueMany(jobs, at) {
+      await insert(jobs, at);
+    },
+
+    async claimDue(workerId, now, leaseMs, limit) {
+      let due = db
+        .selectFrom('jobs')
+        .select('id')
+        .where('run_at', '<=', now)
+        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('run_at')
+        .orderBy('id')
+        .limit(limit);
+      // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
+      // single writer, so its claims are serialised anyway.
+      if (options.capabilities.skipLocked) due = due.forUpdate().skipLocked();
+      const rows = await db
+        .updateTable('jobs')
+        .set((eb) => ({ locked_by: workerId, locked_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
+        .where('id', 'in', due)
+        .returningAll()
+        .execute();
+      return rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1)).map(toClaimed);
+    },
+
+    async complete(jobId, workerId) {
+      await db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).execute();
+    },
+
+    async reschedule(jobId, workerId, runAt, error) {
+      await db
+        .updateTable('jobs')
+        .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
+        .where('id', '=', jobId)
+        .where('locked_by', '=', workerId)
+        .execute();
+    },
+
+    async releaseAll(workerId) {
+      const result = await db
+        .updateTable('jobs')
+        .set({ locked_by: null, locked_until: null })
+        .where('locked_by', '=', workerId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
+    async nextDueAt(now) {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => [
+          eb.fn
+            .min('run_at')
+            .filterWhere((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
+            .as('next_free'),
+          eb.fn.min('locked_until').filterWhere('locked_until', '>=', now).as('next_lease_end'),
+        ])
+        .executeTakeFirst();
+      const candidates = [row?.next_free, row?.next_lease_end].filter((v): v is number => v !== null && v !== undefined);
+      return candidates.length ? Math.min(...candidates.map(Number)) : undefined;
+    },
+
+    async deleteForMessage(messageId) {
+      await db.deleteFrom('jobs').where('message_id', '=', messageId).execute();
+    },
+
+    async count() {
+      const row = await db
+        .selectFrom('jobs')
+        .select((eb) => eb.fn.countAll<number>().as('count'))
+        .executeTakeFirstOrThrow();
+      return Number(row.count);
+    },
+  };
+}

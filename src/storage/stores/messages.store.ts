@@ -1,0 +1,259 @@
+import { CHANNELS, type Channel } from '../../core/ids.js';
+import type { Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
+import type { MessagesPort, Transition } from '../../core/ports.js';
+import type { Capabilities, Executor } from '../database.js';
+import type { MessagesTable } from '../schema.js';
+import { chunks } from './chunks.js';
+
+const toMessage = (row: MessagesTable): Message => ({
+  id: row.id,
+  accountId: row.account_id,
+  channel: row.channel as Channel,
+  to: row.recipient,
+  sender: row.sender,
+  body: row.body,
+  status: row.status as MessageStatus,
+  segments: row.segments,
+  costMicros: row.cost_micros,
+  chargeState: row.charge_state,
+  callbackUrl: row.callback_url,
+  scheduledAt: row.scheduled_at,
+  createdAt: row.created_at,
+  sentAt: row.sent_at,
+  deliveredAt: row.delivered_at,
+  error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+  providerMessageId: row.provider_message_id,
+  dispatchState: row.dispatch_state,
+  attempts: row.attempts,
+  batchId: row.batch_id,
+});
+
+export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): MessagesPort {
+  const countByChannel = async (accountId: string, channels: readonly Channel[]): Promise<number> => {
+    const row = await db
+      .selectFrom('accounts')
+      .select(['messages_sms', 'messages_whatsapp', 'messages_email', 'messages_telegram'])
+      .where('id', '=', accountId)
+      .executeTakeFirst();
+    if (!row) return 0;
+    return channels.reduce((sum, channel) => sum + Number(row[`messages_${channel}`]), 0);
+  };
+
+  return {
+    async insertQueued(entries) {
+      const perAccountChannel = new Map<string, Map<Channel, number>>();
+      for (const { message } of entries) {
+        const counts = perAccountChannel.get(message.accountId) ?? new Map<Channel, number>();
+        counts.set(message.channel, (counts.get(message.channel) ?? 0) + 1);
+        perAccountChannel.set(message.accountId, counts);
+      }
+      for (const [accountId, counts] of perAccountChannel) {
+        await db
+          .updateTable('accounts')
+          .set((eb) => Object.fromEntries([...counts].map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel}`, '+', n)])))
+          .where('id', '=', accountId)
+          .execute();
+      }
+      for (const chunk of chunks(entries, 500)) {
+        await db
+          .insertInto('messages')
+          .values(
+            chunk.map(({ message, payload }) => ({
+              id: message.id,
+              account_id: message.accountId,
+              channel: message.channel,
+              recipient: message.to,
+              sender: message.sender,
+              body: message.body,
+              payload,
+              status: 'queued',
+              segments: message.segments,
+              cost_micros: message.costMicros,
+              charge_state: message.chargeState,
+              callback_url: message.callbackUrl,
+              scheduled_at: message.scheduledAt,
+              created_at: message.createdAt,
+              updated_at: message.createdAt,
+              sent_at: null,
+              delivered_at: null,
+              error_code: null,
+              error_message: null,
+              provider_message_id: null,
+              status_sequence: 1,
+              dispatch_state: null,
+              attempts: 0,
+              batch_id: message.batchId,
+              event_sequence: 0,
+            })),
+          )
+          .execute();
+        await db
+          .insertInto('message_status_history')
+          .values(
+            chunk.map(({ message }) => ({
+              message_id: message.id,
+              sequence: 1,
+              status: 'queued',
+              detail: null,
+              occurred_at: message.createdAt,
+            })),
+          )
+          .execute();
+      }
+    },
+
+    async list(query) {
+      const unfiltered = query.status === undefined && query.from === undefined && query.to === undefined;
+      let filtered = db.selectFrom('messages').where('account_id', '=', query.accountId);
+      // With every channel readable, no channel predicate: the (account, created_at) index serves.
+      if (query.channels.length < CHANNELS.length) filtered = filtered.where('channel', 'in', [...query.channels]);
+      if (query.status !== undefined) filtered = filtered.where('status', '=', query.status);
+      if (query.from !== undefined) filtered = filtered.where('created_at', '>=', query.from);
+      if (query.to !== undefined) filtered = filtered.where('created_at', '<', query.to);
+      const [rows, total] = await Promise.all([
+        filtered.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+        unfiltered
+          ? countByChannel(query.accountId, query.channels)
+          : filtered
+              .select((eb) => eb.fn.countAll<number>().as('total'))
+              .executeTakeFirstOrThrow()
+              .then((r) => Number(r.total)),
+      ]);
+      return { messages: rows.map(toMessage), total };
+    },
+
+    async findForAccount(messageId, accountId) {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', '=', messageId)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
+      return row && toMessage(row);
+    },
+
+    async findById(messageId) {
+      const row = await db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
+      return row && toMessage(row);
+    },
+
+    async findByProviderId(channel, providerMessageId) {
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('channel', '=', channel)
+        .where('provider_message_id', '=', providerMessageId)
+        .executeTakeFirst();
+      return row && toMessage(row);
+    },
+
+    async accountsWriting(channel, recipient) {
+      const rows = await db
+        .selectFrom('messages')
+        .select('account_id')
+        .distinct()
+        .where('channel', '=', channel)
+        .where('recipient', '=', recipient)
+        .execute();
+      return rows.map((row) => row.account_id);
+    },
+
+    async payload(messageId) {
+      const row = await db.selectFrom('messages').select('payload').where('id', '=', messageId).executeTakeFirst();
+      return row?.payload ?? null;
+    },
+
+    async transition(change: Transition) {
+      let update = db
+        .updateTable('messages')
+        .set((eb) => ({
+          status: change.to,
+          status_sequence: eb('status_sequence', '+', 1),
+          updated_at: change.at,
+          ...(change.sentAt !== undefined ? { sent_at: change.sentAt } : {}),
+          ...(change.deliveredAt !== undefined ? { delivered_at: change.deliveredAt } : {}),
+          ...(change.providerMessageId !== undefined ? { provider_message_id: change.providerMessageId } : {}),
+          ...(change.chargeState !== undefined ? { charge_state: change.chargeState } : {}),
+          ...(change.error !== undefined ? { error_code: change.error.code, error_message: change.error.message } : {}),
+          ...(change.clearInFlight ? { dispatch_state: null } : {}),
+        }))
+        .where('id', '=', change.messageId)
+        .where('status', 'in', [...change.from]);
+      if (change.requireNotInFlight) update = update.where('dispatch_state', 'is', null);
+      const updated = await update.returning('status_sequence').executeTakeFirst();
+      if (!updated) return false;
+      await db
+        .insertInto('message_status_history')
+        .values({
+          message_id: change.messageId,
+          sequence: updated.status_sequence,
+          status: change.to,
+          detail: change.detail,
+          occurred_at: change.at,
+        })
+        .execute();
+      return true;
+    },
+
+    async markInFlight(messageIds) {
+      if (messageIds.length === 0) return [];
+      let select = db
+        .selectFrom('messages')
+        .selectAll()
+        .where('id', 'in', [...messageIds])
+        .where('status', '=', 'queued');
+      // Locked until the caller's transaction ends, so a cancel committing in between cannot
+      // leave a canceled message marked for hand-over (the lock makes the cancel wait, or us).
+      if (capabilities.rowLocks) select = select.forUpdate();
+      const before = await select.execute();
+      if (before.length === 0) return [];
+      await db
+        .updateTable('messages')
+        .set((eb) => ({ dispatch_state: 'in_flight', attempts: eb('attempts', '+', 1) }))
+        .where(
+          'id',
+          'in',
+          before.map((row) => row.id),
+        )
+        .where('status', '=', 'queued')
+        .execute();
+      return before.map(toMessage);
+    },
+
+    async clearInFlight(messageId) {
+      await db.updateTable('messages').set({ dispatch_state: null }).where('id', '=', messageId).execute();
+    },
+
+    async statusHistories(messageIds) {
+      const histories = new Map<string, StatusChange[]>(messageIds.map((id) => [id, []]));
+      if (messageIds.length === 0) return histories;
+      const rows = await db
+        .selectFrom('message_status_history')
+        .select(['message_id', 'status', 'detail', 'occurred_at'])
+        .where('message_id', 'in', [...messageIds])
+        .orderBy('message_id')
+        .orderBy('sequence')
+        .execute();
+      for (const row of rows) {
+        histories.get(row.message_id)?.push({ status: row.status as MessageStatus, occurredAt: row.occurred_at, detail: row.detail });
+      }
+      return histories;
+    },
+
+    async statusHistory(messageId) {
+      const rows = await db
+        .selectFrom('message_status_history')
+        .select(['status', 'detail', 'occurred_at'])
+        .where('message_id', '=', messageId)
+        .orderBy('sequence')
+        .execute();
+      return rows.map(
+        (row): StatusChange => ({
+          status: row.status as MessageStatus,
+          occurredAt: row.occurred_at,
+          detail: row.detail,
+        }),
+      );
+    },
+  };
+}

@@ -1,0 +1,272 @@
+import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookSigningSecrets, WebhooksPort } from '../../core/ports.js';
+import type { Executor } from '../database.js';
+import type { WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
+import { chunks } from './chunks.js';
+
+const toWebhook = (row: WebhooksTable): Webhook => ({
+  id: row.id,
+  accountId: row.account_id,
+  url: row.url,
+  events: JSON.parse(row.events) as string[],
+  description: row.description,
+  active: Number(row.active) === 1,
+  disabledReason: row.disabled_reason,
+  failingSince: row.failing_since,
+  createdAt: row.created_at,
+});
+
+const toDelivery = (row: WebhookDeliveriesTable): WebhookDelivery => ({
+  id: row.id,
+  accountId: row.account_id,
+  eventId: row.event_id,
+  webhookId: row.webhook_id,
+  url: row.url,
+  status: row.status as DeliveryStatus,
+  attempts: row.attempts,
+  lastStatusCode: row.last_status_code,
+  lastError: row.last_error,
+  lastLatencyMs: row.last_latency_ms,
+  lastAttemptAt: row.last_attempt_at,
+  nextAttemptAt: row.next_attempt_at,
+  createdAt: row.created_at,
+});
+
+const fromDelivery = (d: WebhookDelivery): WebhookDeliveriesTable => ({
+  id: d.id,
+  account_id: d.accountId,
+  event_id: d.eventId,
+  webhook_id: d.webhookId,
+  url: d.url,
+  status: d.status,
+  attempts: d.attempts,
+  last_status_code: d.lastStatusCode,
+  last_error: d.lastError,
+  last_latency_ms: d.lastLatencyMs,
+  last_attempt_at: d.lastAttemptAt,
+  next_attempt_at: d.nextAttemptAt,
+  created_at: d.createdAt,
+});
+
+const toSecrets = (row: WebhookSecretsTable): WebhookSigningSecrets => ({
+  secret: row.secret,
+  previousSecret: row.previous_secret,
+  previousUntil: row.previous_until,
+  rotatedAt: row.rotated_at,
+});
+
+export function webhooksStore(db: Executor): WebhooksPort {
+  const signingSecrets: WebhooksPort['signingSecrets'] = async (accountId, create, at) => {
+    await db
+      .insertInto('webhook_secrets')
+      .values({ account_id: accountId, secret: create(), previous_secret: null, previous_until: null, rotated_at: at })
+      .onConflict((oc) => oc.column('account_id').doNothing())
+      .execute();
+    return toSecrets(await db.selectFrom('webhook_secrets').selectAll().where('account_id', '=', accountId).executeTakeFirstOrThrow());
+  };
+
+  const find = async (accountId: string, webhookId: string) => {
+    const row = await db
+      .selectFrom('webhooks')
+      .selectAll()
+      .where('id', '=', webhookId)
+      .where('account_id', '=', accountId)
+      .where('deleted_at', 'is', null)
+      .executeTakeFirst();
+    return row && toWebhook(row);
+  };
+
+  return {
+    async insertEvent(event) {
+      await db
+        .insertInto('events')
+        .values({
+          id: event.id,
+          account_id: event.accountId,
+          message_id: event.messageId,
+          type: event.type,
+          body: event.body,
+          created_at: event.createdAt,
+        })
+        .execute();
+    },
+
+    async findEvent(eventId) {
+      const row = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
+      return (
+        row && {
+          id: row.id,
+          accountId: row.account_id,
+          messageId: row.message_id,
+          type: row.type,
+          body: row.body,
+          createdAt: row.created_at,
+        }
+      );
+    },
+
+    async nextEventSequence(messageId) {
+      const row = await db
+        .updateTable('messages')
+        .set((eb) => ({ event_sequence: eb('event_sequence', '+', 1) }))
+        .where('id', '=', messageId)
+        .returning('event_sequence')
+        .executeTakeFirstOrThrow();
+      return row.event_sequence;
+    },
+
+    async create(webhook) {
+      await db
+        .insertInto('webhooks')
+        .values({
+          id: webhook.id,
+          account_id: webhook.accountId,
+          url: webhook.url,
+          events: JSON.stringify(webhook.events),
+          description: webhook.description,
+          active: webhook.active ? 1 : 0,
+          disabled_reason: webhook.disabledReason,
+          failing_since: webhook.failingSince,
+          created_at: webhook.createdAt,
+          deleted_at: null,
+        })
+        .execute();
+    },
+
+    async list(accountId) {
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .orderBy('created_at')
+        .orderBy('id')
+        .execute();
+      return rows.map(toWebhook);
+    },
+
+    find,
+
+    async delete(accountId, webhookId, at) {
+      const result = await db
+        .updateTable('webhooks')
+        .set({ deleted_at: at, active: 0 })
+        .where('id', '=', webhookId)
+        .where('account_id', '=', accountId)
+        .where('deleted_at', 'is', null)
+        .executeTakeFirst();
+      if (Number(result.numUpdatedRows) !== 1) return false;
+      await db
+        .updateTable('webhook_deliveries')
+        .set({ status: 'canceled', next_attempt_at: null })
+        .where('webhook_id', '=', webhookId)
+        .where('status', '=', 'pending')
+        .execute();
+      return true;
+    },
+
+    async setActive(webhookId, active, reason) {
+      await db
+        .updateTable('webhooks')
+        .set({ active: active ? 1 : 0, disabled_reason: active ? null : reason, ...(active ? { failing_since: null } : {}) })
+        .where('id', '=', webhookId)
+        .execute();
+    },
+
+    async recordAttemptOutcome(webhookId, succeeded, at) {
+      if (succeeded) {
+        await db.updateTable('webhooks').set({ failing_since: null }).where('id', '=', webhookId).execute();
+      } else {
+        // The streak starts at the first failure after a success and is kept until the next success.
+        await db
+          .updateTable('webhooks')
+          .set({ failing_since: at })
+          .where('id', '=', webhookId)
+          .where('failing_since', 'is', null)
+          .execute();
+      }
+      const row = await db.selectFrom('webhooks').selectAll().where('id', '=', webhookId).executeTakeFirst();
+      return row && toWebhook(row);
+    },
+
+    async active(accountId) {
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('active', '=', 1)
+        .where('deleted_at', 'is', null)
+        .execute();
+      return rows.map(toWebhook);
+    },
+
+    async insertDeliveries(deliveries) {
+      for (const chunk of chunks(deliveries, 500)) await db.insertInto('webhook_deliveries').values(chunk.map(fromDelivery)).execute();
+    },
+
+    async findDelivery(deliveryId) {
+      const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirst();
+      return row && toDelivery(row);
+    },
+
+    async updateDelivery(delivery) {
+      const { id, ...rest } = fromDelivery(delivery);
+      await db.updateTable('webhook_deliveries').set(rest).where('id', '=', id).execute();
+    },
+
+    async listDeliveries(query) {
+      let filtered = db.selectFrom('webhook_deliveries').where('webhook_id', '=', query.webhookId);
+      if (query.status) filtered = filtered.where('status', '=', query.status);
+      const [rows, count] = await Promise.all([
+        filtered
+          .innerJoin('events', 'events.id', 'webhook_deliveries.event_id')
+          .selectAll('webhook_deliveries')
+          .select('events.type as event_type')
+          .orderBy('webhook_deliveries.created_at', 'desc')
+          .orderBy('webhook_deliveries.id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
+        filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+      ]);
+      return { deliveries: rows.map((row) => ({ ...toDelivery(row), eventType: row.event_type })), total: Number(count.total) };
+    },
+
+    async failedSince(webhookId, since, limit) {
+      const rows = await db
+        .selectFrom('webhook_deliveries as failed')
+        .selectAll('failed')
+        .where('failed.webhook_id', '=', webhookId)
+        .where('failed.status', '=', 'failed')
+        .where('failed.created_at', '>=', since)
+        .where(({ not, exists, selectFrom }) =>
+          not(
+            exists(
+              selectFrom('webhook_deliveries as other')
+                .select('other.id')
+                .whereRef('other.event_id', '=', 'failed.event_id')
+                .where('other.webhook_id', '=', webhookId)
+                .where('other.status', 'in', ['pending', 'succeeded']),
+            ),
+          ),
+        )
+        .orderBy('failed.created_at')
+        .orderBy('failed.id')
+        .limit(limit)
+        .execute();
+      return rows.map(toDelivery);
+    },
+
+    signingSecrets,
+
+    async rotateSigningSecret(accountId, next, at, overlapMs) {
+      const current = await signingSecrets(accountId, () => next, at);
+      if (current.secret === next) return current; // first use: nothing to rotate from
+      await db
+        .updateTable('webhook_secrets')
+        .set({ secret: next, previous_secret: current.secret, previous_until: at + overlapMs, rotated_at: at })
+        .where('account_id', '=', accountId)
+        .execute();
+      return { secret: next, previousSecret: current.secret, previousUntil: at + overlapMs, rotatedAt: at };
+    },
+  };
+}
