@@ -1,0 +1,98 @@
+import type { FastifyInstance } from 'fastify';
+import { toIso } from '../../core/clock.js';
+import type { SendDeps } from '../../core/messages/accept-messages.js';
+import { findChannelMessage } from '../../core/messages/find-message.js';
+import { requirePrincipal } from '../../http/auth.js';
+import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { toApiError } from '../../http/error-handler.js';
+import { presentAccepted } from '../../http/message-view.js';
+import { MessageIdParams } from '../sms/sms.schema.js';
+import { EmailAccepted, EmailEvents, SendEmailBody } from './email.schema.js';
+import { sendEmail } from './send-email.js';
+import { createEmailTracking } from './tracking.js';
+
+/** The email size limit when the configuration gives none: 10 MiB. */
+export const DEFAULT_EMAIL_MAX_BYTES = 10 * 1024 * 1024;
+
+export interface EmailRoutesOptions extends SendDeps {
+  /** Base of the tracking URLs put into emails. */
+  publicUrl: string;
+  /** EMAIL_MAX_BYTES. */
+  maxBytes: number;
+  /** BODY_LIMIT_BYTES, the limit of every other route. */
+  bodyLimitBytes: number;
+}
+
+/**
+ * The request body a send may have. Attachments arrive base64-encoded (a third larger) inside
+ * JSON (escaping adds a little more), so the global body limit, made for small requests, must not
+ * be what stops an email within EMAIL_MAX_BYTES: twice the email limit covers both.
+ */
+export const emailBodyLimit = (maxBytes: number, bodyLimitBytes: number): number => Math.max(bodyLimitBytes, 2 * maxBytes);
+
+/** SEED 4.4: send an email and read its events. */
+export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
+  const tracking = createEmailTracking(options);
+  const deps = { ...options, tracking };
+
+  app.post(
+    '/v1/email/send',
+    {
+      config: { scope: 'email:send' },
+      bodyLimit: emailBodyLimit(options.maxBytes, options.bodyLimitBytes),
+      // Schema problems are merged with the email's own rules (from, html/text, base64) into one answer.
+      attachValidation: true,
+      schema: {
+        summary: 'Send an email',
+        description:
+          'Reserves the cost (0.1 credit by default) and queues the email. `to`, `from`, `subject` and at least one ' +
+          'of `html`/`text` are required. Opens and clicks can be tracked; see the events endpoint. ' +
+          'Errors: 422 VALIDATION_ERROR, 413 PAYLOAD_TOO_LARGE (subject, bodies and decoded attachments over ' +
+          'EMAIL_MAX_BYTES, 10 MiB by default), 402 INSUFFICIENT_CREDITS.',
+        tags: ['Email'],
+        security: [{ oauth2: ['email:send'] }],
+        body: SendEmailBody,
+        response: { 200: Envelope(EmailAccepted), 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const schemaError = request.validationError ? toApiError(request.validationError) : undefined;
+      if (schemaError && schemaError.code !== 'VALIDATION_ERROR') throw schemaError;
+      const message = await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? []);
+      return { success: true as const, data: presentAccepted(message) };
+    },
+  );
+
+  app.get<{ Params: { message_id: string } }>(
+    '/v1/email/:message_id/events',
+    {
+      config: { scope: 'email:read' },
+      schema: {
+        summary: 'Get the events of an email',
+        description:
+          'Everything that happened to an email, oldest first: queued, sent, delivered, bounced, failed (with the ' +
+          'status), and opened, clicked (with `user_agent`, `ip`, and `url` for clicks) and complained.',
+        tags: ['Email'],
+        security: [{ oauth2: ['email:read'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(EmailEvents), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const message = await findChannelMessage(options.store, 'email', request.params.message_id, requirePrincipal(request).accountId);
+      const events = await options.store.emailEvents.list(message.id);
+      return {
+        success: true as const,
+        data: {
+          message_id: message.id,
+          events: events.map((event) => ({
+            type: event.type,
+            timestamp: toIso(event.occurredAt),
+            ...(event.data ? { data: event.data } : {}),
+          })),
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,268 @@
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import type { AddressInfo } from 'node:net';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import type { OutboundMessage } from '../../core/delivery/provider.js';
+import { createSmtpProvider } from './smtp.provider.js';
+
+interface Received {
+  from: string;
+  to: string[];
+  raw: string;
+  /** Whether the session had switched to TLS (STARTTLS) before the message. */
+  secure: boolean;
+}
+
+/** A self-signed certificate for 127.0.0.1, made by the test with openssl. */
+function selfSignedCertificate(): { key: string; cert: string } {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-smtp-tls-'));
+  try {
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'ec',
+        '-pkeyopt',
+        'ec_paramgen_curve:prime256v1',
+        '-nodes',
+        '-days',
+        '1',
+        '-subj',
+        '/CN=127.0.0.1',
+        '-addext',
+        'subjectAltName=IP:127.0.0.1',
+        '-keyout',
+        join(dir, 'key.pem'),
+        '-out',
+        join(dir, 'cert.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
+    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const TLS = selfSignedCertificate();
+
+/**
+ * A real SMTP server on loopback: offers STARTTLS and requires it before AUTH (so credentials only
+ * ever travel encrypted), refuses recipients by their local part (temp… 451, perm… 550).
+ */
+async function startSmtpServer(): Promise<{ port: number; received: Received[]; close: () => Promise<void> }> {
+  const received: Received[] = [];
+  const server = new SMTPServer({
+    secure: false,
+    key: TLS.key,
+    cert: TLS.cert,
+    allowInsecureAuth: false,
+    authMethods: ['PLAIN', 'LOGIN'],
+    onAuth(auth, _session, callback) {
+      if (auth.username === 'herald' && auth.password === 's3cret pass') return callback(null, { user: 'herald' });
+      return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
+    },
+    onRcptTo(address: SMTPServerAddress, _session, callback) {
+      if (address.address.startsWith('temp')) return callback(Object.assign(new Error('Mailbox busy, try later'), { responseCode: 451 }));
+      if (address.address.startsWith('perm')) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
+      return callback();
+    },
+    onMailFrom(_address, session, callback) {
+      if (!session.secure) return callback(Object.assign(new Error('Must issue a STARTTLS command first'), { responseCode: 530 }));
+      return callback();
+    },
+    onData(stream, session, callback) {
+      const chunks: Buffer[] = [];
+      stream.on('data', (chunk: Buffer) => chunks.push(chunk));
+      stream.on('end', () => {
+        received.push({
+          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : '',
+          to: session.envelope.rcptTo.map((r) => r.address),
+          raw: Buffer.concat(chunks).toString('utf8'),
+          secure: session.secure,
+        });
+        callback();
+      });
+    },
+    logger: false,
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.server.address() as AddressInfo;
+  return { port, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+const outbound = (to: string, payload: Record<string, unknown>): OutboundMessage => ({
+  id: `msg_email_${'0'.repeat(26)}`,
+  accountId: 'acc_x',
+  channel: 'email',
+  to,
+  sender: 'billing@acme.example',
+  body: 'Your invoice',
+  payload,
+  segments: null,
+  attempt: 1,
+});
+
+const PAYLOAD = {
+  from: 'billing@acme.example',
+  from_name: 'Acme Billing',
+  subject: 'Your invoice',
+  html: '<p>Hello <b>Ada</b></p>',
+  text: 'Hello Ada',
+  reply_to: 'help@acme.example',
+  cc: ['books@acme.example'],
+  attachments: [{ filename: 'invoice.txt', content: Buffer.from('total: 42 EUR').toString('base64'), content_type: 'text/plain' }],
+  track_opens: false,
+  track_clicks: false,
+};
+
+describe('SMTP provider against a real SMTP server on loopback', () => {
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let provider: ReturnType<typeof createSmtpProvider>;
+  const signal = new AbortController().signal;
+
+  beforeAll(async () => {
+    smtp = await startSmtpServer();
+    provider = createSmtpProvider({
+      url: `smtp://herald:${encodeURIComponent('s3cret pass')}@127.0.0.1:${smtp.port}`,
+      poolSize: 2,
+      tlsCa: TLS.cert,
+      listUnsubscribe: 'https://acme.example/unsubscribe/{message_id}',
+    });
+  });
+  afterAll(async () => {
+    provider.close();
+    await smtp.close();
+  });
+
+  it('sends every field of the email and answers sent with the Message-ID', async () => {
+    const message = outbound('ada@example.com', PAYLOAD);
+    const outcome = await provider.send(message, signal);
+    expect(outcome).toEqual({ ok: true, providerMessageId: `<${message.id}@acme.example>` });
+    const mail = smtp.received.at(-1);
+    expect(mail?.secure).toBe(true); // upgraded with STARTTLS, the certificate checked against the CA given
+    expect(mail?.from).toBe('billing@acme.example');
+    expect(mail?.to.sort()).toEqual(['ada@example.com', 'books@acme.example']);
+    // Long header lines arrive folded (RFC 5322 §2.2.3); unfold them to read each header whole.
+    const raw = (mail?.raw ?? '').replace(/\r\n[ \t]+/g, ' ');
+    expect(raw).toContain('From: Acme Billing <billing@acme.example>');
+    expect(raw).toContain('To: ada@example.com');
+    expect(raw).toContain('Cc: books@acme.example');
+    expect(raw).toContain('Reply-To: help@acme.example');
+    expect(raw).toContain('Subject: Your invoice');
+    expect(raw).toContain(`Message-ID: <${message.id}@acme.example>`);
+    expect(raw.toLowerCase()).toContain(`x-herald-message-id: ${message.id}`);
+    expect(raw).toContain(`List-Unsubscribe: <https://acme.example/unsubscribe/${message.id}>`);
+    expect(raw).toContain('List-Unsubscribe-Post: List-Unsubscribe=One-Click');
+    expect(raw).toContain('Content-Type: text/html');
+    expect(raw).toContain('Content-Type: text/plain');
+    expect(raw).toMatch(/Content-Disposition: attachment; filename=invoice\.txt/);
+    expect(raw).toContain(Buffer.from('total: 42 EUR').toString('base64'));
+  });
+
+  it('answers a 4xx reply as retryable, with the server’s words', async () => {
+    const outcome = await provider.send(outbound('temp-ada@example.com', PAYLOAD), signal);
+    expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'SMTP_451' });
+    expect(outcome.ok === false && outcome.message).toContain('Mailbox busy, try later');
+  });
+
+  it('answers a 5xx reply as a permanent failure, with the server’s words', async () => {
+    const outcome = await provider.send(outbound('perm-ada@example.com', PAYLOAD), signal);
+    expect(outcome).toMatchObject({ ok: false, retryable: false, code: 'SMTP_550' });
+    expect(outcome.ok === false && outcome.message).toContain('No such user here');
+  });
+
+  it('answers wrong credentials as retryable (an operator can fix them), not as a bounce', async () => {
+    const wrong = createSmtpProvider({ url: `smtp://herald:nope@127.0.0.1:${smtp.port}`, poolSize: 1, tlsCa: TLS.cert });
+    try {
+      expect(await wrong.send(outbound('ada@example.com', PAYLOAD), signal)).toMatchObject({
+        ok: false,
+        retryable: true,
+        code: 'SMTP_AUTH',
+      });
+    } finally {
+      wrong.close();
+    }
+  });
+
+  it('refuses to send to a server whose certificate it cannot trust', async () => {
+    const untrusting = createSmtpProvider({ url: `smtp://herald:x@127.0.0.1:${smtp.port}`, poolSize: 1 });
+    try {
+      const outcome = await untrusting.send(outbound('ada@example.com', PAYLOAD), signal);
+      expect(outcome).toMatchObject({ ok: false, retryable: true });
+      expect(smtp.received.some((m) => !m.secure)).toBe(false);
+    } finally {
+      untrusting.close();
+    }
+  });
+
+  it('answers a server that is not there as retryable', async () => {
+    const closed = await startSmtpServer();
+    await closed.close();
+    const nowhere = createSmtpProvider({ url: `smtp://herald:x@127.0.0.1:${closed.port}`, poolSize: 1 });
+    try {
+      expect(await nowhere.send(outbound('ada@example.com', PAYLOAD), signal)).toMatchObject({
+        ok: false,
+        retryable: true,
+        code: 'SMTP_UNREACHABLE',
+      });
+    } finally {
+      nowhere.close();
+    }
+  });
+});
+
+describeEachDialect('email through SMTP, end to end', (dialect) => {
+  let t: TestApp;
+  let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
+  let provider: ReturnType<typeof createSmtpProvider>;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    smtp = await startSmtpServer();
+    provider = createSmtpProvider({
+      url: `smtp://herald:${encodeURIComponent('s3cret pass')}@127.0.0.1:${smtp.port}`,
+      poolSize: 2,
+      tlsCa: TLS.cert,
+    });
+    t.providers.email = provider;
+  });
+  afterAll(async () => {
+    provider.close();
+    await smtp.close();
+    await t.close();
+  });
+
+  it('hands an accepted email to the SMTP server; it is sent, and failed for good on a 5xx with credits released', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const token = await t.tokenFor(account);
+    const ok = await t.call('POST', '/v1/email/send', token, {
+      to: 'ada@example.com',
+      from: 'billing@acme.example',
+      subject: 'Hi',
+      text: 'Hello',
+    });
+    const refused = await t.call('POST', '/v1/email/send', token, {
+      to: 'perm-bob@example.com',
+      from: 'billing@acme.example',
+      subject: 'Hi',
+      text: 'Hello',
+    });
+    await t.drain();
+    const get = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+    expect((await get(ok.json().data.message_id)).status).toBe('sent');
+    const failed = await get(refused.json().data.message_id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error.code).toBe('SMTP_550');
+    expect(failed.credits_used).toBe(0);
+    expect(smtp.received.some((m) => m.to.includes('ada@example.com'))).toBe(true);
+    expect((await t.call('GET', '/v1/account/balance', token)).json().data).toEqual({ credits: 9.9, reserved: 0, available: 9.9 });
+  });
+});

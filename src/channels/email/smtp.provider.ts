@@ -1,0 +1,116 @@
+import nodemailer from 'nodemailer';
+import type { Provider, SendOutcome } from '../../core/delivery/provider.js';
+import type { EmailPayload } from './send-email.js';
+
+export interface SmtpSettings {
+  /** `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://...:465` (TLS from the start). */
+  url: string;
+  /** Connections kept open to the server. */
+  poolSize: number;
+  /** Messages per second the server accepts from us, if it limits. */
+  maxPerSecond?: number | undefined;
+  /**
+   * A List-Unsubscribe target added to every email: `mailto:...` or `https://...`; `{message_id}` is
+   * replaced by the message's id. An https target also gets `List-Unsubscribe-Post` (RFC 8058).
+   */
+  listUnsubscribe?: string | undefined;
+  /** PEM certificate(s) to trust for the server's TLS, beside the system's (a private CA, a self-signed server). */
+  tlsCa?: string | undefined;
+}
+
+interface SmtpError extends Error {
+  code?: string;
+  responseCode?: number;
+  response?: string;
+}
+
+/** Connection-level failures that certainly happened before the server took the message. */
+const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNECTION', 'EDNS', 'ESOCKET', 'ETLS', 'EAUTH']);
+
+/** An SMTP reply as a send outcome: 4xx try again later, 5xx permanent, with the server's words. */
+export function outcomeOfSmtpError(error: SmtpError): SendOutcome {
+  const code = error.responseCode;
+  const reply = (error.response ?? error.message).slice(0, 500);
+  // Our credentials are a configuration problem an operator fixes, never the recipient's bounce.
+  if (error.code === 'EAUTH') return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.' };
+  if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: `SMTP_${code}`, message: reply };
+  if (code !== undefined && code >= 400) return { ok: false, retryable: true, code: `SMTP_${code}`, message: reply };
+  // Anything else (a timeout mid-DATA) may or may not have left the message with the server.
+  const surelyNotDelivered = error.code !== undefined && NOT_DELIVERED.has(error.code);
+  return {
+    ok: false,
+    retryable: true,
+    code: surelyNotDelivered ? 'SMTP_UNREACHABLE' : 'PROVIDER_UNREACHABLE',
+    message: reply,
+    ...(surelyNotDelivered ? {} : { maybeAccepted: true }),
+  };
+}
+
+/**
+ * Email through an SMTP server (nodemailer, pooled). 250 means the server took the message: the
+ * email is `sent`. SMTP has no delivery receipt, so `delivered` never follows on its own; bounces
+ * arrive later as mail to the envelope sender and are fed back as described in docs/email.md.
+ */
+export function createSmtpProvider(settings: SmtpSettings): Provider & { close(): void } {
+  // Spelled out rather than passed as `url`: with a URL, nodemailer drops the `tls` options (a CA).
+  const url = new URL(settings.url);
+  const implicitTls = url.protocol === 'smtps:';
+  const transport = nodemailer.createTransport({
+    host: url.hostname.replace(/^\[|\]$/g, ''),
+    port: url.port ? Number(url.port) : implicitTls ? 465 : 587,
+    secure: implicitTls,
+    ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
+    pool: true,
+    maxConnections: settings.poolSize,
+    ...(settings.tlsCa ? { tls: { ca: settings.tlsCa } } : {}),
+  } as Parameters<typeof nodemailer.createTransport>[0]);
+
+  return {
+    name: 'smtp',
+    channel: 'email',
+    ...(settings.maxPerSecond ? { maxPerSecond: settings.maxPerSecond } : {}),
+
+    async send(message): Promise<SendOutcome> {
+      const email = message.payload as unknown as EmailPayload | null;
+      if (!email) return { ok: false, retryable: false, code: 'MISSING_CONTENT', message: 'The email has no stored content.' };
+      const unsubscribe = settings.listUnsubscribe?.replaceAll('{message_id}', message.id);
+      const domain = email.from.split('@')[1] ?? 'herald.invalid';
+      try {
+        const info = await transport.sendMail({
+          messageId: `<${message.id}@${domain}>`,
+          from: email.from_name ? { name: email.from_name, address: email.from } : email.from,
+          to: message.to,
+          ...(email.cc?.length ? { cc: email.cc } : {}),
+          ...(email.reply_to ? { replyTo: email.reply_to } : {}),
+          subject: email.subject,
+          ...(email.text !== undefined ? { text: email.text } : {}),
+          ...(email.html !== undefined ? { html: email.html } : {}),
+          attachments: (email.attachments ?? []).map((a) => ({
+            filename: a.filename,
+            content: Buffer.from(a.content, 'base64'),
+            contentType: a.content_type,
+          })),
+          headers: {
+            'X-Herald-Message-Id': message.id,
+            ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe}>` } : {}),
+            ...(unsubscribe?.startsWith('https://') ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+          },
+        });
+        // With cc recipients the server may take the message for them and refuse the addressee:
+        // the addressee's answer is the message's outcome.
+        const refused = (info as { rejectedErrors?: SmtpError[] }).rejectedErrors?.find(
+          (e) => (e as SmtpError & { recipient?: string }).recipient === message.to,
+        );
+        if (refused) return outcomeOfSmtpError(refused);
+        if (info.rejected.includes(message.to)) {
+          return { ok: false, retryable: false, code: 'SMTP_REJECTED', message: 'The SMTP server refused the recipient.' };
+        }
+        return { ok: true, providerMessageId: info.messageId };
+      } catch (error) {
+        return outcomeOfSmtpError(error as SmtpError);
+      }
+    },
+
+    close: () => transport.close(),
+  };
+}

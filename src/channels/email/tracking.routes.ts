@@ -1,0 +1,69 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock.js';
+import { notFound } from '../../core/errors.js';
+import { recordEmailEvent } from '../../core/messages/email-events.js';
+import type { Store } from '../../core/ports.js';
+import { CLICK_PATH, createEmailTracking, OPEN_PATH, type TrackingTarget } from './tracking.js';
+
+/** A transparent 1×1 GIF (43 bytes). */
+export const TRACKING_PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
+
+/** Every open and every click must reach us: nothing on the way may answer from a cache. */
+const NO_CACHE = {
+  'cache-control': 'no-store, no-cache, must-revalidate, max-age=0',
+  pragma: 'no-cache',
+  expires: 'Thu, 01 Jan 1970 00:00:00 GMT',
+  // The destination of a click need not learn the tracking token.
+  'referrer-policy': 'no-referrer',
+} as const;
+
+const MAX_USER_AGENT_LENGTH = 512;
+
+export interface TrackingRoutesOptions {
+  store: Store;
+  clock: Clock;
+  publicUrl: string;
+}
+
+/**
+ * The public endpoints behind the tracking URLs of emails (no authentication: mail clients call
+ * them). A genuine token records an `opened` or `clicked` event with the caller's user agent and
+ * IP; anything else is 404, records nothing and redirects nowhere.
+ */
+export async function trackingRoutes(app: FastifyInstance, options: TrackingRoutesOptions): Promise<void> {
+  const tracking = createEmailTracking(options);
+
+  /** Records the hit of a tracking URL; what its token stands for, or undefined when it is not genuine. */
+  async function recordHit(request: FastifyRequest, kind: TrackingTarget['kind'], token: string): Promise<TrackingTarget | undefined> {
+    const target = await tracking.verify(kind, token);
+    if (!target) return undefined;
+    try {
+      const message = await options.store.messages.findById(target.messageId);
+      if (message?.channel !== 'email') return undefined;
+      // A HEAD (link checkers, previews) is answered alike but is not a person opening or clicking.
+      if (request.method === 'GET') {
+        const userAgent = request.headers['user-agent']?.slice(0, MAX_USER_AGENT_LENGTH) ?? null;
+        const data = { user_agent: userAgent, ip: request.ip, ...(target.kind === 'click' ? { url: target.url } : {}) };
+        await options.store.transaction((tx) =>
+          recordEmailEvent(tx, message, target.kind === 'open' ? 'opened' : 'clicked', options.clock.now(), data),
+        );
+      }
+    } catch (error) {
+      // The token is genuine: the reader still gets the image or their page, even if the event is lost.
+      request.log.error({ err: error, message_id: target.messageId }, 'could not record an email tracking event');
+    }
+    return target;
+  }
+
+  app.get<{ Params: { token: string } }>(`${OPEN_PATH}:token`, { schema: { hide: true } }, async (request, reply) => {
+    if (!(await recordHit(request, 'open', request.params.token))) throw notFound('Tracking link');
+    return reply.headers(NO_CACHE).type('image/gif').send(TRACKING_PIXEL);
+  });
+
+  // A wildcard, not a parameter: a click token carries its URL and may be longer than a path parameter may be.
+  app.get<{ Params: { '*': string } }>(`${CLICK_PATH}*`, { schema: { hide: true } }, async (request, reply) => {
+    const target = await recordHit(request, 'click', request.params['*']);
+    if (target?.kind !== 'click') throw notFound('Tracking link');
+    return reply.headers(NO_CACHE).redirect(target.url, 302);
+  });
+}

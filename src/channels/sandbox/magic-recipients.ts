@@ -1,0 +1,44 @@
+import type { Channel } from '../../core/ids.js';
+
+/**
+ * What the sandbox carrier does with a recipient (CONTRACT 8). Magic recipients make every path
+ * of the lifecycle reachable without a real carrier; everyone else is sent, then delivered.
+ */
+export type SandboxBehaviour =
+  | { kind: 'reject'; code: string; message: string }
+  | { kind: 'fail-first-attempt'; code: string; message: string }
+  | { kind: 'accept'; receipt: 'delivered' | 'none' | { failed: string; message: string }; thenComplaint?: boolean };
+
+const DELIVERED: SandboxBehaviour = { kind: 'accept', receipt: 'delivered' };
+
+const PHONE: Record<string, SandboxBehaviour> = {
+  '+15005550001': { kind: 'reject', code: 'INVALID_DESTINATION', message: 'The destination number is not reachable (sandbox).' },
+  '+15005550002': { kind: 'accept', receipt: { failed: 'UNDELIVERABLE', message: 'The handset could not be reached (sandbox).' } },
+  '+15005550003': { kind: 'accept', receipt: 'none' },
+  '+15005550004': { kind: 'fail-first-attempt', code: 'TEMPORARY_FAILURE', message: 'The carrier is temporarily unavailable (sandbox).' },
+};
+
+const EMAIL: Record<string, SandboxBehaviour> = {
+  'bounce@sandbox.test': {
+    kind: 'accept',
+    receipt: { failed: 'BOUNCED', message: 'The receiving server rejected the address (sandbox).' },
+  },
+  // Delivered, then the recipient marks it as spam: a complaint receipt follows the delivery one.
+  'complaint@sandbox.test': { kind: 'accept', receipt: 'delivered', thenComplaint: true },
+};
+
+const TELEGRAM: Record<string, SandboxBehaviour> = {
+  '403': { kind: 'reject', code: 'BOT_BLOCKED', message: 'Forbidden: bot was blocked by the user (sandbox).' },
+};
+
+export function sandboxBehaviour(channel: Channel, recipient: string): SandboxBehaviour {
+  switch (channel) {
+    case 'sms':
+    case 'whatsapp':
+      return PHONE[recipient] ?? DELIVERED;
+    case 'email':
+      return EMAIL[recipient.toLowerCase()] ?? DELIVERED;
+    case 'telegram':
+      return TELEGRAM[recipient] ?? DELIVERED;
+  }
+}

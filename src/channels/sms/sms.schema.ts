@@ -1,0 +1,107 @@
+import Type from 'typebox';
+import { Nullable, Timestamp } from '../../http/envelope.js';
+import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
+import { FORMATS } from '../../http/validation.js';
+
+/** SEED 4.2 and CONTRACT 6. Phone validity beyond the E.164 shape is checked by the use case (INVALID_PHONE). */
+export const SendSmsBody = Type.Object(
+  {
+    to: Type.String({
+      format: FORMATS.phone,
+      maxLength: 32,
+      errorMessage: 'must be a valid phone number in E.164 format',
+      description: 'Recipient in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.',
+      examples: ['+14155552671'],
+    }),
+    message: Type.String({
+      minLength: 1,
+      maxLength: 1600,
+      description: 'Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67.',
+    }),
+    sender: Type.Optional(
+      Type.String({
+        pattern: '^[A-Za-z0-9]{1,11}$',
+        errorMessage: 'must be 1 to 11 letters or digits',
+        description: 'Alphanumeric sender id, up to 11 characters.',
+      }),
+    ),
+    scheduled_at: Type.Optional(
+      Type.String({
+        format: FORMATS.dateTime,
+        maxLength: 64,
+        errorMessage: 'must be an ISO 8601 date-time',
+        description: 'ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.',
+      }),
+    ),
+    callback_url: Type.Optional(
+      Type.String({
+        maxLength: 2048,
+        pattern: '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$',
+        errorMessage: 'must be an absolute http(s) URL',
+        description: "Absolute http(s) URL told about this message's events.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SendSmsBody = Type.Static<typeof SendSmsBody>;
+
+export const SmsAccepted = Type.Object({
+  message_id: Type.String({ description: '`msg_sms_<id>`' }),
+  to: Type.String(),
+  status: Type.Literal('queued'),
+  segments: Type.Integer(),
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  scheduled_at: Type.Optional(Timestamp),
+});
+
+export const SmsDetail = Type.Object({
+  message_id: Type.String(),
+  channel: Type.Literal('sms'),
+  to: Type.String(),
+  message: Type.String(),
+  sender: Nullable(Type.String()),
+  status: MessageStatusSchema,
+  segments: Type.Integer(),
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  scheduled_at: Nullable(Timestamp),
+  sent_at: Nullable(Timestamp),
+  delivered_at: Nullable(Timestamp),
+  error: MessageErrorSchema,
+});
+
+export const MessageIdParams = Type.Object({
+  message_id: Type.String({ description: 'A message id, `msg_<channel>_<id>`.' }),
+});
+
+export const SendSmsBulkBody = Type.Object(
+  {
+    recipients: Type.Array(Type.String({ maxLength: 32 }), {
+      minItems: 1,
+      maxItems: 1000,
+      description: 'E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent.',
+    }),
+    message: SendSmsBody.properties.message,
+    sender: SendSmsBody.properties.sender,
+    scheduled_at: SendSmsBody.properties.scheduled_at,
+    callback_url: SendSmsBody.properties.callback_url,
+  },
+  { additionalProperties: false },
+);
+export type SendSmsBulkBody = Type.Static<typeof SendSmsBulkBody>;
+
+export const SmsBulkAccepted = Type.Object({
+  batch_id: Type.String({ description: '`bat_<id>`' }),
+  messages: Type.Array(Type.Object({ message_id: Type.String(), to: Type.String(), status: Type.Literal('queued') })),
+  rejected: Type.Array(
+    Type.Object({
+      to: Type.String(),
+      error: Type.Object({ code: Type.Literal('INVALID_PHONE'), message: Type.String() }),
+    }),
+  ),
+  segments: Type.Integer({ description: 'Segments of the text, the same for every recipient.' }),
+  credits_used: Type.Number({ description: 'Total reserved for all accepted recipients.' }),
+  scheduled_at: Type.Optional(Timestamp),
+});

@@ -1,0 +1,90 @@
+import type { FastifyInstance } from 'fastify';
+import type { SendDeps } from '../../core/messages/accept-messages.js';
+import { findChannelMessage } from '../../core/messages/find-message.js';
+import type { Message } from '../../core/messages/message.js';
+import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from '../../core/messages/send-telegram.js';
+import { requirePrincipal } from '../../http/auth.js';
+import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { MessageIdParams } from '../sms/sms.schema.js';
+import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
+
+const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
+
+const KEYBOARD_RULES =
+  'An inline keyboard (`reply_markup.inline_keyboard`) has 1 to 100 rows of 1 to 8 buttons, at most 100 buttons in all; ' +
+  'each button has `text` (1 to 64 characters) and exactly one of `callback_data` (1 to 64 bytes of UTF-8) or `url` (http, https or tg).';
+
+/** SEED 4.5: Telegram text messages and photos through a bot, and a message read back. */
+export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
+  app.post<{ Body: SendTelegramBody }>(
+    '/v1/telegram/send',
+    {
+      config: { scope: 'telegram:send' },
+      schema: {
+        summary: 'Send a Telegram message',
+        description:
+          `Sends text to a chat (\`to\` in the response is the chat_id). Costs 0.05 credits by default. ${KEYBOARD_RULES} ` +
+          'Errors: 422 VALIDATION_ERROR (one detail per invalid field), 402 INSUFFICIENT_CREDITS.',
+        tags: ['Telegram'],
+        security: [{ oauth2: ['telegram:send'] }],
+        body: SendTelegramBody,
+        response: { 200: Envelope(TelegramAccepted), ...sendErrors },
+      },
+    },
+    async (request) => accepted(await sendTelegramMessage(deps, requirePrincipal(request).accountId, request.body)),
+  );
+
+  app.post<{ Body: SendTelegramPhotoBody }>(
+    '/v1/telegram/photo',
+    {
+      config: { scope: 'telegram:send' },
+      schema: {
+        summary: 'Send a Telegram photo',
+        description:
+          'Sends a photo by URL, with an optional caption of up to 1024 characters. Costs 0.1 credits by default. ' +
+          `${KEYBOARD_RULES} Errors: 422 VALIDATION_ERROR, 402 INSUFFICIENT_CREDITS.`,
+        tags: ['Telegram'],
+        security: [{ oauth2: ['telegram:send'] }],
+        body: SendTelegramPhotoBody,
+        response: { 200: Envelope(TelegramAccepted), ...sendErrors },
+      },
+    },
+    async (request) => accepted(await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body)),
+  );
+
+  app.get<{ Params: { message_id: string } }>(
+    '/v1/telegram/:message_id',
+    {
+      config: { scope: 'telegram:read' },
+      schema: {
+        summary: 'Get a Telegram message',
+        description: 'What was sent and its status. Ids of other channels are 404.',
+        tags: ['Telegram'],
+        security: [{ oauth2: ['telegram:read'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(TelegramDetail), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const message = await findChannelMessage(deps.store, 'telegram', request.params.message_id, requirePrincipal(request).accountId);
+      const stored = await deps.store.messages.payload(message.id);
+      const payload = (stored ? JSON.parse(stored) : { method: 'sendMessage' }) as TelegramPayload;
+      return {
+        success: true as const,
+        data: {
+          message_id: message.id,
+          channel: 'telegram' as const,
+          to: message.to,
+          type: payload.method === 'sendPhoto' ? ('photo' as const) : ('message' as const),
+          message: message.body,
+          photo_url: payload.photo_url ?? null,
+          parse_mode: payload.parse_mode ?? null,
+          disable_notification: payload.disable_notification ?? false,
+          reply_markup: payload.reply_markup ?? null,
+          ...presentProgress(message),
+        },
+      };
+    },
+  );
+}

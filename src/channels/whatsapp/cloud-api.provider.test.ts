@@ -1,0 +1,264 @@
+import { createHmac } from 'node:crypto';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import { type FakeApiAnswer, startFakeJsonApi } from '../../../test/fake-json-api.js';
+import type { OutboundMessage } from '../../core/delivery/provider.js';
+import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
+import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
+
+/** A stand-in for the Graph API on loopback; the recipient number picks the answer, with Meta's error bodies. */
+function startFakeGraph() {
+  let next = 1;
+  return startFakeJsonApi(({ headers, body }): FakeApiAnswer => {
+    const error = (status: number, code: number, message: string, details?: string) => ({
+      status,
+      json: { error: { message, type: 'OAuthException', code, ...(details ? { error_data: { details } } : {}), fbtrace_id: 'Az' } },
+    });
+    if (headers.authorization !== 'Bearer EAAG-test-token') return error(401, 190, 'Error validating access token');
+    switch (body.to) {
+      case '15550000047':
+        return error(
+          400,
+          131047,
+          'Re-engagement message',
+          'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
+        );
+      case '15550000429':
+        return error(429, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
+      case '15550000100':
+        return error(400, 100, 'Invalid parameter', 'Parameter name is invalid.');
+      default:
+        return {
+          status: 200,
+          json: {
+            messaging_product: 'whatsapp',
+            contacts: [{ input: body.to, wa_id: body.to }],
+            messages: [{ id: `wamid.TEST${next++}` }],
+          },
+        };
+    }
+  });
+}
+
+const settings = (graphBaseUrl: string): WhatsappCloudSettings => ({
+  accessToken: 'EAAG-test-token',
+  phoneNumberId: '106540352242922',
+  graphBaseUrl,
+  apiVersion: 'v21.0',
+  appSecret: 'app-secret-for-tests',
+  verifyToken: 'verify-me',
+});
+
+const outbound = (to: string, payload: Record<string, unknown>, body = 'Hello Ada'): OutboundMessage => ({
+  id: `msg_whatsapp_${'0'.repeat(26)}`,
+  accountId: 'acc_x',
+  channel: 'whatsapp',
+  to,
+  sender: null,
+  body,
+  payload,
+  segments: null,
+  attempt: 1,
+});
+
+describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () => {
+  let graph: Awaited<ReturnType<typeof startFakeGraph>>;
+  const signal = new AbortController().signal;
+  beforeAll(async () => {
+    graph = await startFakeGraph();
+  });
+  afterAll(() => graph.close());
+
+  it('posts a template to /{version}/{phone_number_id}/messages with the bearer token, and returns the wamid', async () => {
+    const provider = createWhatsappCloudProvider(settings(graph.url));
+    const components = [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }];
+    const outcome = await provider.send(
+      outbound('+14155552671', { type: 'template', template: { name: 'welcome', language: 'en_US', components } }),
+      signal,
+    );
+    expect(outcome).toEqual({ ok: true, providerMessageId: expect.stringMatching(/^wamid\./) });
+    const call = graph.calls.at(-1);
+    expect({ path: call?.path, authorization: call?.headers.authorization, body: call?.body }).toEqual({
+      path: '/v21.0/106540352242922/messages',
+      authorization: 'Bearer EAAG-test-token',
+      body: {
+        messaging_product: 'whatsapp',
+        recipient_type: 'individual',
+        to: '14155552671',
+        type: 'template',
+        template: { name: 'welcome', language: { code: 'en_US' }, components },
+      },
+    });
+  });
+
+  it('posts a session message as text', async () => {
+    const provider = createWhatsappCloudProvider(settings(graph.url));
+    await provider.send(outbound('+14155552671', { type: 'text' }, 'See you at 10'), signal);
+    expect(graph.calls.at(-1)?.body).toEqual({
+      messaging_product: 'whatsapp',
+      recipient_type: 'individual',
+      to: '14155552671',
+      type: 'text',
+      text: { body: 'See you at 10', preview_url: false },
+    });
+  });
+
+  it.each([
+    ['+15550000047', { ok: false, retryable: false, code: 'SESSION_WINDOW_CLOSED' }],
+    ['+15550000429', { ok: false, retryable: true, code: 'WHATSAPP_130429' }],
+    ['+15550000100', { ok: false, retryable: false, code: 'WHATSAPP_100', message: 'Parameter name is invalid.' }],
+  ])('maps the Cloud API error for %s', async (to, expected) => {
+    const provider = createWhatsappCloudProvider(settings(graph.url));
+    expect(await provider.send(outbound(to, { type: 'text' }), signal)).toMatchObject(expected);
+  });
+
+  it('treats a refused access token as retryable, for an operator to fix', async () => {
+    const provider = createWhatsappCloudProvider({ ...settings(graph.url), accessToken: 'wrong' });
+    expect(await provider.send(outbound('+14155552671', { type: 'text' }), signal)).toMatchObject({
+      ok: false,
+      retryable: true,
+      code: 'WHATSAPP_190',
+    });
+  });
+});
+
+describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
+  let t: TestApp;
+  let hooks: FastifyInstance;
+  const SECRET = 'app-secret-for-tests';
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    hooks = Fastify();
+    await hooks.register(whatsappWebhookRoutes, { store: t.store, clock: t.clock, appSecret: SECRET, verifyToken: 'verify-me' });
+    await hooks.ready();
+  });
+  afterAll(async () => {
+    await hooks.close();
+    await t.close();
+  });
+
+  const post = (body: unknown, signature?: string) => {
+    const raw = JSON.stringify(body);
+    return hooks.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: {
+        'content-type': 'application/json',
+        'x-hub-signature-256': signature ?? `sha256=${createHmac('sha256', SECRET).update(raw).digest('hex')}`,
+      },
+      payload: raw,
+    });
+  };
+  const statuses = (wamid: string, ...list: Array<{ status: string; timestamp: number; errors?: unknown[] }>) => ({
+    object: 'whatsapp_business_account',
+    entry: [
+      {
+        id: '1',
+        changes: [{ field: 'messages', value: { statuses: list.map((s) => ({ id: wamid, recipient_id: '14155552671', ...s })) } }],
+      },
+    ],
+  });
+
+  it('answers Meta’s subscription check with the challenge, only with the right verify token', async () => {
+    const ok = await hooks.inject({
+      method: 'GET',
+      url: '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444',
+    });
+    expect(ok.statusCode).toBe(200);
+    expect(ok.body).toBe('1158201444');
+    const wrong = await hooks.inject({ method: 'GET', url: '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=nope&hub.challenge=1' });
+    expect(wrong.statusCode).toBe(403);
+  });
+
+  it('refuses a notification with a forged or missing signature with 401, and records nothing', async () => {
+    const body = statuses('wamid.X', { status: 'delivered', timestamp: 1_800_000_000 });
+    expect((await post(body, 'sha256=00')).statusCode).toBe(401);
+    expect((await post(body, `sha256=${createHmac('sha256', 'other').update(JSON.stringify(body)).digest('hex')}`)).statusCode).toBe(401);
+    const before = await t.store.jobs.count();
+    const missing = await hooks.inject({
+      method: 'POST',
+      url: '/webhooks/whatsapp',
+      headers: { 'content-type': 'application/json' },
+      payload: JSON.stringify(body),
+    });
+    expect(missing.statusCode).toBe(401);
+    expect(await t.store.jobs.count()).toBe(before);
+  });
+
+  it('applies statuses in the machine’s order whatever order they arrive in: read before delivered ends read', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await t.store.inbound.recordInbound(account.account.id, '+14155552671', t.clock.now());
+    const sent = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552671', message: 'Hello' });
+    const id = sent.json().data.message_id as string;
+    // Hand it to a stand-in provider that answers with a known wamid.
+    t.providers.whatsapp = {
+      name: 'cloud-stand-in',
+      channel: 'whatsapp',
+      send: async () => ({ ok: true, providerMessageId: 'wamid.ORDER' }),
+    };
+    await t.drain();
+    // Meta's read arrives first; the delivered that happened before it comes late.
+    expect((await post(statuses('wamid.ORDER', { status: 'read', timestamp: 1_800_000_020 }))).statusCode).toBe(200);
+    await t.drain();
+    expect((await post(statuses('wamid.ORDER', { status: 'delivered', timestamp: 1_800_000_010 }))).statusCode).toBe(200);
+    await t.drain();
+    const message = (await t.call('GET', `/v1/messages/${id}`, await t.tokenFor(account))).json().data;
+    expect(message.status).toBe('read');
+    expect(message.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'read']);
+  });
+
+  it('fails a message on a failed status with the Cloud API error', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await t.store.inbound.recordInbound(account.account.id, '+14155552672', t.clock.now());
+    const id = (await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552672', message: 'Hello' })).json().data
+      .message_id as string;
+    t.providers.whatsapp = {
+      name: 'cloud-stand-in',
+      channel: 'whatsapp',
+      send: async () => ({ ok: true, providerMessageId: 'wamid.FAIL' }),
+    };
+    await t.drain();
+    await post(
+      statuses('wamid.FAIL', { status: 'failed', timestamp: 1_800_000_000, errors: [{ code: 131026, title: 'Message undeliverable' }] }),
+    );
+    await t.drain();
+    const message = (await t.call('GET', `/v1/messages/${id}`, await t.tokenFor(account))).json().data;
+    expect(message.status).toBe('failed');
+    expect(message.error).toEqual({ code: 'WHATSAPP_131026', message: 'Message undeliverable' });
+  });
+
+  it('opens the 24 h window for the accounts that wrote to the number when its owner writes back', async () => {
+    const account = await t.createAccount();
+    const stranger = await t.createAccount();
+    const token = await t.tokenFor(account);
+    // The account wrote to +14155552673 with a template; the stranger never did.
+    await t.call('POST', '/v1/whatsapp/send', token, {
+      to: '+14155552673',
+      template: 'verification_code',
+      language: 'en_US',
+      components: [{ type: 'body', parameters: [{ type: 'text', text: '123456' }] }],
+    });
+    const now = Math.floor(t.clock.now() / 1000);
+    const inbound = {
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: { messages: [{ from: '14155552673', id: 'wamid.IN', timestamp: String(now), type: 'text', text: { body: 'hi' } }] },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await post(inbound)).statusCode).toBe(200);
+    expect(await t.store.inbound.lastInboundAt(account.account.id, '+14155552673')).toBe(now * 1000);
+    expect(await t.store.inbound.lastInboundAt(stranger.account.id, '+14155552673')).toBeUndefined();
+    const session = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552673', message: 'Thanks for writing' });
+    expect(session.statusCode).toBe(200);
+  });
+});

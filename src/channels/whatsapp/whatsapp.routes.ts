@@ -1,0 +1,126 @@
+import type { FastifyInstance } from 'fastify';
+import { toIso } from '../../core/clock.js';
+import type { SendDeps } from '../../core/messages/accept-messages.js';
+import { findChannelMessage } from '../../core/messages/find-message.js';
+import type { Message } from '../../core/messages/message.js';
+import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from '../../core/messages/send-whatsapp.js';
+import type { WhatsappTemplate } from '../../core/ports.js';
+import { requirePrincipal } from '../../http/auth.js';
+import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { MessageIdParams } from '../sms/sms.schema.js';
+import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
+
+const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
+
+/** A template as CONTRACT 6's record (the API's list and the CLI's --json). */
+export const presentTemplate = (template: WhatsappTemplate) => ({
+  name: template.name,
+  language: template.language,
+  category: template.category,
+  status: template.status,
+  components: template.components.map((c) => ({ type: c.type, text: c.text })),
+  created_at: toIso(template.createdAt),
+});
+
+/** SEED 4.3: WhatsApp template and session messages, the account's templates, and a message read back. */
+export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
+  app.post<{ Body: SendTemplateBody }>(
+    '/v1/whatsapp/send',
+    {
+      config: { scope: 'whatsapp:send' },
+      schema: {
+        summary: 'Send a WhatsApp template message',
+        description:
+          'Sends an approved template, the only kind of message WhatsApp allows outside the 24 h session window. ' +
+          'The template must exist for the account in `language` (422 TEMPLATE_NOT_FOUND, naming the languages it does exist in) and be ' +
+          'APPROVED (422 TEMPLATE_NOT_APPROVED). Each header, body and button text needs as many parameters as it has distinct ' +
+          '`{{n}}` placeholders (422 TEMPLATE_PARAMS_MISMATCH, saying expected and given). Costs 0.8 credits by default. ' +
+          'Other errors: 422 VALIDATION_ERROR / INVALID_PHONE, 402 INSUFFICIENT_CREDITS.',
+        tags: ['WhatsApp'],
+        security: [{ oauth2: ['whatsapp:send'] }],
+        body: SendTemplateBody,
+        response: { 200: Envelope(WhatsappAccepted), ...sendErrors },
+      },
+    },
+    async (request) => accepted(await sendWhatsappTemplate(deps, requirePrincipal(request).accountId, request.body)),
+  );
+
+  app.post<{ Body: SendSessionBody }>(
+    '/v1/whatsapp/session',
+    {
+      config: { scope: 'whatsapp:send' },
+      schema: {
+        summary: 'Send a WhatsApp session message',
+        description:
+          "Sends free-form text, allowed only within 24 hours of the recipient's last message to the account " +
+          '(422 SESSION_WINDOW_CLOSED otherwise, saying when the window closed; send a template instead). ' +
+          'Costs 0.3 credits by default. Other errors: 422 VALIDATION_ERROR / INVALID_PHONE, 402 INSUFFICIENT_CREDITS.',
+        tags: ['WhatsApp'],
+        security: [{ oauth2: ['whatsapp:send'] }],
+        body: SendSessionBody,
+        response: { 200: Envelope(WhatsappAccepted), ...sendErrors },
+      },
+    },
+    async (request) => accepted(await sendWhatsappSession(deps, requirePrincipal(request).accountId, request.body)),
+  );
+
+  app.get<{ Querystring: TemplateListQuery }>(
+    '/v1/whatsapp/templates',
+    {
+      config: { scope: 'whatsapp:read' },
+      schema: {
+        summary: 'List WhatsApp templates',
+        description:
+          "The account's templates, by name then language, optionally filtered. New accounts start with sandbox templates " +
+          '(`welcome`, `verification_code`, `order_update`, `appointment_reminder`, and `spring_sale`, which is PENDING).',
+        tags: ['WhatsApp'],
+        security: [{ oauth2: ['whatsapp:read'] }],
+        querystring: TemplateListQuery,
+        response: { 200: Envelope(TemplateList), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { name, language, status } = request.query;
+      const templates = (await deps.store.templates.list(requirePrincipal(request).accountId)).filter(
+        (t) =>
+          (name === undefined || t.name === name) &&
+          (language === undefined || t.language === language) &&
+          (status === undefined || t.status === status),
+      );
+      return { success: true as const, data: { templates: templates.map(presentTemplate) } };
+    },
+  );
+
+  app.get<{ Params: { message_id: string } }>(
+    '/v1/whatsapp/:message_id',
+    {
+      config: { scope: 'whatsapp:read' },
+      schema: {
+        summary: 'Get a WhatsApp message',
+        description: "What was sent (a template's body with its parameters filled in) and its status. Ids of other channels are 404.",
+        tags: ['WhatsApp'],
+        security: [{ oauth2: ['whatsapp:read'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(WhatsappDetail), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const message = await findChannelMessage(deps.store, 'whatsapp', request.params.message_id, requirePrincipal(request).accountId);
+      const stored = await deps.store.messages.payload(message.id);
+      const payload = (stored ? JSON.parse(stored) : { type: 'text' }) as WhatsappPayload;
+      return {
+        success: true as const,
+        data: {
+          message_id: message.id,
+          channel: 'whatsapp' as const,
+          to: message.to,
+          type: payload.type === 'template' ? ('template' as const) : ('session' as const),
+          message: message.body ?? '',
+          template: payload.type === 'template' ? payload.template : null,
+          ...presentProgress(message),
+        },
+      };
+    },
+  );
+}

@@ -1,0 +1,154 @@
+import Type from 'typebox';
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../../core/ports.js';
+import { TEMPLATE_LANGUAGE, TEMPLATE_NAME } from '../../core/whatsapp/templates.js';
+import { Nullable, Timestamp } from '../../http/envelope.js';
+import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
+import { FORMATS } from '../../http/validation.js';
+
+const literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );
+
+const Recipient = Type.String({
+  format: FORMATS.phone,
+  maxLength: 32,
+  errorMessage: 'must be a valid phone number in E.164 format',
+  description: "Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.",
+  examples: ['+14155552671'],
+});
+
+const TemplateParameter = Type.Object(
+  {
+    type: Type.Literal('text', { errorMessage: "must be 'text'", description: 'Only text parameters are supported.' }),
+    text: Type.String({ minLength: 1, maxLength: 1024, description: 'The value of one `{{n}}`, 1 to 1024 characters.' }),
+  },
+  { additionalProperties: false },
+);
+
+const TemplateComponent = Type.Object(
+  {
+    type: literals(['header', 'body', 'button'], 'Which part of the template the parameters fill.'),
+    sub_type: Type.Optional(literals(['quick_reply', 'url'], 'For buttons; handed to the provider as given.')),
+    index: Type.Optional(
+      Type.Integer({
+        minimum: 0,
+        maximum: 9,
+        errorMessage: 'must be an integer from 0 to 9',
+        description: 'For buttons (required): which button, from 0.',
+      }),
+    ),
+    parameters: Type.Optional(
+      Type.Array(TemplateParameter, {
+        maxItems: 20,
+        description: "One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`.",
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type TemplateComponent = Type.Static<typeof TemplateComponent>;
+
+/** SEED 4.3 and CONTRACT 6: a template message. */
+export const SendTemplateBody = Type.Object(
+  {
+    to: Recipient,
+    template: Type.String({
+      pattern: TEMPLATE_NAME.source,
+      errorMessage: 'must be a template name: lower-case letters, digits and underscores',
+      description: "Template name, e.g. `welcome`. `GET /v1/whatsapp/templates` lists the account's templates.",
+      examples: ['welcome'],
+    }),
+    language: Type.String({
+      pattern: TEMPLATE_LANGUAGE.source,
+      errorMessage: 'must be a language code such as en or en_US',
+      description: "The template's language code, e.g. `en_US`; the template must exist in it.",
+      examples: ['en_US'],
+    }),
+    components: Type.Optional(
+      Type.Array(TemplateComponent, {
+        maxItems: 12,
+        description:
+          'Parameters per component, WhatsApp Cloud API style: `[{"type": "body", "parameters": [{"type": "text", "text": "Ada"}]}]`. ' +
+          'Each header, body and button text needs exactly as many parameters as it has distinct `{{n}}` placeholders.',
+      }),
+    ),
+  },
+  { additionalProperties: false },
+);
+export type SendTemplateBody = Type.Static<typeof SendTemplateBody>;
+
+/** SEED 4.3 and CONTRACT 6: a free-form message inside the 24 h session window. */
+export const SendSessionBody = Type.Object(
+  {
+    to: Recipient,
+    message: Type.String({ minLength: 1, maxLength: 4096, description: 'Text, 1 to 4096 characters.' }),
+  },
+  { additionalProperties: false },
+);
+export type SendSessionBody = Type.Static<typeof SendSessionBody>;
+
+export const WhatsappAccepted = Type.Object({
+  message_id: Type.String({ description: '`msg_whatsapp_<id>`' }),
+  to: Type.String(),
+  status: Type.Literal('queued'),
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+});
+
+const TemplateComponentText = Type.Object({
+  type: Type.String({ description: '`header`, `body`, `footer` or `button`.' }),
+  text: Type.String({ description: 'The text, with `{{1}}`-style parameters.' }),
+});
+
+/** CONTRACT 6: a template record. */
+export const TemplateRecord = Type.Object({
+  name: Type.String(),
+  language: Type.String(),
+  category: literals(TEMPLATE_CATEGORIES),
+  status: literals(TEMPLATE_STATUSES, 'Only APPROVED templates can be sent.'),
+  components: Type.Array(TemplateComponentText),
+  created_at: Timestamp,
+});
+
+export const TemplateList = Type.Object({ templates: Type.Array(TemplateRecord) });
+
+export const TemplateListQuery = Type.Object(
+  {
+    name: Type.Optional(Type.String({ maxLength: 512, description: 'Only this template name.' })),
+    language: Type.Optional(Type.String({ maxLength: 16, description: 'Only this language.' })),
+    status: Type.Optional(literals(TEMPLATE_STATUSES, 'Only templates in this status.')),
+  },
+  { additionalProperties: false },
+);
+export type TemplateListQuery = Type.Static<typeof TemplateListQuery>;
+
+/** The components as sent, for responses (without the request's validation keywords). */
+const TemplateComponentView = Type.Object({
+  type: Type.String(),
+  sub_type: Type.Optional(Type.String()),
+  index: Type.Optional(Type.Integer()),
+  parameters: Type.Optional(Type.Array(Type.Object({ type: Type.String(), text: Type.String() }))),
+});
+
+/** A WhatsApp message read back: what was sent, as text, and how far it got. */
+export const WhatsappDetail = Type.Object({
+  message_id: Type.String(),
+  channel: Type.Literal('whatsapp'),
+  to: Type.String(),
+  type: literals(['template', 'session'], '`template` (POST /v1/whatsapp/send) or `session` (POST /v1/whatsapp/session).'),
+  message: Type.String({ description: 'The text sent: for a template, its body with the parameters filled in.' }),
+  template: Nullable(
+    Type.Object(
+      { name: Type.String(), language: Type.String(), components: Type.Array(TemplateComponentView) },
+      { description: 'The template and parameters as sent; null for session messages.' },
+    ),
+  ),
+  status: MessageStatusSchema,
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  sent_at: Nullable(Timestamp),
+  delivered_at: Nullable(Timestamp),
+  error: MessageErrorSchema,
+});
