@@ -1,0 +1,134 @@
+import type { ClaimedJob, Webhook, WebhookDelivery } from '../core/ports.js';
+import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
+import { postWebhook } from '../webhooks/sender.js';
+import { resolveTarget } from '../webhooks/ssrf-guard.js';
+import type { DispatchContext } from './dispatch-context.js';
+import { DONE, type JobResult } from './job-catalogue.js';
+
+/**
+ * Delays between attempts (CONTRACT 7): 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h,
+ * about 35 hours in all, so a receiver down for a whole day still gets every event.
+ */
+export const WEBHOOK_RETRY_DELAYS_MS = [
+  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 43_200_000,
+];
+
+/** A webhook failing for this long without a single success is disabled. */
+export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
+
+/** How long a delivery waits for a free slot at a busy receiver. */
+const BUSY_RECEIVER_DELAY_MS = 250;
+
+/** Re-exported: the overlap belongs to the signing rules in core. */
+export { SECRET_OVERLAP_MS } from '../core/webhooks/signing.js';
+
+/** Retry delay with ±20% jitter, so deliveries that failed together do not all return together. */
+export function webhookRetryDelayMs(failedAttempts: number, random: () => number): number | undefined {
+  const base = WEBHOOK_RETRY_DELAYS_MS[failedAttempts - 1];
+  return base === undefined ? undefined : Math.round(base * (0.8 + random() * 0.4));
+}
+
+/**
+ * Posts one event to one receiver and records the outcome. At least once: a delivery is only
+ * marked succeeded after a 2xx. A 410 disables the webhook at once; three days of consecutive
+ * failures disable it too; other failures retry on the schedule above, then give up.
+ */
+export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
+  const { store, clock } = ctx;
+  const { deliveryId } = job.payload as { deliveryId: string };
+  const delivery = await store.webhooks.findDelivery(deliveryId);
+  if (delivery?.status !== 'pending') return DONE;
+
+  let webhook: Webhook | undefined;
+  if (delivery.webhookId) {
+    webhook = await store.webhooks.find(delivery.accountId, delivery.webhookId);
+    if (!webhook) {
+      await store.webhooks.updateDelivery({ ...delivery, status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' });
+      return DONE;
+    }
+    if (!webhook.active) {
+      await store.webhooks.updateDelivery({ ...delivery, status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' });
+      return DONE;
+    }
+  }
+
+  const slot = delivery.webhookId ?? delivery.url;
+  if (!ctx.receiverSlots.take(slot, ctx.webhooks.perReceiverConcurrency)) {
+    return { done: false, retryAt: clock.now() + BUSY_RECEIVER_DELAY_MS, error: 'receiver busy' };
+  }
+  try {
+    const event = await store.webhooks.findEvent(delivery.eventId);
+    if (!event) return DONE;
+    const now = clock.now();
+    // Made on first use for accounts that never asked for it (a callback_url is enough to need one).
+    const secrets = await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now);
+    const signing = [secrets.secret, ...(secrets.previousSecret && (secrets.previousUntil ?? 0) > now ? [secrets.previousSecret] : [])];
+
+    const target = await resolveTarget(delivery.url, {
+      allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
+      lookup: ctx.webhooks.lookup,
+    });
+    const result = target.ok
+      ? await postWebhook(
+          target,
+          event.body,
+          { ...signDelivery(signing, event.id, Math.floor(now / 1000), event.body) },
+          ctx.webhooks.timeoutMs,
+          signal,
+        )
+      : { statusCode: undefined, error: `refused: the URL ${target.reason}`, latencyMs: 0 };
+    if (signal.aborted) return { done: false, retryAt: clock.now(), error: 'the worker stopped during the delivery' };
+    return await record(ctx, delivery, webhook, result);
+  } finally {
+    ctx.receiverSlots.give(slot);
+  }
+}
+
+async function record(
+  ctx: DispatchContext,
+  delivery: WebhookDelivery,
+  webhook: Webhook | undefined,
+  result: { statusCode: number | undefined; error: string | undefined; latencyMs: number },
+): Promise<JobResult> {
+  const { store, clock } = ctx;
+  const now = clock.now();
+  const attempts = delivery.attempts + 1;
+  const succeeded = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+  const attempted: WebhookDelivery = {
+    ...delivery,
+    attempts,
+    lastStatusCode: result.statusCode ?? null,
+    lastError: succeeded ? null : (result.error ?? `HTTP ${result.statusCode}`),
+    lastLatencyMs: result.latencyMs,
+    lastAttemptAt: now,
+  };
+
+  if (succeeded) {
+    await store.webhooks.updateDelivery({ ...attempted, status: 'succeeded', nextAttemptAt: null });
+    if (webhook) await store.webhooks.recordAttemptOutcome(webhook.id, true, now);
+    return DONE;
+  }
+  if (webhook && result.statusCode === 410) {
+    await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+    await store.webhooks.setActive(webhook.id, false, 'the receiver answered 410 Gone');
+    ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled: the receiver answered 410 Gone');
+    return DONE;
+  }
+  if (webhook) {
+    const streak = await store.webhooks.recordAttemptOutcome(webhook.id, false, now);
+    if (streak?.failingSince !== null && streak?.failingSince !== undefined && now - streak.failingSince >= DISABLE_AFTER_FAILING_MS) {
+      await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+      await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');
+      ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled after 3 days of failed deliveries');
+      return DONE;
+    }
+  }
+  const delay = webhookRetryDelayMs(attempts, ctx.random);
+  if (delay === undefined) {
+    await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+    return DONE;
+  }
+  const retryAt = now + delay;
+  await store.webhooks.updateDelivery({ ...attempted, status: 'pending', nextAttemptAt: retryAt });
+  return { done: false, retryAt, error: attempted.lastError ?? 'failed' };
+}

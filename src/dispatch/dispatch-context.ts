@@ -1,0 +1,76 @@
+import type { FastifyBaseLogger } from 'fastify';
+import type { Clock } from '../core/clock.js';
+import type { ProviderRegistry } from '../core/delivery/provider.js';
+import type { Store } from '../core/ports.js';
+import type { Lookup } from '../webhooks/ssrf-guard.js';
+import { RateLimiter } from './rate-limiter.js';
+import type { RetryPolicy } from './retry-policy.js';
+
+/** Logging as the dispatcher needs it; pino loggers fit. */
+export type DispatchLogger = Pick<FastifyBaseLogger, 'info' | 'warn' | 'error' | 'debug'>;
+
+/** What job handlers run on. */
+export interface DispatchContext {
+  store: Store;
+  clock: Clock;
+  providers: ProviderRegistry;
+  retry: RetryPolicy;
+  /** How long one hand-over to a provider may take before its outcome counts as unknown. */
+  sendTimeoutMs: number;
+  logger: DispatchLogger;
+  /** Randomness for backoff jitter; injectable so tests can pin it. */
+  random: () => number;
+  /** One token bucket per provider that declares a throughput limit. */
+  limiterFor(providerName: string, perSecond: number): RateLimiter;
+  webhooks: WebhookSettings;
+  /** Deliveries in flight per receiver in this process (WebhookSettings.perReceiverConcurrency bounds them). */
+  receiverSlots: ReceiverSlots;
+}
+
+/** Counting slots per key: how many deliveries to one receiver run at once in this process. */
+export class ReceiverSlots {
+  readonly #used = new Map<string, number>();
+
+  /** Takes a slot for `key` unless `limit` are already taken. */
+  take(key: string, limit: number): boolean {
+    const used = this.#used.get(key) ?? 0;
+    if (used >= limit) return false;
+    this.#used.set(key, used + 1);
+    return true;
+  }
+
+  give(key: string): void {
+    const used = (this.#used.get(key) ?? 1) - 1;
+    if (used <= 0) this.#used.delete(key);
+    else this.#used.set(key, used);
+  }
+}
+
+export interface WebhookSettings {
+  /** Let receivers live on loopback and private networks (local development, tests). */
+  allowPrivateNetworks: boolean;
+  /** How long a receiver has to answer. */
+  timeoutMs: number;
+  /** Deliveries in flight to one receiver at a time, per process: a slow one cannot take every lane. */
+  perReceiverConcurrency: number;
+  /** DNS resolution, injectable so tests of the SSRF guard never touch a real private address. */
+  lookup?: Lookup | undefined;
+}
+
+export const DEFAULT_WEBHOOK_SETTINGS: WebhookSettings = {
+  allowPrivateNetworks: false,
+  timeoutMs: 10_000,
+  perReceiverConcurrency: 4,
+};
+
+export function createLimiterCache(): (providerName: string, perSecond: number) => RateLimiter {
+  const limiters = new Map<string, RateLimiter>();
+  return (providerName, perSecond) => {
+    let limiter = limiters.get(providerName);
+    if (!limiter) {
+      limiter = new RateLimiter(perSecond);
+      limiters.set(providerName, limiter);
+    }
+    return limiter;
+  };
+}

@@ -1,0 +1,74 @@
+import { request as httpRequest, type IncomingMessage } from 'node:http';
+import { request as httpsRequest } from 'node:https';
+import type { LookupFunction } from 'node:net';
+import type { Target } from './ssrf-guard.js';
+
+export interface PostResult {
+  /** The receiver's HTTP status, when it answered. */
+  statusCode: number | undefined;
+  /** Why there was no answer (timeout, refused, reset ...). */
+  error: string | undefined;
+  latencyMs: number;
+}
+
+/** How much of a receiver's answer is read; the rest is dropped. */
+const MAX_RESPONSE_BYTES = 64 * 1024;
+
+/**
+ * POSTs a webhook body to the address the SSRF guard checked, never to a fresh DNS answer.
+ * Redirects are not followed (a 3xx is an answer like any non-2xx), and the whole exchange is
+ * bounded by `timeoutMs`.
+ */
+export function postWebhook(
+  target: Extract<Target, { ok: true }>,
+  body: string,
+  headers: Record<string, string>,
+  timeoutMs: number,
+  signal?: AbortSignal,
+): Promise<PostResult> {
+  const started = performance.now();
+  const pinned: LookupFunction = (_hostname, options, callback) => {
+    if (options.all) callback(null, [{ address: target.address, family: target.family }]);
+    else callback(null, target.address, target.family);
+  };
+  const send = target.url.protocol === 'https:' ? httpsRequest : httpRequest;
+  return new Promise((resolve) => {
+    let settled = false;
+    const finish = (result: Omit<PostResult, 'latencyMs'>) => {
+      if (settled) return;
+      settled = true;
+      resolve({ ...result, latencyMs: Math.round(performance.now() - started) });
+    };
+    const request = send(
+      target.url,
+      {
+        method: 'POST',
+        lookup: pinned,
+        headers: {
+          'content-type': 'application/json',
+          'content-length': Buffer.byteLength(body),
+          'user-agent': 'Herald-Webhooks/1',
+          ...headers,
+        },
+        signal: AbortSignal.any([AbortSignal.timeout(timeoutMs), ...(signal ? [signal] : [])]),
+      },
+      (response: IncomingMessage) => {
+        let read = 0;
+        response.on('data', (chunk: Buffer) => {
+          read += chunk.length;
+          if (read > MAX_RESPONSE_BYTES) response.destroy();
+        });
+        const done = () => finish({ statusCode: response.statusCode, error: undefined });
+        response.on('end', done);
+        response.on('close', done);
+        response.on('error', done);
+      },
+    );
+    request.on('error', (error: NodeJS.ErrnoException) => {
+      const reason =
+        error.name === 'AbortError' || error.name === 'TimeoutError' ? `no answer within ${timeoutMs} ms` : (error.code ?? error.message);
+      finish({ statusCode: undefined, error: reason });
+    });
+    request.end(body);
+  });
+}
