@@ -1,0 +1,135 @@
+import swagger from '@fastify/swagger';
+import swaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import type { AccessTokens } from '../auth/access-tokens.js';
+import { DEFAULT_EMAIL_MAX_BYTES, emailRoutes } from '../channels/email/email.routes.js';
+import { trackingRoutes } from '../channels/email/tracking.routes.js';
+import { smsRoutes } from '../channels/sms/sms.routes.js';
+import { telegramRoutes } from '../channels/telegram/telegram.routes.js';
+import { whatsappRoutes } from '../channels/whatsapp/whatsapp.routes.js';
+import { whatsappWebhookRoutes } from '../channels/whatsapp/whatsapp-webhook.routes.js';
+import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { randomId } from '../core/ids.js';
+import type { Store } from '../core/ports.js';
+import type { PriceList } from '../core/pricing.js';
+import type { Lookup } from '../webhooks/ssrf-guard.js';
+import { bearerAuthHook } from './auth.js';
+import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
+import { tokenEndpoint } from './oauth/token.route.js';
+import { openApiOptions } from './openapi.js';
+import { accountRoutes } from './routes/account.routes.js';
+import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
+import { messagesRoutes } from './routes/messages.routes.js';
+import { createValidatorCompiler } from './validation.js';
+import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
+import { receiverUrlCheck, webhooksRoutes } from './webhooks/webhooks.routes.js';
+
+/** Everything the HTTP layer needs, built by the composition root (main/services.ts). */
+export interface AppDeps {
+  store: Store;
+  clock: Clock;
+  prices: PriceList;
+  tokens: AccessTokens;
+  database: HealthDeps['database'];
+  isDraining: () => boolean;
+  http: {
+    /** Largest request body accepted, in bytes (413 PAYLOAD_TOO_LARGE above it). */
+    bodyLimitBytes: number;
+    /** The public base URL clients use, e.g. https://herald.example.com. */
+    publicUrl: string;
+    /** EMAIL_MAX_BYTES: largest email accepted (default 10 MiB); the send route's body limit follows it. */
+    emailMaxBytes?: number;
+  };
+  webhooks: {
+    /** WEBHOOKS_ALLOW_PRIVATE_NETWORKS: webhook URLs on loopback and private networks are accepted. */
+    allowPrivateNetworks: boolean;
+    /** DNS resolution for the SSRF guard at registration; the system resolver unless a test injects one. */
+    lookup?: Lookup | undefined;
+  };
+  /** Meta's webhook endpoint, present when WhatsApp goes through the Cloud API. */
+  whatsappWebhook?: { appSecret: string; verifyToken: string } | undefined;
+  /** A pino logger, or false for none (tests). */
+  logger: FastifyBaseLogger | false;
+}
+
+const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
+
+/**
+ * A client's X-Request-Id is echoed when it is a sane token, so callers can correlate their logs
+ * with ours; anything else is replaced.
+ */
+function requestIdOf(header: string | string[] | undefined): string {
+  return typeof header === 'string' && REQUEST_ID.test(header) ? header : `req_${randomId(20)}`;
+}
+
+export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const app: FastifyInstance = Fastify({
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    bodyLimit: deps.http.bodyLimitBytes,
+    genReqId: (req) => requestIdOf(req.headers['x-request-id']),
+    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    // Our own hook answers while draining, in the documented envelope.
+    return503OnClosing: false,
+    routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },
+    // A URL the router cannot read (a malformed %-escape, a parameter over maxParamLength) is
+    // answered before any hook runs; without this Fastify writes its own body, not the envelope.
+    frameworkErrors: (error, request, reply) => {
+      reply.header('x-request-id', request.id);
+      sendApiError(reply, toApiError(error));
+    },
+  });
+
+  app.setValidatorCompiler(createValidatorCompiler());
+  // Fastify reads text/plain bodies as strings by default; the API speaks JSON only, so such a
+  // body is refused for its content type rather than validated as a string.
+  app.removeContentTypeParser('text/plain');
+  app.decorateRequest('principal', null);
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    if (deps.isDraining() && !request.url.startsWith('/healthz') && !request.url.startsWith('/readyz')) {
+      reply.header('connection', 'close');
+      throw new ApiError('SERVICE_UNAVAILABLE', 'This node is shutting down; retry the request.', { headers: { 'retry-after': '1' } });
+    }
+  });
+  // A request still in flight when draining begins is answered in full, then its connection is
+  // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
+  app.addHook('onSend', (_request, reply, payload, done) => {
+    if (deps.isDraining()) reply.header('connection', 'close');
+    done(null, payload);
+  });
+  installErrorHandler(app);
+
+  await app.register(swagger, openApiOptions(deps.http.publicUrl));
+  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+
+  await app.register(healthRoutes, { database: deps.database, isDraining: deps.isDraining });
+  await app.register(tokenEndpoint, { store: deps.store, tokens: deps.tokens });
+  await app.register(trackingRoutes, { store: deps.store, clock: deps.clock, publicUrl: deps.http.publicUrl });
+  if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });
+  await app.register(async (v1) => {
+    v1.addHook('onRequest', bearerAuthHook(deps.tokens));
+    await v1.register(accountRoutes, { store: deps.store });
+    await v1.register(smsRoutes, {
+      store: deps.store,
+      clock: deps.clock,
+      prices: deps.prices,
+      checkCallbackUrl: receiverUrlCheck(deps.webhooks),
+    });
+    await v1.register(whatsappRoutes, { store: deps.store, clock: deps.clock, prices: deps.prices });
+    await v1.register(telegramRoutes, { store: deps.store, clock: deps.clock, prices: deps.prices });
+    await v1.register(emailRoutes, {
+      store: deps.store,
+      clock: deps.clock,
+      prices: deps.prices,
+      publicUrl: deps.http.publicUrl,
+      maxBytes: deps.http.emailMaxBytes ?? DEFAULT_EMAIL_MAX_BYTES,
+      bodyLimitBytes: deps.http.bodyLimitBytes,
+    });
+    await v1.register(messagesRoutes, { store: deps.store, clock: deps.clock });
+    await v1.register(webhooksRoutes, { store: deps.store, clock: deps.clock, ...deps.webhooks });
+    await v1.register(webhookDeliveriesRoutes, { store: deps.store, clock: deps.clock });
+  });
+  return app;
+}

@@ -1,0 +1,80 @@
+import type { FastifyRequest } from 'fastify';
+import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
+import { ApiError } from '../core/errors.js';
+import type { Scope } from '../core/scopes.js';
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** The verified caller of an authenticated route; set by the bearer hook. */
+    principal: TokenPrincipal | null;
+  }
+  interface FastifyContextConfig {
+    /** The scope a route needs, checked before the body is read (CONTRACT 3). */
+    scope?: Scope;
+    /** Routes that need some `*:read` scope, the exact one depending on the resource. */
+    anyReadScope?: boolean;
+  }
+}
+
+export interface TokenVerifier {
+  verify(token: string): Promise<TokenPrincipal>;
+}
+
+const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+const unauthorized = (message: string, tokenSent: boolean): ApiError =>
+  new ApiError('UNAUTHORIZED', message, {
+    headers: {
+      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+      'www-authenticate': tokenSent ? 'Bearer realm="herald", error="invalid_token"' : 'Bearer realm="herald"',
+    },
+  });
+
+export const insufficientScope = (scope: Scope): ApiError =>
+  new ApiError('INSUFFICIENT_SCOPE', `This request needs the '${scope}' scope, which the access token does not have.`, {
+    headers: { 'www-authenticate': `Bearer realm="herald", error="insufficient_scope", scope="${scope}"` },
+  });
+
+/** Fails with INSUFFICIENT_SCOPE unless the caller holds `scope`. */
+export function requireScope(request: FastifyRequest, scope: Scope): TokenPrincipal {
+  const principal = requirePrincipal(request);
+  if (!principal.scopes.has(scope)) throw insufficientScope(scope);
+  return principal;
+}
+
+export function requirePrincipal(request: FastifyRequest): TokenPrincipal {
+  if (!request.principal) throw new Error('route is missing the bearer hook');
+  return request.principal;
+}
+
+/**
+ * An onRequest hook: verifies the bearer token and the route's scope before anything else reads
+ * the request, so an unauthenticated caller learns nothing from validation errors.
+ */
+export function bearerAuthHook(verifier: TokenVerifier) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const header = request.headers.authorization;
+    if (header === undefined || header === '') {
+      throw unauthorized('An access token is required: send "Authorization: Bearer <token>".', false);
+    }
+    const match = BEARER.exec(header);
+    if (!match?.[1]) throw unauthorized('The Authorization header must be "Bearer <token>".', true);
+    try {
+      request.principal = await verifier.verify(match[1]);
+    } catch (error) {
+      if (!(error instanceof InvalidTokenError)) throw error;
+      const message =
+        error.reason === 'expired' ? 'The access token has expired; request a new one from /oauth/token.' : 'The access token is invalid.';
+      throw unauthorized(message, true);
+    }
+    const { scope, anyReadScope } = request.routeOptions.config;
+    if (scope) requireScope(request, scope);
+    if (anyReadScope && ![...request.principal.scopes].some((s) => s.endsWith(':read') && s !== 'account:read')) {
+      throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a read scope of a channel, e.g. sms:read.', {
+        headers: {
+          'www-authenticate': 'Bearer realm="herald", error="insufficient_scope", scope="sms:read whatsapp:read email:read telegram:read"',
+        },
+      });
+    }
+  };
+}

@@ -1,0 +1,175 @@
+import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { ApiError, type ErrorCode, type FieldProblem } from '../core/errors.js';
+import { FORMATS } from './validation.js';
+
+/** The one place where error codes become HTTP statuses (CONTRACT 1). */
+export function httpStatusOf(code: ErrorCode): number {
+  switch (code) {
+    case 'INVALID_REQUEST':
+      return 400;
+    case 'UNAUTHORIZED':
+      return 401;
+    case 'INSUFFICIENT_CREDITS':
+      return 402;
+    case 'INSUFFICIENT_SCOPE':
+    case 'IP_NOT_ALLOWED':
+      return 403;
+    case 'NOT_FOUND':
+      return 404;
+    case 'MESSAGE_NOT_CANCELABLE':
+    case 'WEBHOOK_DISABLED':
+    case 'WEBHOOK_LIMIT_REACHED':
+    case 'IDEMPOTENCY_KEY_IN_USE':
+      return 409;
+    case 'PAYLOAD_TOO_LARGE':
+      return 413;
+    case 'VALIDATION_ERROR':
+    case 'INVALID_PHONE':
+    case 'TEMPLATE_NOT_FOUND':
+    case 'TEMPLATE_NOT_APPROVED':
+    case 'TEMPLATE_PARAMS_MISMATCH':
+    case 'SESSION_WINDOW_CLOSED':
+    case 'IDEMPOTENCY_KEY_REUSED':
+      return 422;
+    case 'RATE_LIMITED':
+      return 429;
+    case 'INTERNAL_ERROR':
+      return 500;
+    case 'SERVICE_UNAVAILABLE':
+      return 503;
+  }
+}
+
+interface AjvIssue {
+  instancePath: string;
+  keyword: string;
+  message?: string;
+  params: Record<string, unknown>;
+  parentSchema?: { errorMessage?: string; anyOf?: Array<{ const?: unknown; type?: string }> };
+  /** The offending value (Ajv's verbose mode). */
+  data?: unknown;
+}
+
+/** "must be one of: a, b" for a union of constants (enums), whose branches Ajv reports one by one. */
+function describeUnion(issue: AjvIssue): string | undefined {
+  const branches = issue.parentSchema?.anyOf;
+  if (!branches?.every((b) => 'const' in b || b.type === 'null')) return undefined;
+  const values = branches.filter((b) => 'const' in b).map((b) => String(b.const));
+  return `must be one of: ${values.join(', ')}`;
+}
+
+const pathToField = (instancePath: string): string => instancePath.replace(/^\//, '').replaceAll('/', '.');
+
+function describeIssue(issue: AjvIssue): FieldProblem {
+  const field = pathToField(issue.instancePath);
+  const join = (child: unknown) => (field ? `${field}.${String(child)}` : String(child));
+  switch (issue.keyword) {
+    case 'required':
+      return { field: join(issue.params.missingProperty), message: 'is required' };
+    case 'additionalProperties':
+      return { field: join(issue.params.additionalProperty), message: 'is not a known field' };
+    case 'type':
+      return {
+        field,
+        message: `must be ${/^[aeiou]/.test(String(issue.params.type)) ? 'an' : 'a'} ${String(issue.params.type).replace(',', ' or ')}`,
+      };
+    case 'maxLength':
+      return { field, message: `must be at most ${issue.params.limit} characters` };
+    case 'minLength':
+      return { field, message: issue.params.limit === 1 ? 'must not be empty' : `must be at least ${issue.params.limit} characters` };
+    default:
+      return { field, message: issue.parentSchema?.errorMessage ?? issue.message ?? 'is invalid' };
+  }
+}
+
+/**
+ * Turns Ajv's findings into one problem per field. A body that is not a JSON object at all is a
+ * malformed request (400), not a field problem (422).
+ */
+function fromValidation(error: FastifyError): ApiError {
+  const issues = (error.validation ?? []) as AjvIssue[];
+  const context = (error as FastifyError & { validationContext?: string }).validationContext ?? 'body';
+  if (context === 'body' && issues.some((i) => i.instancePath === '' && i.keyword === 'type')) {
+    return new ApiError('INVALID_REQUEST', 'The request body must be a JSON object.');
+  }
+  if (context === 'querystring' && issues.some((i) => i.keyword === 'additionalProperties')) {
+    const names = issues.filter((i) => i.keyword === 'additionalProperties').map((i) => String(i.params.additionalProperty));
+    return new ApiError('INVALID_REQUEST', `Unknown query parameter${names.length > 1 ? 's' : ''}: ${names.join(', ')}.`);
+  }
+  const seen = new Set<string>();
+  const problems: FieldProblem[] = [];
+  // A union reports once per branch and then once for itself; for an enum the union's line says
+  // it best, so it goes first and the branches' lines for the same field are dropped.
+  const unions = issues.filter((i) => i.keyword === 'anyOf' && describeUnion(i));
+  const ordered = [...unions, ...issues.filter((i) => i.keyword !== 'anyOf' && i.keyword !== 'oneOf')];
+  for (const issue of ordered.length > 0 ? ordered : issues) {
+    const union = issue.keyword === 'anyOf' ? describeUnion(issue) : undefined;
+    const problem = union ? { field: pathToField(issue.instancePath), message: union } : describeIssue(issue);
+    if (context !== 'body') problem.field = problem.field || context;
+    if (seen.has(problem.field)) continue;
+    seen.add(problem.field);
+    problems.push(problem);
+  }
+  const where = context === 'body' ? '' : ` in the ${context === 'querystring' ? 'query string' : 'path'}`;
+  // A bad phone number alone has its own code (SEED 7.1); among other problems it is one of them.
+  if (issues.length > 0 && issues.every((i) => i.keyword === 'format' && i.params.format === FORMATS.phone)) {
+    const value = issues.length === 1 && typeof issues[0]?.data === 'string' ? `'${issues[0].data.slice(0, 40)}'` : 'The phone number';
+    return new ApiError('INVALID_PHONE', `${value} is not a valid phone number in E.164 format (e.g. +14155552671).`, {
+      details: problems,
+    });
+  }
+  const message =
+    problems.length === 1
+      ? `Invalid field '${problems[0]?.field}'${where}: ${problems[0]?.message}.`
+      : `${problems.length} fields are invalid${where}.`;
+  return new ApiError('VALIDATION_ERROR', message, { details: problems });
+}
+
+/** Fastify's own errors for malformed requests, in the catalogue's terms; undefined for others. */
+function fromFastify(error: FastifyError): ApiError | undefined {
+  if (error.validation) return fromValidation(error);
+  switch (error.code) {
+    case 'FST_ERR_CTP_BODY_TOO_LARGE':
+      return new ApiError('PAYLOAD_TOO_LARGE', 'The request body is larger than this endpoint accepts.');
+    case 'FST_ERR_CTP_INVALID_JSON_BODY':
+    case 'FST_ERR_CTP_EMPTY_JSON_BODY':
+      return new ApiError('INVALID_REQUEST', 'The request body is not valid JSON.');
+    case 'FST_ERR_CTP_INVALID_MEDIA_TYPE':
+    case 'FST_ERR_CTP_INVALID_CONTENT_LENGTH':
+      return new ApiError('INVALID_REQUEST', 'The request body must be sent as application/json.');
+  }
+  const status = error.statusCode ?? 0;
+  if (error instanceof SyntaxError || (error.code?.startsWith('FST_') && status >= 400 && status < 500)) {
+    return new ApiError('INVALID_REQUEST', 'The request could not be read.');
+  }
+  return undefined;
+}
+
+/** The catalogue's view of any thrown value: expected errors keep their code, bugs become 500. */
+export function toApiError(error: unknown): ApiError {
+  if (error instanceof ApiError) return error;
+  const known = fromFastify(error as FastifyError);
+  if (known) return known;
+  return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Quote the request id when you contact support.');
+}
+
+export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
+  const status = httpStatusOf(error.code);
+  if (error.headers) reply.headers(error.headers);
+  return reply.code(status).send({
+    success: false,
+    error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },
+  });
+}
+
+export function installErrorHandler(app: FastifyInstance): void {
+  app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    const apiError = toApiError(error);
+    if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
+    else if (httpStatusOf(apiError.code) >= 500) request.log.warn({ err: error, code: apiError.code }, apiError.message);
+    return sendApiError(reply, apiError);
+  });
+  app.setNotFoundHandler((request, reply) =>
+    sendApiError(reply, new ApiError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}.`)),
+  );
+}

@@ -1,0 +1,75 @@
+import Type from 'typebox';
+import { toIso, toIsoOrNull } from '../core/clock.js';
+import { microsToCredits } from '../core/credits.js';
+import { CHANNELS } from '../core/ids.js';
+import { creditsUsedMicros, MESSAGE_STATUSES, type Message, type StatusChange } from '../core/messages/message.js';
+import { commonErrors, ErrorEnvelope, Nullable, Timestamp } from './envelope.js';
+
+export const MessageStatusSchema = Type.Union(
+  MESSAGE_STATUSES.map((s) => Type.Literal(s)),
+  { description: 'queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back.' },
+);
+export const ChannelSchema = Type.Union(CHANNELS.map((c) => Type.Literal(c)));
+
+export const MessageErrorSchema = Nullable(
+  Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the message failed; null otherwise.' }),
+);
+
+export const StatusChangeSchema = Type.Object({
+  status: MessageStatusSchema,
+  timestamp: Timestamp,
+  detail: Type.Optional(Type.String({ description: 'Context such as a provider code.' })),
+});
+
+/** The universal message shape of SEED 4.6 (GET /v1/messages/{id} and, later, the list). */
+export const UniversalMessageSchema = Type.Object({
+  message_id: Type.String(),
+  channel: ChannelSchema,
+  to: Type.String(),
+  status: MessageStatusSchema,
+  status_history: Type.Array(StatusChangeSchema),
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  scheduled_at: Nullable(Timestamp),
+  error: MessageErrorSchema,
+});
+
+export function presentUniversal(message: Message, history: StatusChange[]) {
+  return {
+    message_id: message.id,
+    channel: message.channel,
+    to: message.to,
+    status: message.status,
+    status_history: history.map((h) => ({
+      status: h.status,
+      timestamp: toIso(h.occurredAt),
+      ...(h.detail ? { detail: h.detail } : {}),
+    })),
+    credits_used: microsToCredits(creditsUsedMicros(message)),
+    created_at: toIso(message.createdAt),
+    scheduled_at: toIsoOrNull(message.scheduledAt),
+    error: message.error,
+  };
+}
+
+/** The error responses of every send route. */
+export const sendErrors = { 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors } as const;
+
+/** The 200 of every send route: the message as accepted (CONTRACT 4). */
+export const presentAccepted = (message: Message) => ({
+  message_id: message.id,
+  to: message.to,
+  status: 'queued' as const,
+  credits_used: microsToCredits(message.costMicros),
+  created_at: toIso(message.createdAt),
+});
+
+/** What every channel's read endpoint shows of a message's progress. */
+export const presentProgress = (message: Message) => ({
+  status: message.status,
+  credits_used: microsToCredits(creditsUsedMicros(message)),
+  created_at: toIso(message.createdAt),
+  sent_at: toIsoOrNull(message.sentAt),
+  delivered_at: toIsoOrNull(message.deliveredAt),
+  error: message.error,
+});

@@ -1,0 +1,169 @@
+import formbody from '@fastify/formbody';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import Type from 'typebox';
+import type { AccessTokens } from '../../auth/access-tokens.js';
+import type { ApiClient } from '../../core/accounts/account.js';
+import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
+import type { Store } from '../../core/ports.js';
+import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
+import { type ClientCredentials, readClientCredentials } from './client-authentication.js';
+import { OAuthError } from './oauth-errors.js';
+
+export interface TokenEndpointDeps {
+  store: Store;
+  tokens: AccessTokens;
+}
+
+const TokenForm = Type.Object(
+  {
+    grant_type: Type.Optional(Type.String({ description: 'Must be `client_credentials`.' })),
+    client_id: Type.Optional(Type.String({ description: 'With client_secret_post; or use HTTP Basic.' })),
+    client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; or use HTTP Basic.' })),
+    scope: Type.Optional(Type.String({ description: "Space-separated scopes; all of the account's when omitted or empty." })),
+  },
+  { additionalProperties: true },
+);
+type TokenForm = Type.Static<typeof TokenForm>;
+
+const TokenResponse = Type.Object({
+  access_token: Type.String({ description: 'A signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`.' }),
+  token_type: Type.Literal('Bearer'),
+  expires_in: Type.Integer({ description: 'Seconds of validity: 3600.' }),
+  scope: Type.String({ description: 'Space-separated scopes granted.' }),
+});
+
+const TokenError = Type.Object({
+  error: Type.Union(
+    ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'].map((c) =>
+      Type.Literal(c),
+    ),
+  ),
+  error_description: Type.String(),
+});
+
+interface TokenRequestContext {
+  form: TokenForm;
+  credentials?: ClientCredentials;
+  client?: ApiClient;
+  scopes?: Scope[];
+}
+
+type Step = (ctx: TokenRequestContext, request: FastifyRequest) => Promise<void> | void;
+
+/** Grant types this server supports, by `grant_type` (only client credentials: SEED 5.1). */
+const GRANT_TYPES: Record<string, true> = { client_credentials: true };
+
+/**
+ * The token endpoint as a pipeline of named checks, each failing with its RFC 6749 error:
+ * parse body → authenticate client → check grant type → check scope → issue.
+ */
+function pipeline(deps: TokenEndpointDeps): Step[] {
+  const parseBody: Step = (ctx, request) => {
+    if (!request.headers['content-type']?.toLowerCase().startsWith('application/x-www-form-urlencoded')) {
+      throw new OAuthError('invalid_request', 'The token request must be sent as application/x-www-form-urlencoded.');
+    }
+    if (request.validationError) {
+      // The permissive form schema only fails when a parameter was sent twice (RFC 6749 §3.2).
+      throw new OAuthError('invalid_request', 'A parameter was sent more than once.');
+    }
+    if (!ctx.form.grant_type) throw new OAuthError('invalid_request', 'The grant_type parameter is missing.');
+  };
+
+  const authenticateClient: Step = async (ctx, request) => {
+    const credentials = readClientCredentials(request.headers.authorization, ctx.form);
+    const client = await deps.store.accounts.findClient(credentials.clientId);
+    // Verified even when the client is unknown, so response time does not reveal which ids exist.
+    const valid = verifyClientSecret(credentials.clientSecret, client?.secretHash);
+    if (!client || !valid) {
+      throw new OAuthError('invalid_client', 'Client authentication failed.', credentials.method === 'client_secret_basic');
+    }
+    ctx.credentials = credentials;
+    ctx.client = client;
+  };
+
+  const checkGrantType: Step = (ctx) => {
+    if (!GRANT_TYPES[ctx.form.grant_type ?? '']) {
+      throw new OAuthError('unsupported_grant_type', 'Only the client_credentials grant is supported.');
+    }
+  };
+
+  const checkScope: Step = async (ctx) => {
+    const account = ctx.client && (await deps.store.accounts.findAccount(ctx.client.accountId));
+    if (!account) throw new OAuthError('invalid_client', 'Client authentication failed.');
+    const requested = splitScopes(ctx.form.scope ?? '');
+    if (requested.length === 0) {
+      ctx.scopes = account.scopes;
+      return;
+    }
+    const unknown = requested.filter((s) => !isScope(s));
+    if (unknown.length > 0) {
+      throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}. Known scopes: ${ALL_SCOPES.join(' ')}.`);
+    }
+    const granted = new Set<string>(account.scopes);
+    const denied = requested.filter((s) => !granted.has(s));
+    if (denied.length > 0) {
+      throw new OAuthError('invalid_scope', `This client may not be granted: ${denied.join(' ')}.`);
+    }
+    ctx.scopes = requested as Scope[];
+  };
+
+  return [parseBody, authenticateClient, checkGrantType, checkScope];
+}
+
+function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
+  if (error.error === 'invalid_client' && error.basicChallenge) {
+    reply.header('www-authenticate', 'Basic realm="herald", charset="UTF-8"');
+  }
+  return reply.code(error.status).send({ error: error.error, error_description: error.description });
+}
+
+/** `POST /oauth/token` (SEED 4.1, CONTRACT 2), in its own plugin so it gets the form parser and OAuth errors. */
+export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDeps): Promise<void> {
+  await app.register(formbody);
+  const steps = pipeline(deps);
+
+  app.addHook('onSend', async (_request, reply) => {
+    reply.header('cache-control', 'no-store');
+    reply.header('pragma', 'no-cache');
+  });
+
+  app.setErrorHandler((error: unknown, request, reply) => {
+    if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    const fastifyError = error as { statusCode?: number; code?: string };
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (fastifyError.statusCode ?? 500) < 500) {
+      return sendOAuthError(reply, new OAuthError('invalid_request', 'The token request could not be read.'));
+    }
+    request.log.error({ err: error }, 'token endpoint failed');
+    return sendOAuthError(reply, new OAuthError('server_error', 'The token could not be issued; try again.'));
+  });
+
+  app.post(
+    '/oauth/token',
+    {
+      attachValidation: true,
+      schema: {
+        summary: 'Get an access token (OAuth 2.0 client credentials)',
+        description:
+          'RFC 6749 §4.4. Authenticate with `client_secret_post` (form fields) or `client_secret_basic` ' +
+          '(HTTP Basic). Answers carry `Cache-Control: no-store`. Errors use the OAuth body `{error, error_description}`.',
+        tags: ['OAuth'],
+        consumes: ['application/x-www-form-urlencoded'],
+        body: TokenForm,
+        response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 500: TokenError, 503: TokenError },
+      },
+    },
+    async (request, reply) => {
+      const ctx: TokenRequestContext = { form: (request.body ?? {}) as TokenForm };
+      for (const step of steps) await step(ctx, request);
+      const { client, scopes } = ctx;
+      if (!client || !scopes) throw new Error('token pipeline finished without a client and scopes');
+      const issued = await deps.tokens.issue({ clientId: client.clientId, accountId: client.accountId, scopes });
+      return reply.send({
+        access_token: issued.accessToken,
+        token_type: 'Bearer',
+        expires_in: issued.expiresIn,
+        scope: issued.scopes.join(' '),
+      });
+    },
+  );
+}

@@ -1,0 +1,53 @@
+import type { SwaggerOptions } from '@fastify/swagger';
+import type { ALL_SCOPES } from '../core/scopes.js';
+
+const SCOPE_DESCRIPTIONS: Record<(typeof ALL_SCOPES)[number], string> = {
+  'sms:send': 'Send SMS',
+  'sms:read': 'Read SMS status',
+  'whatsapp:send': 'Send WhatsApp messages',
+  'whatsapp:read': 'Read WhatsApp status and templates',
+  'email:send': 'Send email',
+  'email:read': 'Read email status and events',
+  'telegram:send': 'Send Telegram messages',
+  'telegram:read': 'Read Telegram status',
+  'account:read': 'Read the account and its credits',
+  'webhooks:manage': 'Manage webhooks, their delivery log and replays, and the signing secret',
+};
+
+/** The OpenAPI 3.1 document's frame; paths come from the routes' own schemas. */
+export function openApiOptions(publicUrl: string): SwaggerOptions {
+  return {
+    openapi: {
+      openapi: '3.1.0',
+      info: {
+        title: 'Herald API',
+        version: '1.0.0',
+        description:
+          'Send SMS, WhatsApp, email and Telegram messages and follow them from `queued` to `delivered`. ' +
+          'Every /v1 response is `{success, data}` or `{success: false, error: {code, message, details?}}` ' +
+          'and carries `X-Request-Id`. Authenticate with an OAuth 2.0 client-credentials token from `/oauth/token`.',
+      },
+      servers: [{ url: publicUrl }],
+      tags: [
+        { name: 'OAuth', description: 'Access tokens' },
+        { name: 'SMS' },
+        { name: 'WhatsApp', description: 'Template messages, session messages inside the 24 h window, templates' },
+        { name: 'Telegram', description: 'Messages and photos through a bot' },
+        { name: 'Email', description: 'Email with attachments, open and click tracking, and its event timeline' },
+        { name: 'Messages', description: 'Any channel' },
+        { name: 'Account' },
+        { name: 'Webhooks', description: 'Signed event deliveries: registration, signing secret, delivery log, replay' },
+        { name: 'Operations', description: 'Health checks for load balancers and orchestrators' },
+      ],
+      components: {
+        securitySchemes: {
+          oauth2: {
+            type: 'oauth2',
+            description: 'Client credentials; send the token as `Authorization: Bearer <token>`.',
+            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: SCOPE_DESCRIPTIONS } },
+          },
+        },
+      },
+    },
+  };
+}

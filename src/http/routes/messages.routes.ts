@@ -1,0 +1,142 @@
+import type { FastifyInstance } from 'fastify';
+import Type from 'typebox';
+import { MessageIdParams } from '../../channels/sms/sms.schema.js';
+import type { Clock } from '../../core/clock.js';
+import { parseIsoDateTime } from '../../core/datetime.js';
+import { notFound } from '../../core/errors.js';
+import { type Channel, channelOfMessageId } from '../../core/ids.js';
+import { cancelMessage } from '../../core/messages/cancel-message.js';
+import { listMessages } from '../../core/messages/list-messages.js';
+import type { MessageStatus } from '../../core/messages/message.js';
+import type { Store } from '../../core/ports.js';
+import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
+import { requirePrincipal, requireScope } from '../auth.js';
+import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
+import { ChannelSchema, MessageStatusSchema, presentUniversal, UniversalMessageSchema } from '../message-view.js';
+import { FORMATS } from '../validation.js';
+
+const ListQuery = Type.Object(
+  {
+    channel: Type.Optional(ChannelSchema),
+    status: Type.Optional(MessageStatusSchema),
+    from: Type.Optional(
+      Type.String({
+        format: FORMATS.dateTime,
+        errorMessage: 'must be an ISO 8601 date-time',
+        description: 'created_at at or after this time (inclusive).',
+      }),
+    ),
+    to: Type.Optional(
+      Type.String({
+        format: FORMATS.dateTime,
+        errorMessage: 'must be an ISO 8601 date-time',
+        description: 'created_at before this time (exclusive).',
+      }),
+    ),
+    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' }),
+    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' }),
+  },
+  { additionalProperties: false },
+);
+
+const MessageList = Type.Object({
+  messages: Type.Array(UniversalMessageSchema),
+  pagination: Type.Object({
+    total: Type.Integer({ description: 'Messages matching the filters.' }),
+    limit: Type.Integer(),
+    offset: Type.Integer(),
+    has_more: Type.Boolean({ description: 'Whether a page follows this one.' }),
+  }),
+});
+
+/** SEED 4.6: the status of any of the caller's messages, whatever its channel. */
+export async function messagesRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock }): Promise<void> {
+  app.get<{ Querystring: { channel?: Channel; status?: MessageStatus; from?: string; to?: string; limit: number; offset: number } }>(
+    '/v1/messages',
+    {
+      config: { anyReadScope: true },
+      schema: {
+        summary: 'List messages',
+        description:
+          "The account's messages, newest first (created_at, then id), limited to the channels the token can read. " +
+          'A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.',
+        tags: ['Messages'],
+        security: [{ oauth2: ['sms:read'] }, { oauth2: ['whatsapp:read'] }, { oauth2: ['email:read'] }, { oauth2: ['telegram:read'] }],
+        querystring: ListQuery,
+        response: { 200: Envelope(MessageList), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const principal = requirePrincipal(request);
+      const { channel, status, from, to, limit, offset } = request.query;
+      const page = await listMessages(deps.store, principal.accountId, principal.scopes, {
+        channel,
+        status,
+        from: from === undefined ? undefined : parseIsoDateTime(from),
+        to: to === undefined ? undefined : parseIsoDateTime(to),
+        limit,
+        offset,
+      });
+      return {
+        success: true as const,
+        data: {
+          messages: page.messages.map(({ message, history }) => presentUniversal(message, history)),
+          pagination: { total: page.total, limit, offset, has_more: offset + page.messages.length < page.total },
+        },
+      };
+    },
+  );
+
+  app.get<{ Params: { message_id: string } }>(
+    '/v1/messages/:message_id',
+    {
+      config: { anyReadScope: true },
+      schema: {
+        summary: 'Get any message',
+        description: "Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).",
+        tags: ['Messages'],
+        security: [{ oauth2: ['sms:read'] }, { oauth2: ['whatsapp:read'] }, { oauth2: ['email:read'] }, { oauth2: ['telegram:read'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { accountId } = requirePrincipal(request);
+      const id = request.params.message_id;
+      const channel = channelOfMessageId(id);
+      if (!channel) throw notFound('Message');
+      requireScope(request, readScopeOf(channel));
+      const message = await deps.store.messages.findForAccount(id, accountId);
+      if (!message) throw notFound('Message');
+      const history = await deps.store.messages.statusHistory(id);
+      return { success: true as const, data: presentUniversal(message, history) };
+    },
+  );
+
+  app.post<{ Params: { message_id: string } }>(
+    '/v1/messages/:message_id/cancel',
+    {
+      schema: {
+        summary: 'Cancel a message',
+        description:
+          'Cancels a message no worker has handed to a provider yet (typically a scheduled one): it becomes ' +
+          '`canceled` and its credits are released. Afterwards: 409 MESSAGE_NOT_CANCELABLE. Needs the send scope ' +
+          "of the message's channel (`sms:send` for `msg_sms_...`).",
+        tags: ['Messages'],
+        security: [{ oauth2: ['sms:send'] }, { oauth2: ['whatsapp:send'] }, { oauth2: ['email:send'] }, { oauth2: ['telegram:send'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const { accountId } = requirePrincipal(request);
+      const id = request.params.message_id;
+      const channel = channelOfMessageId(id);
+      if (!channel) throw notFound('Message');
+      requireScope(request, sendScopeOf(channel));
+      const message = await cancelMessage(deps, accountId, id);
+      const history = await deps.store.messages.statusHistory(id);
+      return { success: true as const, data: presentUniversal(message, history) };
+    },
+  );
+}

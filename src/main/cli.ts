@@ -1,0 +1,290 @@
+#!/usr/bin/env node
+import { Command, InvalidArgumentError, Option } from 'commander';
+import type { Logger } from 'pino';
+import { addCredits, createAccount, rotateClientSecret } from '../core/accounts/manage-accounts.js';
+import { toIso } from '../core/clock.js';
+import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
+import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
+import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../core/scopes.js';
+import { ConfigError, loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { buildServices, type Services } from './services.js';
+import { addWebhooksCommands } from './webhooks.commands.js';
+import { addWhatsappCommands } from './whatsapp.commands.js';
+import { startWorkers } from './workers.js';
+
+/** A failure the operator caused; printed as one line, exit code 1, no stack trace. */
+class UsageError extends Error {}
+
+const out = (line: string): void => {
+  process.stdout.write(`${line}\n`);
+};
+
+/**
+ * Runs a command with services built from the environment, migrating first so it works on a fresh
+ * store (unless the command is `migrate` itself, which reports what it applied).
+ */
+async function withServices<T>(work: (services: Services) => Promise<T>, options: { migrateFirst?: boolean } = {}): Promise<T> {
+  const config = loadConfig();
+  const services = buildServices(config, createLogger(config.logLevel === 'info' ? 'warn' : config.logLevel));
+  try {
+    if (options.migrateFirst ?? true) await services.database.migrate();
+    return await work(services);
+  } finally {
+    await services.close();
+  }
+}
+
+/** The largest amount counted exactly (Number.MAX_SAFE_INTEGER micro-credits), written out exactly. */
+const MAX_CREDITS = `${Math.floor(Number.MAX_SAFE_INTEGER / MICROS_PER_CREDIT)}.${Number.MAX_SAFE_INTEGER % MICROS_PER_CREDIT}`;
+
+const parseAmount = (text: string): number => {
+  const micros = parseCredits(text);
+  if (micros === undefined || micros <= 0) {
+    throw new InvalidArgumentError(`expected a positive number of credits with at most 6 decimals, up to ${MAX_CREDITS}`);
+  }
+  return micros;
+};
+
+const parseScopeList = (text: string): Scope[] => {
+  const scopes = splitScopes(text);
+  const unknown = scopes.filter((s) => !isScope(s));
+  if (unknown.length > 0 || scopes.length === 0) {
+    throw new InvalidArgumentError(`unknown scope ${unknown.join(' ') || '(none given)'}; known: ${ALL_SCOPES.join(' ')}`);
+  }
+  return scopes as Scope[];
+};
+
+const parsePlan = (text: string): string => {
+  if (!isPlan(text)) throw new InvalidArgumentError(`expected one of ${PLANS.join(', ')}`);
+  return text;
+};
+
+const parseName = (text: string): string => {
+  if (text.trim() === '') throw new InvalidArgumentError('the name must not be empty');
+  return text;
+};
+
+const parseEmail = (text: string): string => {
+  if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(text)) throw new InvalidArgumentError('expected an e-mail address');
+  return text;
+};
+
+/**
+ * Lets the process end by itself once everything is closed, so the log lines still being written
+ * reach standard output: pino writes asynchronously, and process.exit() at once made the exit
+ * handler write the last line ahead of one still in flight ('herald stopped' printed before
+ * 'dispatch worker stopped'). A handle left open cannot keep the process up for long, though.
+ */
+function exitWhenDrained(code: number): void {
+  process.exitCode = code;
+  setTimeout(() => process.exit(code), 2_000).unref();
+}
+
+/** SIGTERM / SIGINT: stop gracefully once, then exit (0 when everything closed cleanly). */
+function stopOnSignal(logger: Logger, stop: () => Promise<void>): void {
+  for (const signal of ['SIGTERM', 'SIGINT'] as const) {
+    process.once(signal, () => {
+      logger.info({ signal }, 'shutting down');
+      stop().then(
+        () => exitWhenDrained(0),
+        (error: unknown) => {
+          logger.error({ err: error }, 'shutdown failed');
+          exitWhenDrained(1);
+        },
+      );
+    });
+  }
+}
+
+function buildProgram(): Command {
+  const program = new Command('herald')
+    .description('Herald: a self-hostable multi-channel messaging gateway')
+    .showHelpAfterError()
+    .configureOutput({ outputError: (text, write) => write(text) });
+
+  program
+    .command('serve')
+    .description('run the HTTP API and, unless --no-worker, the dispatch worker (migrates the store first)')
+    .option('--no-worker', 'run the API only; delivery is left to `herald worker` processes')
+    .action(async (options: { worker: boolean }) => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      const services = buildServices(config, logger);
+      // Loaded only here: the HTTP stack (Fastify, the docs UI) would slow every other command down.
+      const { startServer } = await import('./server.js');
+      const server = await startServer(services, { withWorker: options.worker });
+      stopOnSignal(logger, () => server.stop());
+    });
+
+  program
+    .command('worker')
+    .description('run the dispatch worker only (no HTTP); start as many as you like on PostgreSQL')
+    .action(async () => {
+      const config = loadConfig();
+      const logger = createLogger(config.logLevel);
+      const services = buildServices(config, logger);
+      await services.database.migrate();
+      const workers = startWorkers(services);
+      stopOnSignal(logger, async () => {
+        await workers.stop(config.shutdownTimeoutMs);
+        await services.close();
+        logger.info('herald worker stopped');
+      });
+    });
+
+  program
+    .command('migrate')
+    .description('apply pending store migrations')
+    .action(() =>
+      withServices(
+        async (services) => {
+          const applied = await services.database.migrate();
+          out(applied.length ? `applied: ${applied.join(', ')}` : 'the store is up to date');
+        },
+        { migrateFirst: false },
+      ),
+    );
+
+  const accounts = program.command('accounts').description('manage accounts');
+  accounts
+    .command('create')
+    .description('create an account with an API client; prints its client secret, which is shown only here')
+    .requiredOption('--name <name>', 'account name', parseName)
+    .requiredOption('--email <email>', 'account e-mail address', parseEmail)
+    .option('--credits <credits>', 'opening balance in credits', parseAmount)
+    .addOption(new Option('--plan <plan>', `plan (${PLANS.join(', ')})`).default(DEFAULT_PLAN).argParser(parsePlan))
+    .option('--scopes <scopes>', 'space-separated scopes the account may use (default: all)', parseScopeList)
+    .option('--json', 'print JSON')
+    .action((options: { name: string; email: string; credits?: number; plan: string; scopes?: Scope[]; json?: boolean }) =>
+      withServices(async (services) => {
+        const created = await createAccount(services.store, services.clock, {
+          name: options.name,
+          email: options.email,
+          plan: options.plan,
+          scopes: options.scopes,
+          creditsMicros: options.credits,
+        });
+        const { account } = created;
+        if (options.json) {
+          out(
+            JSON.stringify({
+              account_id: account.id,
+              client_id: created.clientId,
+              client_secret: created.clientSecret,
+              name: account.name,
+              email: account.email,
+              plan: account.plan,
+              scopes: account.scopes,
+              credits: microsToCredits(account.creditsMicros),
+            }),
+          );
+          return;
+        }
+        out(`account_id     ${account.id}`);
+        out(`client_id      ${created.clientId}`);
+        out(`client_secret  ${created.clientSecret}`);
+        out(`credits        ${microsToCredits(account.creditsMicros)}`);
+        out('The client secret is shown only now; store it safely.');
+      }),
+    );
+
+  accounts
+    .command('list')
+    .description('list accounts')
+    .option('--json', 'print JSON')
+    .action((options: { json?: boolean }) =>
+      withServices(async (services) => {
+        const rows = await services.store.accounts.listAccounts();
+        const views = await Promise.all(
+          rows.map(async (a) => ({
+            account_id: a.id,
+            client_ids: (await services.store.accounts.listClients(a.id)).map((c) => c.clientId),
+            name: a.name,
+            email: a.email,
+            plan: a.plan,
+            credits: microsToCredits(a.creditsMicros),
+            reserved: microsToCredits(a.reservedMicros),
+            created_at: toIso(a.createdAt),
+          })),
+        );
+        if (options.json) return out(JSON.stringify(views));
+        if (views.length === 0) return out('no accounts');
+        for (const v of views) {
+          out(`${v.account_id}  ${v.client_ids.join(',')}  ${v.plan}  credits=${v.credits} reserved=${v.reserved}  ${v.name} <${v.email}>`);
+        }
+      }),
+    );
+
+  program
+    .command('credits')
+    .description('manage credits')
+    .command('add')
+    .description('add credits to an account (named by account id or client id)')
+    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .argument('<amount>', 'credits to add, e.g. 100 or 0.5', parseAmount)
+    .action((reference: string, micros: number) =>
+      withServices(async (services) => {
+        const account = await addCredits(services.store, services.clock, reference, micros);
+        if (!account) throw new UsageError(`no account ${reference}`);
+        out(
+          `${account.id}: credits=${microsToCredits(account.creditsMicros)} available=${microsToCredits(account.creditsMicros - account.reservedMicros)}`,
+        );
+      }),
+    );
+
+  program
+    .command('clients')
+    .description('manage API clients')
+    .command('rotate-secret')
+    .description('give a client a new secret; the old one stops working, issued tokens stay valid until they expire')
+    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .option('--json', 'print JSON')
+    .action((reference: string, options: { json?: boolean }) =>
+      withServices(async (services) => {
+        const rotated = await rotateClientSecret(services.store, services.clock, reference);
+        if (!rotated) throw new UsageError(`no account or client ${reference}`);
+        if (options.json) return out(JSON.stringify({ client_id: rotated.clientId, client_secret: rotated.clientSecret }));
+        out(`client_id      ${rotated.clientId}`);
+        out(`client_secret  ${rotated.clientSecret}`);
+        out('The new secret is shown only now; the old one no longer works.');
+      }),
+    );
+
+  const keys = program.command('keys').description('manage the keys access tokens are signed with');
+  keys
+    .command('rotate')
+    .description('sign new tokens with a new key; tokens signed by the old one stay valid until they expire')
+    .action(() =>
+      withServices(async (services) => {
+        out(`signing with ${await services.keys.rotate()}`);
+      }),
+    );
+  keys
+    .command('list')
+    .description('list signing keys')
+    .action(() =>
+      withServices(async (services) => {
+        for (const k of await services.keys.list()) {
+          out(`${k.kid}  ${k.algorithm}  created ${toIso(k.createdAt)}  ${k.retiredAt ? `retired ${toIso(k.retiredAt)}` : 'active'}`);
+        }
+      }),
+    );
+
+  const kit = { withServices, out, usageError: (message: string) => new UsageError(message) };
+  addWhatsappCommands(program, kit);
+  addWebhooksCommands(program, kit);
+
+  return program;
+}
+
+buildProgram()
+  .parseAsync(process.argv)
+  .catch((error: unknown) => {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof BalanceLimitError) {
+      process.stderr.write(`herald: ${error.message}\n`);
+    } else {
+      process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+    }
+    process.exitCode = 1;
+  });

@@ -1,0 +1,245 @@
+import { readFileSync } from 'node:fs';
+import type { EmailProviderSettings, TelegramProviderSettings, WhatsappProviderSettings } from '../channels/providers.js';
+import { parseCredits } from '../core/credits.js';
+import { DEFAULT_PRICES, type PriceList } from '../core/pricing.js';
+import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/dispatch-context.js';
+import type { RetryPolicy } from '../dispatch/retry-policy.js';
+import { DEFAULT_RETRY_POLICY } from '../dispatch/retry-policy.js';
+import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from '../dispatch/worker.js';
+import { parseDialect } from '../storage/database.js';
+
+/** Every setting Herald reads, with its default. The only module that reads the environment. */
+export interface Config {
+  port: number;
+  host: string;
+  databaseUrl: string;
+  databaseSchema: string | undefined;
+  databasePoolSize: number;
+  logLevel: string;
+  publicUrl: string;
+  bodyLimitBytes: number;
+  /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
+  emailMaxBytes: number;
+  /** Create a demo account (and print its credentials) when the store has no account yet. */
+  demoAccount: boolean;
+  shutdownTimeoutMs: number;
+  prices: PriceList;
+  /** Time from a sandbox acceptance to its delivery receipt. */
+  sandboxDelayMs: number;
+  worker: WorkerOptions;
+  sendTimeoutMs: number;
+  retry: RetryPolicy;
+  webhooks: WebhookSettings;
+  /** EMAIL_PROVIDER: the sandbox (default) or SMTP. */
+  emailProvider: EmailProviderSettings;
+  /** TELEGRAM_PROVIDER: the sandbox (default) or the Bot API. */
+  telegramProvider: TelegramProviderSettings;
+  /** WHATSAPP_PROVIDER: the sandbox (default) or Meta's Cloud API. */
+  whatsappProvider: WhatsappProviderSettings;
+}
+
+export class ConfigError extends Error {
+  constructor(
+    readonly key: string,
+    message: string,
+  ) {
+    super(`${key}: ${message}`);
+    this.name = 'ConfigError';
+  }
+}
+
+type Env = Record<string, string | undefined>;
+
+const LOG_LEVELS = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+function integer(env: Env, key: string, fallback: number, min: number, max: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) {
+    throw new ConfigError(key, `must be a whole number from ${min} to ${max} (got "${raw}")`);
+  }
+  return value;
+}
+
+function boolean(env: Env, key: string, fallback: boolean): boolean {
+  const raw = env[key]?.toLowerCase();
+  if (raw === undefined || raw === '') return fallback;
+  if (['1', 'true', 'yes', 'on'].includes(raw)) return true;
+  if (['0', 'false', 'no', 'off'].includes(raw)) return false;
+  throw new ConfigError(key, `must be true or false (got "${env[key]}")`);
+}
+
+function price(env: Env, key: string, fallback: number): number {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const micros = parseCredits(raw);
+  if (micros === undefined) throw new ConfigError(key, `must be a number of credits with at most 6 decimals (got "${raw}")`);
+  return micros;
+}
+
+function url(env: Env, key: string, fallback: string): string {
+  const raw = env[key] || fallback;
+  try {
+    const parsed = new URL(raw);
+    if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new Error('not http(s)');
+  } catch {
+    throw new ConfigError(key, `must be an absolute http(s) URL (got "${raw}")`);
+  }
+  return raw.replace(/\/+$/, '');
+}
+
+function readPem(env: Env, key: string): string {
+  const path = env[key] as string;
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError(key, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${path})`);
+  }
+}
+
+function emailProvider(env: Env): EmailProviderSettings {
+  const kind = (env.EMAIL_PROVIDER || 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'smtp') throw new ConfigError('EMAIL_PROVIDER', `must be sandbox or smtp (got "${env.EMAIL_PROVIDER}")`);
+  const url = env.SMTP_URL;
+  if (!url) throw new ConfigError('SMTP_URL', 'is required when EMAIL_PROVIDER=smtp, e.g. smtp://user:password@mail.example.com:587');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Never echo the value: it carries the SMTP password.
+    throw new ConfigError('SMTP_URL', 'is not a valid URL');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
+  const unsubscribe = env.SMTP_LIST_UNSUBSCRIBE || undefined;
+  if (unsubscribe && !/^(mailto:|https:\/\/)/.test(unsubscribe)) {
+    throw new ConfigError('SMTP_LIST_UNSUBSCRIBE', 'must be a mailto: or https:// target');
+  }
+  const maxPerSecond = integer(env, 'SMTP_MAX_PER_SECOND', 0, 0, 100_000);
+  return {
+    kind,
+    smtp: {
+      url,
+      poolSize: integer(env, 'SMTP_POOL_SIZE', 5, 1, 100),
+      ...(env.SMTP_TLS_CA_FILE ? { tlsCa: readPem(env, 'SMTP_TLS_CA_FILE') } : {}),
+      ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
+      ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
+    },
+  };
+}
+
+function telegramProvider(env: Env): TelegramProviderSettings {
+  const kind = (env.TELEGRAM_PROVIDER || 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'bot-api') throw new ConfigError('TELEGRAM_PROVIDER', `must be sandbox or bot-api (got "${env.TELEGRAM_PROVIDER}")`);
+  const token = env.TELEGRAM_BOT_TOKEN;
+  // The shape of a BotFather token; the value itself is never repeated in an error.
+  if (!token || !/^\d{5,15}:[A-Za-z0-9_-]{30,60}$/.test(token)) {
+    throw new ConfigError(
+      'TELEGRAM_BOT_TOKEN',
+      'is required with TELEGRAM_PROVIDER=bot-api and looks like 123456789:AA... (from @BotFather)',
+    );
+  }
+  return { kind, bot: { token, apiBaseUrl: url(env, 'TELEGRAM_API_BASE_URL', 'https://api.telegram.org') } };
+}
+
+function required(env: Env, key: string, why: string): string {
+  const value = env[key];
+  if (!value) throw new ConfigError(key, `is required ${why}`);
+  return value;
+}
+
+function whatsappProvider(env: Env): WhatsappProviderSettings {
+  const kind = (env.WHATSAPP_PROVIDER || 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'cloud-api') throw new ConfigError('WHATSAPP_PROVIDER', `must be sandbox or cloud-api (got "${env.WHATSAPP_PROVIDER}")`);
+  const why = 'with WHATSAPP_PROVIDER=cloud-api';
+  const phoneNumberId = required(env, 'WHATSAPP_PHONE_NUMBER_ID', why);
+  if (!/^\d{5,20}$/.test(phoneNumberId))
+    throw new ConfigError('WHATSAPP_PHONE_NUMBER_ID', 'must be the numeric id of the business phone number');
+  const apiVersion = env.WHATSAPP_API_VERSION || 'v21.0';
+  if (!/^v\d+\.\d+$/.test(apiVersion)) throw new ConfigError('WHATSAPP_API_VERSION', 'must look like v21.0');
+  return {
+    kind,
+    cloud: {
+      accessToken: required(env, 'WHATSAPP_ACCESS_TOKEN', why),
+      phoneNumberId,
+      graphBaseUrl: url(env, 'WHATSAPP_GRAPH_BASE_URL', 'https://graph.facebook.com'),
+      apiVersion,
+      appSecret: required(env, 'WHATSAPP_APP_SECRET', why),
+      verifyToken: required(env, 'WHATSAPP_VERIFY_TOKEN', why),
+    },
+  };
+}
+
+export function loadConfig(env: Env = process.env): Config {
+  const port = integer(env, 'PORT', 3000, 0, 65535);
+  const host = env.HOST || '127.0.0.1';
+  const databaseUrl = env.DATABASE_URL || 'sqlite:./data/herald.db';
+  try {
+    parseDialect(databaseUrl);
+  } catch (error) {
+    throw new ConfigError('DATABASE_URL', (error as Error).message);
+  }
+  const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
+  if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const schema = env.DATABASE_SCHEMA || undefined;
+  if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
+    throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
+  }
+  if (schema !== undefined && parseDialect(databaseUrl) === 'sqlite') {
+    throw new ConfigError('DATABASE_SCHEMA', 'applies to PostgreSQL only; unset it for a sqlite: DATABASE_URL');
+  }
+  const publicHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
+
+  const leaseMs = integer(env, 'WORKER_LEASE_MS', DEFAULT_WORKER_OPTIONS.leaseMs, 1_000, 3_600_000);
+  const sendTimeoutMs = integer(env, 'SEND_TIMEOUT_MS', 30_000, 100, 600_000);
+  if (sendTimeoutMs >= leaseMs) {
+    throw new ConfigError('SEND_TIMEOUT_MS', `must be shorter than WORKER_LEASE_MS (${leaseMs}), or a slow send would lose its lease`);
+  }
+
+  return {
+    port,
+    host,
+    databaseUrl,
+    databaseSchema: schema,
+    databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
+    logLevel,
+    publicUrl: url(env, 'PUBLIC_URL', `http://${publicHost}:${port}`),
+    bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
+    demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
+    shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    prices: {
+      smsSegment: price(env, 'PRICE_SMS_SEGMENT', DEFAULT_PRICES.smsSegment),
+      whatsappTemplate: price(env, 'PRICE_WHATSAPP_TEMPLATE', DEFAULT_PRICES.whatsappTemplate),
+      whatsappSession: price(env, 'PRICE_WHATSAPP_SESSION', DEFAULT_PRICES.whatsappSession),
+      email: price(env, 'PRICE_EMAIL', DEFAULT_PRICES.email),
+      telegramMessage: price(env, 'PRICE_TELEGRAM_MESSAGE', DEFAULT_PRICES.telegramMessage),
+      telegramPhoto: price(env, 'PRICE_TELEGRAM_PHOTO', DEFAULT_PRICES.telegramPhoto),
+    },
+    sandboxDelayMs: integer(env, 'SANDBOX_DELAY_MS', 1_000, 0, 3_600_000),
+    worker: {
+      batchSize: integer(env, 'WORKER_BATCH_SIZE', DEFAULT_WORKER_OPTIONS.batchSize, 1, 10_000),
+      concurrency: integer(env, 'WORKER_CONCURRENCY', DEFAULT_WORKER_OPTIONS.concurrency, 1, 1_000),
+      leaseMs: integer(env, 'WORKER_LEASE_MS', DEFAULT_WORKER_OPTIONS.leaseMs, 1_000, 3_600_000),
+      pollIntervalMs: integer(env, 'WORKER_POLL_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.pollIntervalMs, 10, 60_000),
+    },
+    sendTimeoutMs: integer(env, 'SEND_TIMEOUT_MS', 30_000, 100, 600_000),
+    retry: {
+      baseDelayMs: integer(env, 'RETRY_BASE_DELAY_MS', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 3_600_000),
+      maxDelayMs: integer(env, 'RETRY_MAX_DELAY_MS', DEFAULT_RETRY_POLICY.maxDelayMs, 0, 86_400_000),
+      maxAttempts: integer(env, 'RETRY_MAX_ATTEMPTS', DEFAULT_RETRY_POLICY.maxAttempts, 1, 1_000),
+      maxAgeMs: integer(env, 'MESSAGE_MAX_AGE_MS', DEFAULT_RETRY_POLICY.maxAgeMs, 1_000, 30 * 86_400_000),
+    },
+    webhooks: {
+      allowPrivateNetworks: boolean(env, 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS', DEFAULT_WEBHOOK_SETTINGS.allowPrivateNetworks),
+      timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_SETTINGS.timeoutMs, 100, 60_000),
+      perReceiverConcurrency: integer(env, 'WEBHOOK_CONCURRENCY_PER_RECEIVER', DEFAULT_WEBHOOK_SETTINGS.perReceiverConcurrency, 1, 100),
+    },
+    emailProvider: emailProvider(env),
+    telegramProvider: telegramProvider(env),
+    whatsappProvider: whatsappProvider(env),
+  };
+}

@@ -1,0 +1,120 @@
+import type { FastifyInstance } from 'fastify';
+import { type CreatedAccount, createAccount } from '../core/accounts/manage-accounts.js';
+import { MICROS_PER_CREDIT } from '../core/credits.js';
+import { buildApp } from '../http/app.js';
+import type { Services } from './services.js';
+import { type RunningWorkers, startWorkers } from './workers.js';
+
+/**
+ * On the very first start (no account in the store) a demo account is made so a newcomer can call
+ * the API at once. Its secret goes to standard output, once, never to the log.
+ */
+export async function ensureDemoAccount(services: Services): Promise<CreatedAccount | undefined> {
+  if (!services.config.demoAccount) return undefined;
+  if ((await services.store.accounts.countAccounts()) > 0) return undefined;
+  // Nodes starting together on an empty store race here: the one that records the marker makes
+  // the account, in the same transaction, and the others make none.
+  const created = await services.store.transaction(async (tx) => {
+    if ((await tx.accounts.countAccounts()) > 0) return undefined;
+    if (!(await tx.secrets.createIfAbsent('demo-account', 'created', services.clock.now()))) return undefined;
+    return createAccount(tx, services.clock, {
+      name: 'Demo account',
+      email: 'demo@example.com',
+      creditsMicros: 1000 * MICROS_PER_CREDIT,
+    });
+  });
+  if (!created) return undefined;
+  services.logger.info({ account_id: created.account.id, client_id: created.clientId }, 'created the demo account');
+  return created;
+}
+
+/** The demo account's credentials and a ready-to-paste curl line, on standard output. */
+function printDemoAccount(out: NodeJS.WritableStream, { account, clientId, clientSecret }: CreatedAccount, base: string): void {
+  out.write(
+    [
+      '',
+      '  Herald created a demo account with 1000 credits. Its secret is shown only now:',
+      '',
+      `    account_id     ${account.id}`,
+      `    client_id      ${clientId}`,
+      `    client_secret  ${clientSecret}`,
+      '',
+      '  Get an access token:',
+      '',
+      `    curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`,
+      '',
+      `  API reference: ${base}/docs`,
+      '',
+    ].join('\n'),
+  );
+}
+
+export interface RunningServer {
+  app: FastifyInstance;
+  /** The address the server listens on, e.g. http://127.0.0.1:3000. */
+  address: string;
+  /** Stops taking requests, lets in-flight ones finish (up to the configured deadline), closes the store. */
+  stop(): Promise<void>;
+}
+
+export interface ServerOptions {
+  /** Run the dispatch worker in this process too (the embedded default). */
+  withWorker: boolean;
+  out?: NodeJS.WritableStream;
+}
+
+export async function startServer(services: Services, options: ServerOptions): Promise<RunningServer> {
+  const out = options.out ?? process.stdout;
+  const { config, logger } = services;
+  const applied = await services.database.migrate();
+  if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
+  const demo = await ensureDemoAccount(services);
+  // With PORT=0 the configured URL ends in ":0": the banner waits for the address actually bound.
+  const portChosenAtListen = new URL(config.publicUrl).port === '0';
+  if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
+
+  let draining = false;
+  const app = await buildApp({
+    store: services.store,
+    clock: services.clock,
+    prices: config.prices,
+    tokens: services.tokens,
+    database: services.database,
+    isDraining: () => draining,
+    http: { bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, emailMaxBytes: config.emailMaxBytes },
+    webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
+    whatsappWebhook:
+      config.whatsappProvider.kind === 'cloud-api'
+        ? { appSecret: config.whatsappProvider.cloud.appSecret, verifyToken: config.whatsappProvider.cloud.verifyToken }
+        : undefined,
+    logger,
+  });
+  // Make the first token request fast and fail early if the key cannot be made.
+  await services.keys.signingKey();
+  const address = await app.listen({ port: config.port, host: config.host });
+  logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
+  const workers: RunningWorkers | undefined = options.withWorker ? startWorkers(services) : undefined;
+  if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
+
+  let stopping: Promise<void> | undefined;
+  const stop = () => {
+    stopping ??= (async () => {
+      draining = true;
+      const deadline = setTimeout(() => {
+        logger.warn('shutdown deadline passed; closing open connections');
+        app.server.closeAllConnections();
+      }, config.shutdownTimeoutMs);
+      deadline.unref();
+      try {
+        // Requests in flight and jobs in flight finish side by side within the same deadline.
+        await Promise.all([app.close(), workers?.stop(config.shutdownTimeoutMs)]);
+      } finally {
+        clearTimeout(deadline);
+        await services.close();
+      }
+      logger.info('herald stopped');
+    })();
+    return stopping;
+  };
+  return { app, address, stop };
+}

@@ -1,0 +1,77 @@
+import type { Logger } from 'pino';
+import { AccessTokens, TOKEN_TTL_SECONDS } from '../auth/access-tokens.js';
+import { KeyRing } from '../auth/key-ring.js';
+import { buildProviders } from '../channels/providers.js';
+import { type Clock, systemClock } from '../core/clock.js';
+import type { ProviderRegistry } from '../core/delivery/provider.js';
+import type { Store } from '../core/ports.js';
+import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
+import { createDatabase, type HeraldDatabase } from '../storage/database.js';
+import { storeOf } from '../storage/store.js';
+import type { Config } from './config.js';
+
+/** Everything a process of Herald runs on, built once here and handed to routes, jobs and commands. */
+export interface Services {
+  config: Config;
+  logger: Logger;
+  clock: Clock;
+  database: HeraldDatabase;
+  store: Store;
+  keys: KeyRing;
+  tokens: AccessTokens;
+  providers: ProviderRegistry;
+  dispatch: DispatchContext;
+  /** Listeners told when this process commits new jobs (its own workers wake at once). */
+  onJobsCommitted: Set<() => void>;
+  close(): Promise<void>;
+}
+
+export function buildServices(config: Config, logger: Logger, clock: Clock = systemClock): Services {
+  const database = createDatabase({
+    url: config.databaseUrl,
+    schema: config.databaseSchema,
+    poolSize: config.databasePoolSize,
+  });
+  const onJobsCommitted = new Set<() => void>();
+  const store = storeOf(database, () => {
+    for (const listener of onJobsCommitted) listener();
+  });
+  const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
+  const built = buildProviders(
+    {
+      sandboxReceiptDelayMs: config.sandboxDelayMs,
+      email: config.emailProvider,
+      telegram: config.telegramProvider,
+      whatsapp: config.whatsappProvider,
+    },
+    { store, clock },
+  );
+  const providers = built.registry;
+  return {
+    config,
+    logger,
+    clock,
+    database,
+    store,
+    keys,
+    tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`),
+    providers,
+    dispatch: {
+      store,
+      clock,
+      providers,
+      retry: config.retry,
+      sendTimeoutMs: config.sendTimeoutMs,
+      logger: logger.child({ component: 'dispatch' }),
+      random: Math.random,
+      limiterFor: createLimiterCache(),
+      webhooks: config.webhooks,
+      receiverSlots: new ReceiverSlots(),
+    },
+    onJobsCommitted,
+    close: async () => {
+      built.close();
+      await database.close();
+    },
+  };
+}

@@ -1,0 +1,32 @@
+import { Worker } from '../dispatch/worker.js';
+import { listenForJobs } from '../storage/job-notifications.js';
+import type { Services } from './services.js';
+
+export interface RunningWorkers {
+  worker: Worker;
+  /** Stops claiming, finishes or gives back in-flight jobs within `deadlineMs`. */
+  stop(deadlineMs: number): Promise<void>;
+}
+
+/**
+ * Starts this process's dispatch worker. New work wakes it at once: commits in this process
+ * through the store's callback, commits elsewhere through PostgreSQL LISTEN/NOTIFY; polling only
+ * covers what both miss.
+ */
+export function startWorkers(services: Services): RunningWorkers {
+  const worker = new Worker(services.dispatch, services.config.worker);
+  const wake = () => worker.wake();
+  services.onJobsCommitted.add(wake);
+  const listener = listenForJobs(services.database, wake, services.logger);
+  worker.start();
+  services.logger.info({ worker_id: worker.id, database: services.database.dialect }, 'dispatch worker started');
+  return {
+    worker,
+    async stop(deadlineMs) {
+      services.onJobsCommitted.delete(wake);
+      await listener?.close();
+      await worker.stop(deadlineMs);
+      services.logger.info({ worker_id: worker.id }, 'dispatch worker stopped');
+    },
+  };
+}
