@@ -1,0 +1,159 @@
+import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
+import { AccessTokens, TOKEN_TTL_SECONDS } from '../src/auth/access-tokens.js';
+import { KeyRing } from '../src/auth/key-ring.js';
+import { buildProviders } from '../src/channels/providers.js';
+import { type CreateAccountInput, type CreatedAccount, createAccount } from '../src/core/accounts/manage-accounts.js';
+import { ManualClock } from '../src/core/clock.js';
+import { MICROS_PER_CREDIT } from '../src/core/credits.js';
+import type { ProviderRegistry } from '../src/core/delivery/provider.js';
+import type { Store } from '../src/core/ports.js';
+import { DEFAULT_PRICES } from '../src/core/pricing.js';
+import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/dispatch/dispatch-context.js';
+import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
+import { Worker } from '../src/dispatch/worker.js';
+import { buildApp } from '../src/http/app.js';
+import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
+import { storeOf } from '../src/storage/store.js';
+import type { Lookup } from '../src/webhooks/ssrf-guard.js';
+import { allocateDatabase, openDatabase, type TestDatabaseLocation } from './databases.js';
+
+export const TEST_PUBLIC_URL = 'http://herald.test';
+
+/** The whole HTTP application on a database of its own, driven through `app.inject()`. */
+export interface TestApp {
+  app: FastifyInstance;
+  database: HeraldDatabase;
+  location: TestDatabaseLocation;
+  store: Store;
+  clock: ManualClock;
+  keys: KeyRing;
+  tokens: AccessTokens;
+  /** The sandbox carriers (receipt delay 0), replaceable per channel in a test. */
+  providers: ProviderRegistry;
+  dispatch: DispatchContext;
+  /** A worker that runs only when told to (`runOnce`, `drain`), on the manual clock. */
+  worker: Worker;
+  /** Runs the worker until no job is due at the clock's current time; returns the jobs run. */
+  drain(): Promise<number>;
+  /** An account with `credits` whole credits (default 100) and all scopes unless given. */
+  createAccount(input?: Partial<Omit<CreateAccountInput, 'creditsMicros'>> & { credits?: number }): Promise<CreatedAccount>;
+  /** An access token for the account's client, through the real token endpoint. */
+  tokenFor(account: CreatedAccount, scope?: string): Promise<string>;
+  /** A JSON request with a bearer token. */
+  call(method: 'GET' | 'POST' | 'DELETE', url: string, token: string | undefined, body?: unknown): Promise<LightMyRequestResponse>;
+  close(): Promise<void>;
+}
+
+/** Resolves every name to one public address: tests never wait on, or reach, real DNS. */
+const publicLookup: Lookup = async () => [{ address: '93.184.216.34', family: 4 }];
+
+const silentLogger = { info() {}, warn() {}, error() {}, debug() {} };
+
+export interface TestAppOptions {
+  bodyLimitBytes?: number;
+  emailMaxBytes?: number;
+  /** The SSRF guard at webhook registration; by default loopback receivers are allowed, as in dispatch. */
+  webhooks?: { allowPrivateNetworks?: boolean; lookup?: Lookup };
+}
+
+export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
+  const location = allocateDatabase(dialect);
+  const database = await openDatabase(location);
+  const clock = new ManualClock(Date.now());
+  const store = storeOf(database);
+  const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
+  const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
+  const app = await buildApp({
+    store,
+    clock,
+    prices: DEFAULT_PRICES,
+    tokens,
+    database,
+    isDraining: () => false,
+    http: { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, publicUrl: TEST_PUBLIC_URL, emailMaxBytes: options.emailMaxBytes },
+    // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
+    webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
+    logger: false,
+  });
+  await app.ready();
+  const providers = buildProviders({ sandboxReceiptDelayMs: 0 }, { store, clock }).registry;
+  const dispatch: DispatchContext = {
+    store,
+    clock,
+    providers,
+    retry: DEFAULT_RETRY_POLICY,
+    sendTimeoutMs: 5_000,
+    logger: silentLogger,
+    random: () => 0.5,
+    limiterFor: createLimiterCache(),
+    // Test receivers listen on loopback.
+    webhooks: { allowPrivateNetworks: true, timeoutMs: 2_000, perReceiverConcurrency: 4 },
+    receiverSlots: new ReceiverSlots(),
+  };
+  const worker = new Worker(dispatch, { batchSize: 50, concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 });
+
+  let accounts = 0;
+  const testApp: TestApp = {
+    app,
+    database,
+    location,
+    store,
+    clock,
+    keys,
+    tokens,
+    providers,
+    dispatch,
+    worker,
+    async drain() {
+      let total = 0;
+      for (let round = 0; round < 1_000; round++) {
+        const ran = await worker.runOnce();
+        if (ran === 0) return total;
+        total += ran;
+      }
+      throw new Error('the queue did not drain in 1000 rounds');
+    },
+    async createAccount(input = {}) {
+      accounts++;
+      return createAccount(store, clock, {
+        name: input.name ?? `Test account ${accounts}`,
+        email: input.email ?? `owner${accounts}@example.com`,
+        plan: input.plan,
+        scopes: input.scopes,
+        creditsMicros: (input.credits ?? 100) * MICROS_PER_CREDIT,
+      });
+    },
+    async tokenFor(account, scope) {
+      const response = await app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        payload: new URLSearchParams({
+          grant_type: 'client_credentials',
+          client_id: account.clientId,
+          client_secret: account.clientSecret,
+          ...(scope !== undefined ? { scope } : {}),
+        }).toString(),
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      });
+      if (response.statusCode !== 200) throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
+      return response.json<{ access_token: string }>().access_token;
+    },
+    call(method, url, token, body) {
+      return app.inject({
+        method,
+        url,
+        headers: {
+          ...(token ? { authorization: `Bearer ${token}` } : {}),
+          ...(body !== undefined ? { 'content-type': 'application/json' } : {}),
+        },
+        ...(body !== undefined ? { payload: JSON.stringify(body) } : {}),
+      });
+    },
+    async close() {
+      await app.close();
+      await database.close();
+      await location.drop();
+    },
+  };
+  return testApp;
+}

@@ -1,0 +1,70 @@
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import pg from 'pg';
+import { describe, inject } from 'vitest';
+import { createDatabase, type Dialect, type HeraldDatabase } from '../src/storage/database.js';
+
+export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
+
+/** Where a test's own database lives: the URL (and schema) a child process can be given too. */
+export interface TestDatabaseLocation {
+  dialect: Dialect;
+  url: string;
+  schema: string | undefined;
+  /** Removes the database (the SQLite directory, or the PostgreSQL schema). */
+  drop(): Promise<void>;
+}
+
+/**
+ * A fresh, empty database of its own for one test file or test: a SQLite file in a temporary
+ * directory (a real file, so WAL and locking behave as in production), or a PostgreSQL schema with
+ * a random name, so parallel runs on one server never see each other's rows.
+ */
+export function allocateDatabase(dialect: Dialect): TestDatabaseLocation {
+  if (dialect === 'sqlite') {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-test-'));
+    return {
+      dialect,
+      url: `sqlite:${join(dir, 'herald.db')}`,
+      schema: undefined,
+      drop: async () => rmSync(dir, { recursive: true, force: true }),
+    };
+  }
+  const url = inject('postgresUrl');
+  if (!url) throw new Error('PostgreSQL is not available for this run');
+  const schema = `herald_t_${process.pid}_${randomBytes(4).toString('hex')}`;
+  return {
+    dialect,
+    url,
+    schema,
+    drop: async () => {
+      const client = new pg.Client({ connectionString: url });
+      await client.connect();
+      try {
+        await client.query(`drop schema if exists ${schema} cascade`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** Opens and migrates a database at a location from allocateDatabase. */
+export async function openDatabase(location: TestDatabaseLocation): Promise<HeraldDatabase> {
+  const database = createDatabase({ url: location.url, schema: location.schema, poolSize: 10 });
+  await database.migrate();
+  return database;
+}
+
+/**
+ * Declares the same suite once per dialect. The PostgreSQL copy is skipped, visibly, only when
+ * the global setup found no server (and never under CI, where that fails the run instead).
+ */
+export function describeEachDialect(name: string, suite: (dialect: Dialect) => void): void {
+  for (const dialect of DIALECTS) {
+    const skip = dialect === 'postgres' && !inject('postgresUrl');
+    describe.skipIf(skip)(`${name} [${dialect}]`, () => suite(dialect));
+  }
+}
