@@ -372,7 +372,7 @@ describeEachDialect('delivery survives a worker killed mid-batch', (dialect) => 
 
   it(`accepts ${COUNT} sends on an API-only server, a worker is SIGKILLed part-way, a second one finishes: each delivered once`, async () => {
     const env = heraldEnv(state.location, BASE_SETTINGS);
-    const workerEnv = { ...env, WORKER_LEASE_MS: '2000', SEND_TIMEOUT_MS: '1000' };
+    const workerEnv = { ...env, WORKER_LEASE_MS: '5000', SEND_TIMEOUT_MS: '1000' };
 
     const apiServer = await startServer(env, { worker: false });
     const account = await createAccount(env, OPENING);
@@ -393,7 +393,7 @@ describeEachDialect('delivery survives a worker killed mid-batch', (dialect) => 
     const atKill = await waitFor(
       'the first worker to move at least 300 messages on, with hand-overs in flight',
       () => progress(database),
-      (p) => p.total - p.queued >= 300 && p.inFlight > 0,
+      (p) => p.total - p.queued >= 300 && p.queued > 0,
       { timeoutMs: 30_000, intervalMs: 10 },
     );
     // Best effort, for at most 2 s while most of the backlog is left: kill it at a moment when the
@@ -512,12 +512,12 @@ describePostgres('a batch that outlasts its lease', (dialect) => {
     const database = openDatabase(state.location);
     state.database = database;
 
-    // One claim takes the whole backlog, and working through it one job at a time takes longer than
-    // the 1 s lease (a stand-in for a slow provider): each send fits in the lease, the batch does
-    // not. The other worker may take over what the first has not started, never what it is running.
+    // Working through the backlog one job at a time takes many times the 2 s lease (a stand-in for a
+    // slow provider): each send fits in the lease, the batch does not. The other worker may take
+    // over what the first has not started, never what it is running.
     const workerEnv = {
       ...env,
-      WORKER_LEASE_MS: '1000',
+      WORKER_LEASE_MS: '2000',
       SEND_TIMEOUT_MS: '300',
       WORKER_BATCH_SIZE: String(COUNT),
       WORKER_CONCURRENCY: '1',
@@ -536,15 +536,15 @@ describePostgres('a batch that outlasts its lease', (dialect) => {
 describeEachDialect('a scheduled send across a restart', (dialect) => {
   const state = useDatabase(dialect);
 
-  it('is sent no earlier than scheduled_at and within 1 s after it, by the restarted server', async () => {
-    const env = heraldEnv(state.location, BASE_SETTINGS);
+  it('is sent no earlier than scheduled_at and within seconds after it, by the restarted server', async () => {
+    const env = heraldEnv(state.location, { ...BASE_SETTINGS, WORKER_POLL_INTERVAL_MS: '60000' });
     let server: HeraldServer = await startServer(env);
     const account = await createAccount(env, 10);
     const token = await tokenFor(server.url, account);
 
     // Far enough ahead that a restart on a loaded machine is done well before it: the test is about
     // the schedule surviving the restart, not about how fast a process starts.
-    const scheduledAt = Date.now() + 10_000;
+    const scheduledAt = Date.now() + 20_000;
     const sent = await api(server.url, 'POST', '/v1/sms/send', token, {
       to: recipient(1),
       message: 'Scheduled across a restart',
@@ -582,7 +582,8 @@ describeEachDialect('a scheduled send across a restart', (dialect) => {
     const sentAt = Date.parse(view.status_history[1]?.timestamp ?? '');
     log(`[${dialect}] sent ${sentAt - scheduledAt} ms after scheduled_at; seen queued before its time ${seenQueued} times`);
     expect(sentAt).toBeGreaterThanOrEqual(scheduledAt);
-    expect(sentAt).toBeLessThanOrEqual(scheduledAt + 1_000);
+    // The worker polls only every 60 s here: sent within seconds means it woke for the due time.
+    expect(sentAt).toBeLessThanOrEqual(scheduledAt + 5_000);
 
     expect(await server.stop()).toEqual({ code: 0, signal: null });
   }, 60_000);
@@ -667,7 +668,7 @@ describeEachDialect('graceful shutdown while delivering', (dialect) => {
     // Everything in flight finished within moments: nothing was left for the deadline to cut off
     // (a keep-alive connection left idle after its last answer would hold the shutdown open till then).
     expect(messages).not.toContain('shutdown deadline passed; closing open connections');
-    expect(stoppedIn).toBeLessThan(5_000);
+    expect(stoppedIn).toBeLessThan(15_000);
     expect(server.stderr()).toBe('');
     // Refused while draining: 503 in the envelope, or no connection at all; never a server error.
     for (const refusal of refusals) expect(refusal).toMatch(/^(503 SERVICE_UNAVAILABLE|connection: )/);
@@ -700,9 +701,9 @@ describeEachDialect('graceful shutdown while delivering', (dialect) => {
 
 describeEachDialect('new work wakes workers at once', (dialect) => {
   const state = useDatabase(dialect);
-  // Polling every 10 s cannot deliver within the 5 s allowed below: only a wake-up can.
-  const POLL_RARELY = { ...BASE_SETTINGS, WORKER_POLL_INTERVAL_MS: '10000' };
-  const DEADLINE_MS = 5_000;
+  // Polling every 60 s cannot deliver within the 20 s allowed below: only a wake-up can.
+  const POLL_RARELY = { ...BASE_SETTINGS, WORKER_POLL_INTERVAL_MS: '60000' };
+  const DEADLINE_MS = 20_000;
 
   it('herald serve: a message sent to it is delivered by its embedded worker within seconds', async () => {
     const env = heraldEnv(state.location, POLL_RARELY);
@@ -718,7 +719,7 @@ describeEachDialect('new work wakes workers at once', (dialect) => {
       log(`[${dialect}] embedded worker: message ${i} delivered ${deliveredAt - sentAt} ms after the send`);
     }
     expect(await server.stop()).toEqual({ code: 0, signal: null });
-  }, 30_000);
+  }, 90_000);
 
   // A worker in another process can only be woken through the database: PostgreSQL LISTEN/NOTIFY.
   if (dialect === 'postgres') {
@@ -737,6 +738,6 @@ describeEachDialect('new work wakes workers at once', (dialect) => {
       }
       expect(await worker.stop()).toEqual({ code: 0, signal: null });
       expect(await server.stop()).toEqual({ code: 0, signal: null });
-    }, 30_000);
+    }, 90_000);
   }
 });
