@@ -1,11 +1,17 @@
 import type { Clock } from '../core/clock.js';
-import type { ProviderRegistry } from '../core/delivery/provider.js';
+import { JOB_KINDS } from '../core/delivery/job-kinds.js';
+import type { Provider, ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
+import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
+import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import { createSmtpProvider, type SmtpSettings } from './email/smtp.provider.js';
 import { createSandboxProvider } from './sandbox/sandbox.provider.js';
+import { createSmppProvider, type SmppSettings } from './sms/smpp.provider.js';
 import { createTelegramBotProvider, type TelegramBotSettings } from './telegram/bot-api.provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './whatsapp/cloud-api.provider.js';
 
+/** Which provider carries SMS: the embedded sandbox, or an SMSC over SMPP 3.4. */
+export type SmsProviderSettings = { kind: 'sandbox' } | { kind: 'smpp'; smpp: SmppSettings };
 /** Which provider carries email: the embedded sandbox, or an SMTP server. */
 export type EmailProviderSettings = { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings };
 /** Which provider carries WhatsApp: the embedded sandbox, or Meta's Cloud API. */
@@ -15,6 +21,7 @@ export type TelegramProviderSettings = { kind: 'sandbox' } | { kind: 'bot-api'; 
 
 export interface ProviderSettings {
   sandboxReceiptDelayMs: number;
+  sms?: SmsProviderSettings | undefined;
   email?: EmailProviderSettings | undefined;
   telegram?: TelegramProviderSettings | undefined;
   whatsapp?: WhatsappProviderSettings | undefined;
@@ -22,27 +29,50 @@ export interface ProviderSettings {
 
 export interface Providers {
   registry: ProviderRegistry;
-  /** Closes the connections real providers keep open (SMTP pools). */
-  close(): void;
+  /** Opens the links real providers keep (an SMPP bind): only processes that dispatch call it. */
+  start(): void;
+  /** Closes the connections real providers keep open (SMTP pools, SMPP binds). */
+  close(): Promise<void>;
+  /** How each channel's provider is doing, in this process. */
+  health(): ProviderHealth[];
 }
 
+/** Stores a provider's receipt as a job, so it is applied (and retried) like any other work. */
+const storeReceipt = (store: Store, clock: Clock) => async (receipt: ProviderReceipt) => {
+  const now = clock.now();
+  await store.transaction((tx) => tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now }, now));
+};
+
 /** The provider of each channel. Every channel uses the embedded sandbox until a real provider is configured. */
-export function buildProviders(settings: ProviderSettings, deps: { store: Store; clock: Clock }): Providers {
+export function buildProviders(settings: ProviderSettings, deps: { store: Store; clock: Clock; logger?: HealthLogger }): Providers {
   const sandbox = { store: deps.store, clock: deps.clock, receiptDelayMs: settings.sandboxReceiptDelayMs };
-  const smtp = settings.email?.kind === 'smtp' ? createSmtpProvider(settings.email.smtp) : undefined;
+  const silent: HealthLogger = { info() {}, warn() {} };
+  const logger = deps.logger ?? silent;
+  const chosen: Record<Channel, Provider> = {
+    sms:
+      settings.sms?.kind === 'smpp'
+        ? createSmppProvider(settings.sms.smpp, { onReceipt: storeReceipt(deps.store, deps.clock), logger })
+        : createSandboxProvider('sms', sandbox),
+    whatsapp:
+      settings.whatsapp?.kind === 'cloud-api'
+        ? createWhatsappCloudProvider(settings.whatsapp.cloud)
+        : createSandboxProvider('whatsapp', sandbox),
+    email: settings.email?.kind === 'smtp' ? createSmtpProvider(settings.email.smtp) : createSandboxProvider('email', sandbox),
+    telegram:
+      settings.telegram?.kind === 'bot-api' ? createTelegramBotProvider(settings.telegram.bot) : createSandboxProvider('telegram', sandbox),
+  };
+  const tracked = Object.fromEntries(
+    Object.entries(chosen).map(([channel, provider]) => [channel, trackHealth(provider, deps.clock, logger)]),
+  ) as Record<Channel, TrackedProvider>;
+  const all = Object.values(tracked);
   return {
-    registry: {
-      sms: createSandboxProvider('sms', sandbox),
-      whatsapp:
-        settings.whatsapp?.kind === 'cloud-api'
-          ? createWhatsappCloudProvider(settings.whatsapp.cloud)
-          : createSandboxProvider('whatsapp', sandbox),
-      email: smtp ?? createSandboxProvider('email', sandbox),
-      telegram:
-        settings.telegram?.kind === 'bot-api'
-          ? createTelegramBotProvider(settings.telegram.bot)
-          : createSandboxProvider('telegram', sandbox),
+    registry: tracked,
+    start: () => {
+      for (const provider of all) provider.start?.();
     },
-    close: () => smtp?.close(),
+    close: async () => {
+      await Promise.all(all.map((provider) => provider.close?.()));
+    },
+    health: () => all.map((provider) => provider.health()),
   };
 }

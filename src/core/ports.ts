@@ -74,6 +74,18 @@ export interface MessagesPort {
   statusHistories(messageIds: readonly string[]): Promise<Map<string, StatusChange[]>>;
   findById(messageId: string): Promise<Message | undefined>;
   findByProviderId(channel: Channel, providerMessageId: string): Promise<Message | undefined>;
+  /**
+   * The message a provider's id belongs to, trying each form of the id in turn: the id of the
+   * message itself, or of one of its parts (then `part` says which).
+   */
+  findByProviderIds(
+    channel: Channel,
+    ids: readonly string[],
+  ): Promise<{ message: Message; part?: { providerMessageId: string } } | undefined>;
+  /** Remembers the provider's id of each part of a multi-part message, in order. */
+  recordParts(messageId: string, channel: Channel, providerMessageIds: readonly string[]): Promise<void>;
+  /** Records a part's final state; returns how many parts of its message are not delivered yet. */
+  settlePart(channel: Channel, providerMessageId: string, status: 'delivered' | 'failed'): Promise<{ undelivered: number }>;
   /** Accounts that have sent a message on this channel to this recipient. */
   accountsWriting(channel: Channel, recipient: string): Promise<string[]>;
   /** The stored channel-specific fields of a message (JSON), if any. */

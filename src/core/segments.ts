@@ -6,9 +6,9 @@
  * two parts, so parts are packed greedily without splitting either.
  */
 
-const GSM_BASIC =
+export const GSM_BASIC =
   '@£$¥èéùìòÇ\nØø\rÅåΔ_ΦΓΛΩΠΨΣΘΞÆæßÉ !"#¤%&\'()*+,-./0123456789:;<=>?' + '¡ABCDEFGHIJKLMNOPQRSTUVWXYZÄÖÑÜ§¿abcdefghijklmnopqrstuvwxyzäöñüà';
-const GSM_EXTENSION = '\f^{}\\[~]|€';
+export const GSM_EXTENSION = '\f^{}\\[~]|€';
 
 const basic = new Set(GSM_BASIC);
 const extension = new Set(GSM_EXTENSION);
@@ -47,19 +47,37 @@ function unitWidths(text: string, encoding: SmsEncoding): number[] {
 
 export function countSegments(text: string): SegmentCount {
   const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
+  const units = unitWidths(text, encoding).reduce((sum, width) => sum + width, 0);
+  return { encoding, segments: splitSegments(text).parts.length, units };
+}
+
+/**
+ * The text of each part, as a carrier would split it (the same greedy rule `countSegments` counts
+ * by): one part up to 160 septets / 70 code units, else parts of 153 / 67 that never split an
+ * escape pair or a surrogate pair. The empty text has no parts.
+ */
+export function splitSegments(text: string): { encoding: SmsEncoding; parts: string[] } {
+  const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
+  const chars = [...text];
   const widths = unitWidths(text, encoding);
   const units = widths.reduce((sum, width) => sum + width, 0);
   const limit = LIMITS[encoding];
-  if (units <= limit.single) return { encoding, segments: units === 0 ? 0 : 1, units };
+  if (units === 0) return { encoding, parts: [] };
+  if (units <= limit.single) return { encoding, parts: [text] };
 
-  let segments = 1;
+  const parts: string[] = [];
+  let current = '';
   let used = 0;
-  for (const width of widths) {
+  chars.forEach((char, i) => {
+    const width = widths[i] as number;
     if (used + width > limit.multi) {
-      segments++;
+      parts.push(current);
+      current = '';
       used = 0;
     }
+    current += char;
     used += width;
-  }
-  return { encoding, segments, units };
+  });
+  parts.push(current);
+  return { encoding, parts };
 }

@@ -78,7 +78,10 @@ export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, sign
   // Stopped mid-send: the job goes back at once (still in flight, so the next worker asks first).
   if (signal.aborted && !outcome.ok) return { done: false, retryAt: now, error: 'the worker stopped during the hand-over' };
   if (outcome.ok) {
-    await store.transaction((tx) => recordAccepted(tx, message, outcome.providerMessageId, now, `accepted by ${provider.name}`));
+    await store.transaction(async (tx) => {
+      await recordAccepted(tx, message, outcome.providerMessageId, now, `accepted by ${provider.name}`);
+      if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
+    });
     if (outcome.delivered) {
       await applyReceipt(store, {
         channel: message.channel,

@@ -15,6 +15,7 @@ export async function applyProviderReceipt(ctx: DispatchContext, job: ClaimedJob
   if (job.attempts <= UNMATCHED_RETRIES) {
     return { done: false, retryAt: ctx.clock.now() + UNMATCHED_DELAY_MS, error: 'no message matches this receipt yet' };
   }
+  ctx.providers[receipt.channel]?.noteUnmatchedReceipt?.();
   ctx.logger.warn(
     { channel: receipt.channel, provider_message_id: receipt.providerMessageId, status: receipt.status },
     'dropping a receipt that matches no message',

@@ -33,6 +33,8 @@ export interface AppDeps {
   tokens: AccessTokens;
   database: HealthDeps['database'];
   isDraining: () => boolean;
+  /** Provider health for /readyz, where this process dispatches. */
+  providers?: HealthDeps['providers'];
   http: {
     /** Largest request body accepted, in bytes (413 PAYLOAD_TOO_LARGE above it). */
     bodyLimitBytes: number;
@@ -104,7 +106,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { database: deps.database, isDraining: deps.isDraining });
+  await app.register(healthRoutes, { database: deps.database, isDraining: deps.isDraining, providers: deps.providers });
   await app.register(tokenEndpoint, { store: deps.store, tokens: deps.tokens });
   await app.register(trackingRoutes, { store: deps.store, clock: deps.clock, publicUrl: deps.http.publicUrl });
   if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });

@@ -1,5 +1,10 @@
 import { readFileSync } from 'node:fs';
-import type { EmailProviderSettings, TelegramProviderSettings, WhatsappProviderSettings } from '../channels/providers.js';
+import type {
+  EmailProviderSettings,
+  SmsProviderSettings,
+  TelegramProviderSettings,
+  WhatsappProviderSettings,
+} from '../channels/providers.js';
 import { parseCredits } from '../core/credits.js';
 import { DEFAULT_PRICES, type PriceList } from '../core/pricing.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/dispatch-context.js';
@@ -32,6 +37,8 @@ export interface Config {
   webhooks: WebhookSettings;
   /** EMAIL_PROVIDER: the sandbox (default) or SMTP. */
   emailProvider: EmailProviderSettings;
+  /** SMS_PROVIDER: the sandbox (default) or an SMSC over SMPP. */
+  smsProvider: SmsProviderSettings;
   /** TELEGRAM_PROVIDER: the sandbox (default) or the Bot API. */
   telegramProvider: TelegramProviderSettings;
   /** WHATSAPP_PROVIDER: the sandbox (default) or Meta's Cloud API. */
@@ -125,6 +132,57 @@ function emailProvider(env: Env): EmailProviderSettings {
       ...(env.SMTP_TLS_CA_FILE ? { tlsCa: readPem(env, 'SMTP_TLS_CA_FILE') } : {}),
       ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
       ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
+    },
+  };
+}
+
+function smsProvider(env: Env): SmsProviderSettings {
+  const kind = (env.SMS_PROVIDER || 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'smpp') throw new ConfigError('SMS_PROVIDER', `must be sandbox or smpp (got "${env.SMS_PROVIDER}")`);
+  const raw = env.SMPP_URL;
+  if (!raw) throw new ConfigError('SMPP_URL', 'is required when SMS_PROVIDER=smpp, e.g. smpp://system_id:password@smsc.example.com:2775');
+  let parsed: URL;
+  try {
+    parsed = new URL(raw);
+  } catch {
+    // Never echo the value: it carries the SMPP password.
+    throw new ConfigError('SMPP_URL', 'is not a valid URL');
+  }
+  if (parsed.protocol !== 'smpp:') throw new ConfigError('SMPP_URL', 'must start with smpp://');
+  const systemId = decodeURIComponent(parsed.username);
+  if (!systemId || !parsed.hostname)
+    throw new ConfigError('SMPP_URL', 'must name the system_id and the host: smpp://system_id:password@host:2775');
+  const password = decodeURIComponent(parsed.password);
+  const systemType = env.SMPP_SYSTEM_TYPE ?? '';
+  if (systemType.length > 12) throw new ConfigError('SMPP_SYSTEM_TYPE', 'must be at most 12 characters');
+  const optionalByte = (key: string) => (env[key] === undefined || env[key] === '' ? undefined : integer(env, key, 0, 0, 255));
+  const defaultSender = env.SMPP_DEFAULT_SENDER || undefined;
+  if (defaultSender && !/^(\+?\d{1,15}|[A-Za-z0-9 ]{1,11})$/.test(defaultSender)) {
+    throw new ConfigError('SMPP_DEFAULT_SENDER', 'must be a number or up to 11 letters and digits');
+  }
+  const maxPerSecond = integer(env, 'SMPP_THROUGHPUT', 0, 0, 100_000);
+  const reconnectMinMs = integer(env, 'SMPP_RECONNECT_MIN_MS', 1_000, 10, 600_000);
+  return {
+    kind,
+    smpp: {
+      host: parsed.hostname.replace(/^\[|\]$/g, ''),
+      port: parsed.port ? Number(parsed.port) : 2775,
+      systemId,
+      password,
+      systemType,
+      windowSize: integer(env, 'SMPP_WINDOW', 10, 1, 1_000),
+      enquireLinkMs: integer(env, 'SMPP_ENQUIRE_LINK_MS', 30_000, 100, 3_600_000),
+      responseTimeoutMs: integer(env, 'SMPP_RESPONSE_TIMEOUT_MS', 10_000, 100, 600_000),
+      reconnectMinMs,
+      reconnectMaxMs: Math.max(reconnectMinMs, integer(env, 'SMPP_RECONNECT_MAX_MS', 30_000, 10, 3_600_000)),
+      sourceTon: optionalByte('SMPP_SOURCE_TON'),
+      sourceNpi: optionalByte('SMPP_SOURCE_NPI'),
+      destTon: integer(env, 'SMPP_DEST_TON', 1, 0, 255),
+      destNpi: integer(env, 'SMPP_DEST_NPI', 1, 0, 255),
+      defaultSender,
+      throttledRetryMs: integer(env, 'SMPP_THROTTLED_RETRY_MS', 5_000, 0, 3_600_000),
+      ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
     },
   };
 }
@@ -239,6 +297,7 @@ export function loadConfig(env: Env = process.env): Config {
       perReceiverConcurrency: integer(env, 'WEBHOOK_CONCURRENCY_PER_RECEIVER', DEFAULT_WEBHOOK_SETTINGS.perReceiverConcurrency, 1, 100),
     },
     emailProvider: emailProvider(env),
+    smsProvider: smsProvider(env),
     telegramProvider: telegramProvider(env),
     whatsappProvider: whatsappProvider(env),
   };

@@ -81,6 +81,8 @@ export async function startServer(services: Services, options: ServerOptions): P
     tokens: services.tokens,
     database: services.database,
     isDraining: () => draining,
+    // Providers work (and report) where messages are dispatched: an API-only node shows none.
+    providers: options.withWorker ? () => services.providerHealth() : undefined,
     http: { bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, emailMaxBytes: config.emailMaxBytes },
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     whatsappWebhook:

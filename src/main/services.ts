@@ -3,7 +3,7 @@ import { AccessTokens, TOKEN_TTL_SECONDS } from '../auth/access-tokens.js';
 import { KeyRing } from '../auth/key-ring.js';
 import { buildProviders } from '../channels/providers.js';
 import { type Clock, systemClock } from '../core/clock.js';
-import type { ProviderRegistry } from '../core/delivery/provider.js';
+import type { ProviderHealth, ProviderRegistry } from '../core/delivery/provider.js';
 import type { Store } from '../core/ports.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
 import { createDatabase, type HeraldDatabase } from '../storage/database.js';
@@ -20,6 +20,9 @@ export interface Services {
   keys: KeyRing;
   tokens: AccessTokens;
   providers: ProviderRegistry;
+  /** Opens provider links (SMPP binds); called by processes that run a dispatch worker. */
+  startProviders(): void;
+  providerHealth(): ProviderHealth[];
   dispatch: DispatchContext;
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
@@ -40,11 +43,12 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   const built = buildProviders(
     {
       sandboxReceiptDelayMs: config.sandboxDelayMs,
+      sms: config.smsProvider,
       email: config.emailProvider,
       telegram: config.telegramProvider,
       whatsapp: config.whatsappProvider,
     },
-    { store, clock },
+    { store, clock, logger: logger.child({ component: 'providers' }) },
   );
   const providers = built.registry;
   return {
@@ -56,6 +60,8 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     keys,
     tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`),
     providers,
+    startProviders: () => built.start(),
+    providerHealth: () => built.health(),
     dispatch: {
       store,
       clock,
@@ -70,7 +76,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     },
     onJobsCommitted,
     close: async () => {
-      built.close();
+      await built.close();
       await database.close();
     },
   };

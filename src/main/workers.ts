@@ -14,6 +14,8 @@ export interface RunningWorkers {
  * covers what both miss.
  */
 export function startWorkers(services: Services): RunningWorkers {
+  // Links to providers (an SMPP bind, which also brings its receipts) live where messages are dispatched.
+  services.startProviders();
   const worker = new Worker(services.dispatch, services.config.worker);
   const wake = () => worker.wake();
   services.onJobsCommitted.add(wake);

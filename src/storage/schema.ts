@@ -113,6 +113,14 @@ export interface JobsTable {
   created_at: number;
 }
 
+export interface MessagePartsTable {
+  channel: string;
+  provider_message_id: string;
+  message_id: string;
+  part: number;
+  status: 'delivered' | 'failed' | null;
+}
+
 export interface SandboxSubmissionsTable {
   message_id: string;
   channel: string;
@@ -210,6 +218,7 @@ export interface Database {
   credit_ledger: CreditLedgerTable;
   messages: MessagesTable;
   message_status_history: MessageStatusHistoryTable;
+  message_parts: MessagePartsTable;
   signing_keys: SigningKeysTable;
   jobs: JobsTable;
   sandbox_submissions: SandboxSubmissionsTable;

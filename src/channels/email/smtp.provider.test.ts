@@ -138,7 +138,7 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
     });
   });
   afterAll(async () => {
-    provider.close();
+    await provider.close();
     await smtp.close();
   });
 
@@ -188,7 +188,7 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
         code: 'SMTP_AUTH',
       });
     } finally {
-      wrong.close();
+      await wrong.close();
     }
   });
 
@@ -199,7 +199,7 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
       expect(outcome).toMatchObject({ ok: false, retryable: true });
       expect(smtp.received.some((m) => !m.secure)).toBe(false);
     } finally {
-      untrusting.close();
+      await untrusting.close();
     }
   });
 
@@ -214,7 +214,7 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
         code: 'SMTP_UNREACHABLE',
       });
     } finally {
-      nowhere.close();
+      await nowhere.close();
     }
   });
 });
@@ -235,7 +235,7 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
     t.providers.email = provider;
   });
   afterAll(async () => {
-    provider.close();
+    await provider.close();
     await smtp.close();
     await t.close();
   });

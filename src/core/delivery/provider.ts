@@ -22,7 +22,13 @@ export interface OutboundMessage {
  */
 export type SendOutcome =
   /** `delivered`: the provider's acceptance is delivery itself (Telegram sends no receipts). */
-  | { ok: true; providerMessageId: string; delivered?: boolean }
+  | {
+      ok: true;
+      providerMessageId: string;
+      delivered?: boolean;
+      /** Multi-part messages the provider took part by part (SMPP): each part's id, in order. */
+      partIds?: string[];
+    }
   | {
       ok: false;
       retryable: boolean;
@@ -49,12 +55,40 @@ export interface Provider {
    * leave it out, and such a message is sent again (at-least-once).
    */
   lookup?(messageId: string): Promise<{ providerMessageId: string } | undefined>;
+  /** Opens the connections a provider keeps (an SMPP bind); called in processes that dispatch. */
+  start?(): void;
+  /** Closes them. */
+  close?(): Promise<void> | void;
+  /** Whether its link is up, for providers that keep one (SMPP). */
+  connected?(): boolean;
+  /** Why the link is down, if it is. */
+  lastError?(): string | undefined;
+  /** Counts a receipt for this provider's channel that matched no message (health tracking). */
+  noteUnmatchedReceipt?(): void;
+}
+
+/** How a provider is doing, as `/readyz` and the logs show it. */
+export interface ProviderHealth {
+  channel: Channel;
+  provider: string;
+  /** Link up (SMPP), or the last hand-over reached the provider; null before any was tried. */
+  connected: boolean | null;
+  last_error: string | null;
+  last_error_at: string | null;
+  /** Hand-overs under way now, in this process. */
+  in_flight: number;
+  /** Messages the provider took in the last 60 s, in this process. */
+  sent_last_minute: number;
+  /** Receipts dropped because they matched no message, since start. */
+  unmatched_receipts: number;
 }
 
 /** A delivery report from a provider, matched to a message by the provider's id or by ours. */
 export interface ProviderReceipt {
   channel: Channel;
   providerMessageId: string;
+  /** Other forms the provider's id may have been stored in (SMPP: hex or decimal, case). */
+  alternativeIds?: string[] | undefined;
   /** Set when the provider echoes our id back (the sandbox does). */
   messageId?: string | undefined;
   /** `complained` (email): the recipient marked it as spam; an event that changes no status. */

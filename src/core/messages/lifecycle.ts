@@ -112,12 +112,19 @@ export type ReceiptResult = 'applied' | 'ignored' | 'unmatched';
  */
 export async function applyReceipt(store: Store, receipt: ProviderReceipt): Promise<ReceiptResult> {
   return store.transaction(async (tx) => {
-    const found = receipt.messageId
-      ? await tx.messages.findById(receipt.messageId)
-      : await tx.messages.findByProviderId(receipt.channel, receipt.providerMessageId);
+    const match: { message?: Message | undefined; part?: { providerMessageId: string } | undefined } | undefined = receipt.messageId
+      ? { message: await tx.messages.findById(receipt.messageId) }
+      : await tx.messages.findByProviderIds(receipt.channel, [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])]);
+    const found = match?.message;
     if (!found || found.channel !== receipt.channel) return 'unmatched';
     let message = found;
     const at = receipt.occurredAt;
+    // A receipt for one part of a multi-part message: a failed part fails the message; a delivered
+    // one delivers it only once every part is delivered.
+    if (match?.part && (receipt.status === 'delivered' || receipt.status === 'failed')) {
+      const { undelivered } = await tx.messages.settlePart(receipt.channel, match.part.providerMessageId, receipt.status);
+      if (receipt.status === 'delivered' && undelivered > 0) return 'applied';
+    }
     // A complaint is an email event, not a status: it neither implies nor needs any transition.
     if (receipt.status === 'complained') return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
     if (message.status === 'queued') {

@@ -1,15 +1,39 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
+import type { ProviderHealth as ProviderHealthValue } from '../../core/delivery/provider.js';
 
 export interface HealthDeps {
   database: { ping(): Promise<void>; pendingMigrations(): Promise<string[]> };
   /** True once shutdown has begun: the node should leave the load balancer. */
   isDraining(): boolean;
+  /** How each channel's provider is doing in this process (shown, never failing readiness). */
+  providers?: (() => ProviderHealthValue[]) | undefined;
 }
+
+const ProviderHealth = Type.Object(
+  {
+    channel: Type.String(),
+    provider: Type.String({ description: 'sandbox, smpp, smtp, bot-api or cloud-api' }),
+    connected: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'Link up (SMPP), or the last hand-over reached the provider; null before any was tried',
+    }),
+    last_error: Type.Union([Type.String(), Type.Null()]),
+    last_error_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
+    in_flight: Type.Integer({ description: 'Hand-overs under way now in this process' }),
+    sent_last_minute: Type.Integer({ description: 'Messages the provider took in the last 60 s, in this process' }),
+    unmatched_receipts: Type.Integer({ description: 'Receipts dropped because no message matched them, since start' }),
+  },
+  { title: 'ProviderHealth' },
+);
 
 const Health = Type.Object({
   status: Type.Union([Type.Literal('ok'), Type.Literal('unavailable'), Type.Literal('draining')]),
   checks: Type.Optional(Type.Record(Type.String(), Type.String())),
+  /**
+   * A provider that is down does not make the node unready: the API keeps accepting and its
+   * messages wait and are retried, while other channels go on.
+   */
+  providers: Type.Optional(Type.Array(ProviderHealth)),
 });
 
 /** `/healthz`: the process answers. `/readyz`: it can serve traffic (store up, schema current, not draining). */
@@ -34,8 +58,9 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         checks.store = 'unreachable';
         ready = false;
       }
-      if (deps.isDraining()) return reply.code(503).send({ status: 'draining', checks });
-      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks });
+      const providers = deps.providers ? { providers: deps.providers() } : {};
+      if (deps.isDraining()) return reply.code(503).send({ status: 'draining', checks, ...providers });
+      return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks, ...providers });
     },
   );
 }

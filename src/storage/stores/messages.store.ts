@@ -147,6 +147,54 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return row && toMessage(row);
     },
 
+    async findByProviderIds(channel, ids) {
+      if (ids.length === 0) return undefined;
+      const part = await db
+        .selectFrom('message_parts')
+        .select(['message_id', 'provider_message_id'])
+        .where('channel', '=', channel)
+        .where('provider_message_id', 'in', [...ids])
+        .executeTakeFirst();
+      if (part) {
+        const row = await db.selectFrom('messages').selectAll().where('id', '=', part.message_id).executeTakeFirst();
+        return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
+      }
+      const row = await db
+        .selectFrom('messages')
+        .selectAll()
+        .where('channel', '=', channel)
+        .where('provider_message_id', 'in', [...ids])
+        .executeTakeFirst();
+      return row && { message: toMessage(row) };
+    },
+
+    async recordParts(messageId, channel, providerMessageIds) {
+      if (providerMessageIds.length === 0) return;
+      await db
+        .insertInto('message_parts')
+        .values(providerMessageIds.map((id, i) => ({ channel, provider_message_id: id, message_id: messageId, part: i + 1, status: null })))
+        .onConflict((oc) => oc.columns(['channel', 'provider_message_id']).doNothing())
+        .execute();
+    },
+
+    async settlePart(channel, providerMessageId, status) {
+      const part = await db
+        .updateTable('message_parts')
+        .set({ status })
+        .where('channel', '=', channel)
+        .where('provider_message_id', '=', providerMessageId)
+        .returning('message_id')
+        .executeTakeFirst();
+      if (!part) return { undelivered: 0 };
+      const left = await db
+        .selectFrom('message_parts')
+        .select((eb) => eb.fn.countAll<number>().as('n'))
+        .where('message_id', '=', part.message_id)
+        .where((eb) => eb.or([eb('status', 'is', null), eb('status', '!=', 'delivered')]))
+        .executeTakeFirstOrThrow();
+      return { undelivered: Number(left.n) };
+    },
+
     async accountsWriting(channel, recipient) {
       const rows = await db
         .selectFrom('messages')

@@ -1,0 +1,195 @@
+import type { Pdu } from 'smpp';
+import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
+import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
+import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
+import { decodeGsm7, decodeUcs2, encodeSms, sourceAddressing } from './smpp/sms-encoding.js';
+
+export interface SmppSettings extends SmppBindSettings {
+  /** Source TON/NPI for every message; when absent, chosen per sender (alphanumeric 5/0, number 1/1, short code 3/0). */
+  sourceTon?: number | undefined;
+  sourceNpi?: number | undefined;
+  /** Destination TON/NPI (international/E.164 by default). */
+  destTon: number;
+  destNpi: number;
+  /** Sender used for messages that name none. */
+  defaultSender?: string | undefined;
+  /** submit_sm per second the SMSC allows us; the dispatcher keeps to it. */
+  maxPerSecond?: number | undefined;
+  /** After ESME_RTHROTTLED or ESME_RMSGQFUL, try the message again this much later. */
+  throttledRetryMs: number;
+}
+
+export interface SmppProviderDeps {
+  /** Stores a delivery receipt for the dispatcher to apply; the deliver_sm is answered once it resolves. */
+  onReceipt(receipt: ProviderReceipt): Promise<void>;
+  logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
+}
+
+/** SMSC answers that mean "not now": the message was not taken and is tried again later. */
+const RETRY_LATER = new Set(['ESME_RTHROTTLED', 'ESME_RMSGQFUL', 'ESME_RSYSERR', 'ESME_RX_T_APPN']);
+/** esm_class message type bits: 0x04 is an SMSC delivery receipt. */
+const ESM_TYPE_MASK = 0x3c;
+const ESM_DELIVERY_RECEIPT = 0x04;
+/** How long a send waits for a bind that is in progress before putting the message back. */
+const MAX_BIND_WAIT_MS = 2_000;
+/** Retry delay for a message put back because the link is down. */
+const LINK_DOWN_RETRY_MS = 10_000;
+
+export interface SmppProvider extends Provider {
+  readonly client: SmppClient;
+}
+
+/**
+ * SMS over SMPP 3.4 through one transceiver bind: submit_sm per part (GSM 03.38 or UCS-2 by
+ * content, a concatenation UDH on multi-part messages), registered_delivery set, and delivery
+ * receipts (deliver_sm, esm_class 0x04) handed to `onReceipt` under every form of their id.
+ */
+export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDeps): SmppProvider {
+  let reference = Math.floor(Math.random() * 256);
+  /**
+   * Parts an SMSC acknowledged of a message whose later part failed: a retry in this process sends
+   * only the rest, so no acknowledged part goes out twice. Bounded; oldest dropped first.
+   */
+  const acknowledgedParts = new Map<string, { reference: number; ids: Array<string | undefined> }>();
+  let wasBound = false;
+  let lastLoggedError: string | undefined;
+
+  const client = new SmppClient(settings, {
+    onStateChange({ bound, error }) {
+      const target = { host: settings.host, port: settings.port, system_id: settings.systemId };
+      if (bound) {
+        deps.logger.info(target, 'smpp bound');
+        lastLoggedError = undefined;
+      } else if (wasBound || error !== lastLoggedError) {
+        deps.logger.warn({ ...target, error }, wasBound ? 'smpp link lost; rebinding' : 'smpp bind failed; retrying');
+        lastLoggedError = error;
+      }
+      wasBound = bound;
+    },
+    onDeliverSm: (pdu) => handleDeliverSm(pdu),
+  });
+
+  async function handleDeliverSm(pdu: Pdu): Promise<number> {
+    const esmClass = Number(pdu.esm_class ?? 0);
+    if ((esmClass & ESM_TYPE_MASK) !== ESM_DELIVERY_RECEIPT) {
+      // Mobile-originated SMS: Herald has no inbound SMS yet; acknowledged so the SMSC does not resend.
+      deps.logger.info({ source_addr: pdu.source_addr }, 'smpp inbound message ignored (inbound SMS is not supported)');
+      return 0;
+    }
+    const text = shortMessageText(pdu);
+    const parsed = parseReceiptText(text);
+    const id = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id ? pdu.receipted_message_id : parsed?.id;
+    const stat = parsed?.stat ?? statOfMessageState(pdu.message_state as number | undefined);
+    if (!id || !stat) {
+      deps.logger.warn({ text: text.slice(0, 200) }, 'smpp receipt without an id or a state; acknowledged and dropped');
+      return 0;
+    }
+    const outcome = outcomeOfStat(stat);
+    if (!outcome) return 0; // ENROUTE, ACCEPTD: not final
+    const err = parsed?.err && parsed.err !== '000' ? ` err:${parsed.err}` : '';
+    await deps.onReceipt({
+      channel: 'sms',
+      providerMessageId: id,
+      alternativeIds: idForms(id).filter((form) => form !== id),
+      status: outcome,
+      ...(outcome === 'failed' ? { code: stat, message: `The carrier reported ${stat}${err}.` } : { code: stat }),
+      occurredAt: Date.now(),
+    });
+    return 0;
+  }
+
+  async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
+    if (!(await client.waitForBind(signal, MAX_BIND_WAIT_MS))) {
+      return {
+        ok: false,
+        retryable: true,
+        code: 'SMPP_NOT_BOUND',
+        message: `No SMPP link to the SMSC: ${client.lastError ?? 'connecting'}`,
+        retryAfterMs: LINK_DOWN_RETRY_MS,
+      };
+    }
+    const text = message.body ?? '';
+    const earlier = acknowledgedParts.get(message.id);
+    if (!earlier) reference = (reference + 1) & 0xff;
+    const encoded = encodeSms(text, earlier?.reference ?? reference);
+    const ids: Array<string | undefined> = earlier?.ids ?? encoded.parts.map(() => undefined);
+    const sender = message.sender ?? settings.defaultSender ?? '';
+    const source = sourceAddressing(sender);
+    const base = {
+      service_type: '',
+      source_addr_ton: settings.sourceTon ?? source.ton,
+      source_addr_npi: settings.sourceNpi ?? source.npi,
+      source_addr: source.addr,
+      dest_addr_ton: settings.destTon,
+      dest_addr_npi: settings.destNpi,
+      destination_addr: message.to.replace(/^\+/, ''),
+      esm_class: encoded.esmClass,
+      registered_delivery: 1,
+      data_coding: encoded.dataCoding,
+    };
+
+    for (const [i, part] of encoded.parts.entries()) {
+      if (ids[i] !== undefined) continue; // acknowledged on an earlier attempt
+      let answer: Pdu;
+      try {
+        answer = await client.submit({ ...base, short_message: part }, signal);
+      } catch (error) {
+        remember(message.id, earlier?.reference ?? reference, ids);
+        if (error instanceof SmppLinkError && !error.written) {
+          return { ok: false, retryable: true, code: 'SMPP_NOT_BOUND', message: error.message, retryAfterMs: LINK_DOWN_RETRY_MS };
+        }
+        throw error; // written, or aborted mid-wait: the outcome is unknown
+      }
+      if (answer.command_status !== 0) {
+        const name = statusName(answer.command_status);
+        if (RETRY_LATER.has(name)) {
+          remember(message.id, earlier?.reference ?? reference, ids);
+          return {
+            ok: false,
+            retryable: true,
+            code: name,
+            message: `The SMSC asked to try later (${name}).`,
+            retryAfterMs: settings.throttledRetryMs,
+          };
+        }
+        acknowledgedParts.delete(message.id);
+        return { ok: false, retryable: false, code: name, message: `The SMSC refused the message: ${name}.` };
+      }
+      ids[i] = String(answer.message_id ?? '');
+    }
+    acknowledgedParts.delete(message.id);
+    const partIds = ids as string[];
+    return { ok: true, providerMessageId: partIds[0] as string, ...(partIds.length > 1 ? { partIds } : {}) };
+  }
+
+  function remember(messageId: string, ref: number, ids: Array<string | undefined>): void {
+    if (!ids.some((id) => id !== undefined)) return;
+    acknowledgedParts.delete(messageId);
+    acknowledgedParts.set(messageId, { reference: ref, ids });
+    if (acknowledgedParts.size > 10_000) acknowledgedParts.delete(acknowledgedParts.keys().next().value as string);
+  }
+
+  return {
+    name: 'smpp',
+    channel: 'sms',
+    ...(settings.maxPerSecond ? { maxPerSecond: settings.maxPerSecond } : {}),
+    client,
+    send,
+    start: () => client.start(),
+    close: () => client.close(),
+    connected: () => client.bound,
+    lastError: () => client.lastError,
+  };
+}
+
+/** The text of a deliver_sm's short_message (or message_payload), decoded by its data_coding. */
+function shortMessageText(pdu: Pdu): string {
+  const raw = (pdu.short_message ?? pdu.message_payload) as { message?: unknown } | Buffer | string | undefined;
+  const value = raw && typeof raw === 'object' && !Buffer.isBuffer(raw) ? raw.message : raw;
+  if (typeof value === 'string') return value;
+  if (!Buffer.isBuffer(value)) return '';
+  const coding = Number(pdu.data_coding ?? 0) & 0x0f;
+  if (coding === 0x08) return decodeUcs2(value);
+  if (coding === 0x00) return decodeGsm7(value);
+  return value.toString('latin1');
+}

@@ -1,0 +1,99 @@
+import type { Clock } from '../clock.js';
+import type { OutboundMessage, Provider, ProviderHealth, SendOutcome } from './provider.js';
+
+const MINUTE_MS = 60_000;
+
+export interface HealthLogger {
+  info(obj: object, msg: string): void;
+  warn(obj: object, msg: string): void;
+}
+
+/** A provider that keeps count of how it is doing. */
+export interface TrackedProvider extends Provider {
+  health(): ProviderHealth;
+  /** Counts a receipt of this provider's channel that matched no message. */
+  noteUnmatchedReceipt(): void;
+}
+
+/** Outcome codes that say something about the provider, not about one message. */
+const isProviderTrouble = (outcome: SendOutcome) => !outcome.ok && outcome.retryable;
+
+/**
+ * Wraps a provider to watch it: hand-overs in flight, messages taken in the last minute, the last
+ * error, and whether it is reachable (its own link state where it keeps one, otherwise whether the
+ * last hand-over got an answer). A change between working and failing is logged once each way.
+ */
+export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLogger): TrackedProvider {
+  let inFlight = 0;
+  let reached: boolean | null = null;
+  let lastError: { message: string; at: number } | null = null;
+  let unmatched = 0;
+  let failing = false;
+  // Acceptance times within the last minute, oldest first.
+  const sent: number[] = [];
+
+  const prune = (now: number) => {
+    while (sent.length > 0 && (sent[0] as number) <= now - MINUTE_MS) sent.shift();
+  };
+
+  const setFailing = (value: boolean, error?: string) => {
+    if (value === failing) return;
+    failing = value;
+    const fields = { channel: provider.channel, provider: provider.name };
+    if (value) logger?.warn({ ...fields, error }, 'provider failing; its messages wait and are retried');
+    else logger?.info(fields, 'provider working again');
+  };
+
+  async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
+    inFlight++;
+    try {
+      const outcome = await provider.send(message, signal);
+      const now = clock.now();
+      if (outcome.ok) {
+        reached = true;
+        sent.push(now);
+        prune(now);
+        setFailing(false);
+      } else if (isProviderTrouble(outcome)) {
+        reached = !outcome.maybeAccepted && outcome.code !== 'SMPP_NOT_BOUND';
+        lastError = { message: `${outcome.code}: ${outcome.message}`, at: now };
+        setFailing(true, lastError.message);
+      } else {
+        reached = true; // a permanent refusal of one message: the provider answered
+      }
+      return outcome;
+    } catch (error) {
+      reached = false;
+      lastError = { message: error instanceof Error ? error.message : String(error), at: clock.now() };
+      setFailing(true, lastError.message);
+      throw error;
+    } finally {
+      inFlight--;
+    }
+  }
+
+  const tracked: TrackedProvider = {
+    ...provider,
+    send,
+    health() {
+      const now = clock.now();
+      prune(now);
+      const linkError = provider.lastError?.();
+      const error = linkError ? { message: linkError, at: lastError?.at ?? now } : lastError;
+      return {
+        channel: provider.channel,
+        provider: provider.name,
+        connected: provider.connected ? provider.connected() : reached,
+        last_error: error?.message ?? null,
+        last_error_at: error ? new Date(error.at).toISOString() : null,
+        in_flight: inFlight,
+        sent_last_minute: sent.length,
+        unmatched_receipts: unmatched,
+      };
+    },
+    noteUnmatchedReceipt() {
+      unmatched++;
+    },
+  };
+  return tracked;
+}

@@ -1,0 +1,163 @@
+import type { AddressInfo } from 'node:net';
+import smpp, { type Pdu, type Session } from 'smpp';
+
+/** A submit_sm as the SMSC received it. */
+export interface ReceivedSubmit {
+  sourceTon: number;
+  sourceNpi: number;
+  source: string;
+  destTon: number;
+  destNpi: number;
+  destination: string;
+  esmClass: number;
+  dataCoding: number;
+  registeredDelivery: number;
+  /** The User Data Header, as received (length octet first), or null. */
+  udh: Buffer | null;
+  /** The text, decoded by the `smpp` package by its data_coding (not by Herald's code). */
+  text: string;
+  /** The id given in submit_sm_resp, or null when refused. */
+  messageId: string | null;
+  status: number;
+}
+
+/** How the SMSC answers one submit_sm: a status, or 'hold' (no answer). */
+export type SubmitAnswer = number | 'hold';
+
+export interface FakeSmsc {
+  port: number;
+  url(systemId?: string, password?: string): string;
+  submits: ReceivedSubmit[];
+  binds: Array<{ systemId: string; systemType: string; status: number }>;
+  /** enquire_link PDUs received from the client. */
+  enquireLinks(): number;
+  /** deliver_sm_resp statuses received, in order. */
+  deliverResponses: number[];
+  /** Sessions currently bound. */
+  bound(): number;
+  /** Decides each submit's answer (default: accept). */
+  answerWith(decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer): void;
+  /** Sends a delivery receipt on the bound session. */
+  sendReceipt(options: { id: string; stat: string; err?: string; tlv?: boolean; textId?: string }): Promise<number>;
+  /** Drops every connection at once (as a crashing SMSC would). */
+  dropConnections(): void;
+  /** Submits answered with no response yet ('hold'). */
+  held(): number;
+  close(): Promise<void>;
+}
+
+/**
+ * An SMSC on loopback built on the `smpp` package's server: binds (checking the password), answers
+ * submit_sm with ids (hex), records what it received, and sends receipts when told to.
+ */
+export async function startFakeSmsc(credentials = { systemId: 'herald', password: 'secret' }, port = 0): Promise<FakeSmsc> {
+  const submits: ReceivedSubmit[] = [];
+  const binds: FakeSmsc['binds'] = [];
+  const deliverResponses: number[] = [];
+  const sessions = new Set<Session>();
+  const boundSessions = new Set<Session>();
+  let held = 0;
+  let enquireLinks = 0;
+  let nextId = 0x1f000;
+  let decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer = () => 0;
+
+  const server = smpp.createServer({}, (session) => {
+    sessions.add(session);
+    session.on('error', () => {});
+    session.on('close', () => {
+      sessions.delete(session);
+      boundSessions.delete(session);
+    });
+    session.on('bind_transceiver', (pdu: Pdu) => {
+      const ok = pdu.system_id === credentials.systemId && pdu.password === credentials.password;
+      const status = ok ? 0 : (smpp.errors.ESME_RINVPASWD as number);
+      binds.push({ systemId: String(pdu.system_id), systemType: String(pdu.system_type ?? ''), status });
+      session.send(pdu.response({ command_status: status, system_id: 'FAKESMSC' }));
+      if (ok) boundSessions.add(session);
+      else session.close();
+    });
+    session.on('enquire_link', (pdu: Pdu) => {
+      enquireLinks++;
+      session.send(pdu.response());
+    });
+    session.on('unbind', (pdu: Pdu) => {
+      session.send(pdu.response());
+      session.close();
+    });
+    session.on('deliver_sm_resp', (pdu: Pdu) => deliverResponses.push(pdu.command_status));
+    session.on('submit_sm', (pdu: Pdu) => {
+      const message = pdu.short_message as { message?: Buffer | string; udh?: Buffer[] } | Buffer;
+      const submit = {
+        sourceTon: Number(pdu.source_addr_ton),
+        sourceNpi: Number(pdu.source_addr_npi),
+        source: String(pdu.source_addr),
+        destTon: Number(pdu.dest_addr_ton),
+        destNpi: Number(pdu.dest_addr_npi),
+        destination: String(pdu.destination_addr),
+        esmClass: Number(pdu.esm_class),
+        dataCoding: Number(pdu.data_coding),
+        registeredDelivery: Number(pdu.registered_delivery),
+        ...decodedShortMessage(message),
+      };
+      const answer = decide(submit, submits.length + 1);
+      if (answer === 'hold') {
+        held++;
+        submits.push({ ...submit, messageId: null, status: -1 });
+        return;
+      }
+      const messageId = answer === 0 ? (nextId++).toString(16).toUpperCase() : null;
+      submits.push({ ...submit, messageId, status: answer });
+      session.send(pdu.response({ command_status: answer, message_id: messageId ?? '' }));
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
+  const bound = (server.address() as AddressInfo).port;
+
+  return {
+    port: bound,
+    url: (systemId = credentials.systemId, password = credentials.password) => `smpp://${systemId}:${password}@127.0.0.1:${bound}`,
+    submits,
+    binds,
+    deliverResponses,
+    bound: () => boundSessions.size,
+    enquireLinks: () => enquireLinks,
+    answerWith(next) {
+      decide = next;
+    },
+    sendReceipt({ id, stat, err = stat === 'DELIVRD' ? '000' : '001', tlv = true, textId = id }) {
+      const session = [...boundSessions][0];
+      if (!session) return Promise.reject(new Error('no bound session'));
+      const text = `id:${textId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611211200 done date:2611211201 stat:${stat} err:${err} text:`;
+      return new Promise((resolve) => {
+        session.deliver_sm(
+          {
+            source_addr: '447700900123',
+            destination_addr: 'HERALD',
+            esm_class: 0x04,
+            data_coding: 0,
+            short_message: Buffer.from(text, 'latin1'),
+            ...(tlv ? { receipted_message_id: id, message_state: stat === 'DELIVRD' ? 2 : 5 } : {}),
+          },
+          (response) => resolve(response.command_status),
+        );
+      });
+    },
+    dropConnections() {
+      for (const session of sessions) session.socket.destroy();
+    },
+    held: () => held,
+    async close() {
+      for (const session of sessions) session.socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+/** The package decodes short_message into its UDH and text; this puts the UDH back in one piece. */
+function decodedShortMessage(message: { message?: Buffer | string; udh?: Buffer[] } | Buffer): { udh: Buffer | null; text: string } {
+  if (Buffer.isBuffer(message)) return { udh: null, text: message.toString('latin1') };
+  const parts = message.udh ?? [];
+  const udh = parts.length > 0 ? Buffer.concat([Buffer.from([parts.reduce((n, u) => n + u.length, 0)]), ...parts]) : null;
+  const body = message.message;
+  return { udh, text: Buffer.isBuffer(body) ? body.toString('latin1') : (body ?? '') };
+}

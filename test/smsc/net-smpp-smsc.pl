@@ -1,0 +1,76 @@
+#!/usr/bin/perl
+# A small SMSC for Herald's tests, built on Debian's libnet-smpp-perl (an SMPP implementation
+# independent of the `smpp` npm package Herald uses). One connection at a time; when it drops the
+# next is accepted, so rebinds can be tested.
+#
+#   perl net-smpp-smsc.pl SYSTEM_ID PASSWORD
+#
+# Prints "LISTENING <port>" once ready, then one line per event on stdout:
+#   BIND <system_id> <status>
+#   SUBMIT <dest> <src_ton> <src_npi> <src> <esm_class> <data_coding> <registered_delivery> <hex short_message> <status> <message_id>
+#   RECEIPT <message_id> <stat>
+#   DELIVER_RESP <status>
+# Behaviour by destination number: ending in 7, the first submit to it is answered
+# ESME_RTHROTTLED; ending in 0, the receipt says UNDELIV; otherwise DELIVRD. Message ids are hex;
+# receipts quote them in decimal (an SMSC habit Herald must tolerate).
+use strict;
+use warnings;
+use Net::SMPP;
+
+$| = 1;
+my ($system_id, $password) = @ARGV;
+my $listener = Net::SMPP->new_listen('127.0.0.1', port => 0, smpp_version => 0x34)
+  or die "cannot listen: $!";
+print 'LISTENING ' . $listener->sockport . "\n";
+
+my $next_id = 0xA000;
+my %throttled;
+
+while (1) {
+    my $c = $listener->accept or next;
+    while (1) {
+        my $pdu = $c->read_pdu() or last;
+        my $cmd = $pdu->{cmd};
+        if ($cmd == 0x00000009) {    # bind_transceiver
+            my $ok = $pdu->{system_id} eq $system_id && $pdu->{password} eq $password;
+            my $status = $ok ? 0 : 0x0E;    # ESME_RINVPASWD
+            print "BIND $pdu->{system_id} $status\n";
+            $c->bind_transceiver_resp(system_id => 'NETSMPP', seq => $pdu->{seq}, status => $status);
+            last unless $ok;
+        } elsif ($cmd == 0x00000015) {    # enquire_link
+            $c->enquire_link_resp(seq => $pdu->{seq});
+        } elsif ($cmd == 0x00000006) {    # unbind
+            $c->unbind_resp(seq => $pdu->{seq});
+            last;
+        } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
+            print "DELIVER_RESP $pdu->{status}\n";
+        } elsif ($cmd == 0x00000004) {    # submit_sm
+            my $dest = $pdu->{destination_addr};
+            my $status = 0;
+            my $id = '';
+            if ($dest =~ /7$/ && !$throttled{$dest}++) {
+                $status = 0x58;    # ESME_RTHROTTLED
+            } else {
+                $id = sprintf('%X', $next_id++);
+            }
+            printf "SUBMIT %s %d %d %s %d %d %d %s %d %s\n", $dest, $pdu->{source_addr_ton}, $pdu->{source_addr_npi},
+              ($pdu->{source_addr} eq '' ? '-' : $pdu->{source_addr}), $pdu->{esm_class}, $pdu->{data_coding},
+              $pdu->{registered_delivery}, unpack('H*', $pdu->{short_message}), $status, ($id eq '' ? '-' : $id);
+            $c->submit_sm_resp(message_id => $id, seq => $pdu->{seq}, status => $status);
+            next if $status != 0;
+            my $stat = $dest =~ /0$/ ? 'UNDELIV' : 'DELIVRD';
+            my $err = $stat eq 'DELIVRD' ? '000' : '001';
+            my $text = sprintf('id:%d sub:001 dlvrd:%s submit date:2611211200 done date:2611211201 stat:%s err:%s text:',
+              hex($id), ($stat eq 'DELIVRD' ? '001' : '000'), $stat, $err);
+            $c->deliver_sm(
+                source_addr_ton => 1, source_addr_npi => 1, source_addr => $dest,
+                dest_addr_ton => 5, dest_addr_npi => 0, destination_addr => 'HERALD',
+                esm_class => 0x04, data_coding => 0, short_message => $text, async => 1,
+            );
+            print "RECEIPT $id $stat\n";
+        } else {
+            $c->generic_nack(seq => $pdu->{seq}, status => 0x03);    # ESME_RINVCMDID
+        }
+    }
+    close $c;
+}
