@@ -38,10 +38,14 @@ export interface Providers {
 }
 
 /** Stores a provider's receipt as a job, so it is applied (and retried) like any other work. */
-const storeReceipt = (store: Store, clock: Clock) => async (receipt: ProviderReceipt) => {
-  const now = clock.now();
-  await store.transaction((tx) => tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now }, now));
-};
+export const storeReceipt =
+  (store: Store, clock: Clock) =>
+  async (receipt: ProviderReceipt): Promise<void> => {
+    const now = clock.now();
+    await store.transaction((tx) =>
+      tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now }, now),
+    );
+  };
 
 /** The provider of each channel. Every channel uses the embedded sandbox until a real provider is configured. */
 export function buildProviders(settings: ProviderSettings, deps: { store: Store; clock: Clock; logger?: HealthLogger }): Providers {
@@ -51,7 +55,7 @@ export function buildProviders(settings: ProviderSettings, deps: { store: Store;
   const chosen: Record<Channel, Provider> = {
     sms:
       settings.sms?.kind === 'smpp'
-        ? createSmppProvider(settings.sms.smpp, { onReceipt: storeReceipt(deps.store, deps.clock), logger })
+        ? createSmppProvider(settings.sms.smpp, { onReceipt: storeReceipt(deps.store, deps.clock), clock: deps.clock, logger })
         : createSandboxProvider('sms', sandbox),
     whatsapp:
       settings.whatsapp?.kind === 'cloud-api'

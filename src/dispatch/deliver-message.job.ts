@@ -96,13 +96,16 @@ export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, sign
   if (!outcome.retryable) return fail(outcome.code, outcome.message);
 
   const retryAt = now + (outcome.retryAfterMs ?? backoffDelayMs(ctx.retry, attempt, ctx.random));
-  if (attempt >= ctx.retry.maxAttempts || retryAt - dueSince > ctx.retry.maxAgeMs) {
+  const counted = !outcome.unavailable;
+  if ((counted && attempt >= ctx.retry.maxAttempts) || retryAt - dueSince > ctx.retry.maxAgeMs) {
     return fail(outcome.code, `${outcome.message} (gave up after ${attempt} attempts)`);
   }
   // A definite "not now" from the provider means it does not hold the message: nothing to ask
   // about next time. An outcome that may hide an acceptance keeps the in-flight mark.
   if (!outcome.maybeAccepted) await store.messages.clearInFlight(message.id);
-  ctx.logger.info(
+  // A provider outage is logged once by its health tracker, not once per waiting message.
+  (outcome.unavailable ? ctx.logger.debug : ctx.logger.info).call(
+    ctx.logger,
     { message_id: message.id, attempt, code: outcome.code, retry_at: new Date(retryAt).toISOString() },
     'delivery attempt failed; will retry',
   );

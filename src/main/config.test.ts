@@ -27,6 +27,106 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://u:hunter2@[bad' })).toThrow(/^SMTP_URL: is not a valid URL$/);
   });
 
+  it('sends SMS through the sandbox unless SMS_PROVIDER says smpp', () => {
+    expect(loadConfig({}).smsProvider).toEqual({ kind: 'sandbox' });
+    expect(loadConfig({ SMS_PROVIDER: 'sandbox', SMPP_URL: 'smpp://ignored:x@smsc.example.com' }).smsProvider).toEqual({ kind: 'sandbox' });
+  });
+
+  it('reads SMPP_URL into host, port, system_id and the decoded password, with every SMPP_* default', () => {
+    const env = { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald%2Dsys:p%40ss%3Aw%2Frd@smsc.example.com:2776' };
+    expect(loadConfig(env).smsProvider).toEqual({
+      kind: 'smpp',
+      smpp: {
+        host: 'smsc.example.com',
+        port: 2776,
+        systemId: 'herald-sys',
+        password: 'p@ss:w/rd',
+        systemType: '',
+        windowSize: 10,
+        enquireLinkMs: 30_000,
+        responseTimeoutMs: 10_000,
+        reconnectMinMs: 1_000,
+        reconnectMaxMs: 30_000,
+        sourceTon: undefined,
+        sourceNpi: undefined,
+        destTon: 1,
+        destNpi: 1,
+        defaultSender: undefined,
+        throttledRetryMs: 5_000,
+      },
+    });
+    const smpp = (loadConfig({ SMS_PROVIDER: 'SMPP', SMPP_URL: 'smpp://herald:secret@smsc.example.com' }).smsProvider as { smpp: object })
+      .smpp;
+    expect(smpp).toMatchObject({ host: 'smsc.example.com', port: 2775, systemId: 'herald', password: 'secret' });
+    expect(smpp).not.toHaveProperty('maxPerSecond');
+  });
+
+  it('reads every optional SMPP_* setting', () => {
+    const config = loadConfig({
+      SMS_PROVIDER: 'smpp',
+      SMPP_URL: 'smpp://herald:secret@[2001:db8::1]:3000',
+      SMPP_SYSTEM_TYPE: 'OTP',
+      SMPP_WINDOW: '50',
+      SMPP_ENQUIRE_LINK_MS: '15000',
+      SMPP_RESPONSE_TIMEOUT_MS: '5000',
+      SMPP_RECONNECT_MIN_MS: '2000',
+      SMPP_RECONNECT_MAX_MS: '60000',
+      SMPP_SOURCE_TON: '5',
+      SMPP_SOURCE_NPI: '0',
+      SMPP_DEST_TON: '0',
+      SMPP_DEST_NPI: '0',
+      SMPP_DEFAULT_SENDER: 'Herald',
+      SMPP_THROTTLED_RETRY_MS: '1000',
+      SMPP_THROUGHPUT: '100',
+    });
+    expect(config.smsProvider).toEqual({
+      kind: 'smpp',
+      smpp: {
+        host: '2001:db8::1',
+        port: 3000,
+        systemId: 'herald',
+        password: 'secret',
+        systemType: 'OTP',
+        windowSize: 50,
+        enquireLinkMs: 15_000,
+        responseTimeoutMs: 5_000,
+        reconnectMinMs: 2_000,
+        reconnectMaxMs: 60_000,
+        sourceTon: 5,
+        sourceNpi: 0,
+        destTon: 0,
+        destNpi: 0,
+        defaultSender: 'Herald',
+        throttledRetryMs: 1_000,
+        maxPerSecond: 100,
+      },
+    });
+    // A maximum below the minimum is raised to it; a +number is a valid default sender.
+    const raised = loadConfig({
+      SMS_PROVIDER: 'smpp',
+      SMPP_URL: 'smpp://herald:secret@smsc.example.com',
+      SMPP_RECONNECT_MIN_MS: '5000',
+      SMPP_RECONNECT_MAX_MS: '100',
+      SMPP_DEFAULT_SENDER: '+14155552671',
+    }).smsProvider;
+    expect(raised).toMatchObject({ smpp: { reconnectMinMs: 5_000, reconnectMaxMs: 5_000, defaultSender: '+14155552671' } });
+  });
+
+  it.each([
+    ['not a URL', 'smpp://herald:hunter2@[bad', /^SMPP_URL: is not a valid URL$/],
+    ['another scheme', 'http://herald:hunter2@smsc.example.com', /^SMPP_URL: must start with smpp:\/\/$/],
+    ['no system_id', 'smpp://:hunter2@smsc.example.com:2775', /^SMPP_URL: must name the system_id and the host/],
+  ])('never repeats the SMPP password in an error about SMPP_URL (%s)', (_case, smppUrl, expected) => {
+    let message = '';
+    try {
+      loadConfig({ SMS_PROVIDER: 'smpp', SMPP_URL: smppUrl });
+    } catch (error) {
+      message = (error as Error).message;
+    }
+    expect(message).toMatch(expected);
+    expect(message).not.toContain('hunter2');
+  });
+
   it('reads prices as credits with up to 6 decimals', () => {
     expect(loadConfig({ PRICE_SMS_SEGMENT: '0.075' }).prices.smsSegment).toBe(75_000);
   });
@@ -73,6 +173,17 @@ describe('configuration from the environment', () => {
     ['SMTP_URL', { EMAIL_PROVIDER: 'smtp', SMTP_URL: 'http://mail.example.com' }],
     ['SMTP_POOL_SIZE', { EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://mail.example.com', SMTP_POOL_SIZE: '0' }],
     ['SMTP_LIST_UNSUBSCRIBE', { EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://mail.example.com', SMTP_LIST_UNSUBSCRIBE: 'http://x' }],
+    ['SMS_PROVIDER', { SMS_PROVIDER: 'carrier-pigeon' }],
+    ['SMPP_URL', { SMS_PROVIDER: 'smpp' }],
+    ['SMPP_URL', { SMS_PROVIDER: 'smpp', SMPP_URL: 'not a url' }],
+    ['SMPP_URL', { SMS_PROVIDER: 'smpp', SMPP_URL: 'http://herald:secret@smsc.example.com:2775' }],
+    ['SMPP_URL', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://smsc.example.com:2775' }],
+    ['SMPP_WINDOW', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_WINDOW: '0' }],
+    ['SMPP_SOURCE_TON', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_SOURCE_TON: '300' }],
+    [
+      'SMPP_DEFAULT_SENDER',
+      { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_DEFAULT_SENDER: 'HeraldAlerts' },
+    ],
   ])('refuses a bad %s, naming the key', (key, env) => {
     let thrown: unknown;
     try {

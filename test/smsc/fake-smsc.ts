@@ -1,5 +1,18 @@
 import type { AddressInfo } from 'node:net';
 import smpp, { type Pdu, type Session } from 'smpp';
+import type { SmppSettings } from '../../src/channels/sms/smpp.provider.js';
+
+/** message_state TLV values (SMPP 3.4 5.2.28) of receipt stats. */
+const MESSAGE_STATES: Record<string, number> = {
+  ENROUTE: 1,
+  DELIVRD: 2,
+  EXPIRED: 3,
+  DELETED: 4,
+  UNDELIV: 5,
+  ACCEPTD: 6,
+  UNKNOWN: 7,
+  REJECTD: 8,
+};
 
 /** A submit_sm as the SMSC received it. */
 export interface ReceivedSubmit {
@@ -37,6 +50,8 @@ export interface FakeSmsc {
   bound(): number;
   /** Decides each submit's answer (default: accept). */
   answerWith(decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer): void;
+  /** Sends a receipt after each accepted submit when `decide` names a stat (none by default). */
+  receiptsFor(decide: (submit: ReceivedSubmit) => { stat: string; tlv?: boolean; decimal?: boolean } | null): void;
   /** Sends a delivery receipt on the bound session. */
   sendReceipt(options: { id: string; stat: string; err?: string; tlv?: boolean; textId?: string }): Promise<number>;
   /** Drops every connection at once (as a crashing SMSC would). */
@@ -58,8 +73,30 @@ export async function startFakeSmsc(credentials = { systemId: 'herald', password
   const boundSessions = new Set<Session>();
   let held = 0;
   let enquireLinks = 0;
-  let nextId = 0x1f000;
+  // Ids unique across the fake SMSCs of one test run, as a real SMSC's would be.
+  let nextId = 0x100000 + Math.floor(Math.random() * 0xefffff) * 16;
   let decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer = () => 0;
+  let receiptDecide: Parameters<FakeSmsc['receiptsFor']>[0] = () => null;
+
+  function sendReceiptOn(
+    session: Session,
+    { id, stat, err = stat === 'DELIVRD' ? '000' : '001', tlv = true, textId = id }: Parameters<FakeSmsc['sendReceipt']>[0],
+  ): Promise<number> {
+    const text = `id:${textId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611211200 done date:2611211201 stat:${stat} err:${err} text:`;
+    return new Promise((resolve) => {
+      session.deliver_sm(
+        {
+          source_addr: '447700900123',
+          destination_addr: 'HERALD',
+          esm_class: 0x04,
+          data_coding: 0,
+          short_message: Buffer.from(text, 'latin1'),
+          ...(tlv ? { receipted_message_id: id, message_state: MESSAGE_STATES[stat] ?? 7 } : {}),
+        },
+        (response) => resolve(response.command_status),
+      );
+    });
+  }
 
   const server = smpp.createServer({}, (session) => {
     sessions.add(session);
@@ -106,8 +143,14 @@ export async function startFakeSmsc(credentials = { systemId: 'herald', password
         return;
       }
       const messageId = answer === 0 ? (nextId++).toString(16).toUpperCase() : null;
-      submits.push({ ...submit, messageId, status: answer });
+      const received = { ...submit, messageId, status: answer };
+      submits.push(received);
       session.send(pdu.response({ command_status: answer, message_id: messageId ?? '' }));
+      const receipt = messageId ? receiptDecide(received) : null;
+      if (receipt && messageId) {
+        const textId = receipt.decimal ? BigInt(`0x${messageId}`).toString(10) : messageId;
+        void sendReceiptOn(session, { id: messageId, stat: receipt.stat, tlv: receipt.tlv ?? true, textId });
+      }
     });
   });
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
@@ -124,23 +167,13 @@ export async function startFakeSmsc(credentials = { systemId: 'herald', password
     answerWith(next) {
       decide = next;
     },
-    sendReceipt({ id, stat, err = stat === 'DELIVRD' ? '000' : '001', tlv = true, textId = id }) {
+    receiptsFor(next) {
+      receiptDecide = next;
+    },
+    sendReceipt(options) {
       const session = [...boundSessions][0];
       if (!session) return Promise.reject(new Error('no bound session'));
-      const text = `id:${textId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611211200 done date:2611211201 stat:${stat} err:${err} text:`;
-      return new Promise((resolve) => {
-        session.deliver_sm(
-          {
-            source_addr: '447700900123',
-            destination_addr: 'HERALD',
-            esm_class: 0x04,
-            data_coding: 0,
-            short_message: Buffer.from(text, 'latin1'),
-            ...(tlv ? { receipted_message_id: id, message_state: stat === 'DELIVRD' ? 2 : 5 } : {}),
-          },
-          (response) => resolve(response.command_status),
-        );
-      });
+      return sendReceiptOn(session, options);
     },
     dropConnections() {
       for (const session of sessions) session.socket.destroy();
@@ -160,4 +193,24 @@ function decodedShortMessage(message: { message?: Buffer | string; udh?: Buffer[
   const udh = parts.length > 0 ? Buffer.concat([Buffer.from([parts.reduce((n, u) => n + u.length, 0)]), ...parts]) : null;
   const body = message.message;
   return { udh, text: Buffer.isBuffer(body) ? body.toString('latin1') : (body ?? '') };
+}
+
+/** Provider settings for an SMSC on loopback: quick rebinds, the test credentials. */
+export function smppSettings(smsc: { port: number }, overrides: Partial<SmppSettings> = {}): SmppSettings {
+  return {
+    host: '127.0.0.1',
+    port: smsc.port,
+    systemId: 'herald',
+    password: 'secret',
+    systemType: 'HERALD',
+    windowSize: 10,
+    enquireLinkMs: 30_000,
+    responseTimeoutMs: 5_000,
+    reconnectMinMs: 50,
+    reconnectMaxMs: 200,
+    destTon: 1,
+    destNpi: 1,
+    throttledRetryMs: 1_000,
+    ...overrides,
+  };
 }

@@ -1,31 +1,12 @@
 import smpp from 'smpp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { type FakeSmsc, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
+import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
 import { systemClock } from '../../core/clock.js';
 import type { OutboundMessage, ProviderReceipt } from '../../core/delivery/provider.js';
 import { trackHealth } from '../../core/delivery/provider-health.js';
-import { createSmppProvider, type SmppProvider, type SmppSettings } from './smpp.provider.js';
+import { createSmppProvider, type SmppProvider } from './smpp.provider.js';
 
 const silent = { info() {}, warn() {} };
-
-export function smppSettings(smsc: { port: number }, overrides: Partial<SmppSettings> = {}): SmppSettings {
-  return {
-    host: '127.0.0.1',
-    port: smsc.port,
-    systemId: 'herald',
-    password: 'secret',
-    systemType: 'HERALD',
-    windowSize: 10,
-    enquireLinkMs: 30_000,
-    responseTimeoutMs: 5_000,
-    reconnectMinMs: 50,
-    reconnectMaxMs: 200,
-    destTon: 1,
-    destNpi: 1,
-    throttledRetryMs: 1_000,
-    ...overrides,
-  };
-}
 
 let n = 0;
 const outbound = (body: string, overrides: Partial<OutboundMessage> = {}): OutboundMessage => ({
@@ -180,7 +161,7 @@ describe('SMPP provider against the smpp package server', () => {
 
   it('puts a throttled or queue-full submit back for later, a permanent refusal fails with the status name', async () => {
     for (const [status, expected] of [
-      [smpp.errors.ESME_RTHROTTLED, { ok: false, retryable: true, code: 'ESME_RTHROTTLED', retryAfterMs: 1_000 }],
+      [smpp.errors.ESME_RTHROTTLED, { ok: false, retryable: true, unavailable: true, code: 'ESME_RTHROTTLED', retryAfterMs: 1_000 }],
       [smpp.errors.ESME_RMSGQFUL, { ok: false, retryable: true, code: 'ESME_RMSGQFUL' }],
       [
         smpp.errors.ESME_RINVDSTADR,

@@ -1,5 +1,7 @@
 import type { Pdu } from 'smpp';
+import { type Clock, systemClock } from '../../core/clock.js';
 import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
+import { RateLimiter } from '../../dispatch/rate-limiter.js';
 import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
 import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
 import { decodeGsm7, decodeUcs2, encodeSms, sourceAddressing } from './smpp/sms-encoding.js';
@@ -13,13 +15,15 @@ export interface SmppSettings extends SmppBindSettings {
   destNpi: number;
   /** Sender used for messages that name none. */
   defaultSender?: string | undefined;
-  /** submit_sm per second the SMSC allows us; the dispatcher keeps to it. */
+  /** submit_sm per second the SMSC allows us (each part of a long message is one). */
   maxPerSecond?: number | undefined;
   /** After ESME_RTHROTTLED or ESME_RMSGQFUL, try the message again this much later. */
   throttledRetryMs: number;
 }
 
 export interface SmppProviderDeps {
+  /** When receipts are stamped (the system clock by default). */
+  clock?: Clock;
   /** Stores a delivery receipt for the dispatcher to apply; the deliver_sm is answered once it resolves. */
   onReceipt(receipt: ProviderReceipt): Promise<void>;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
@@ -27,13 +31,17 @@ export interface SmppProviderDeps {
 
 /** SMSC answers that mean "not now": the message was not taken and is tried again later. */
 const RETRY_LATER = new Set(['ESME_RTHROTTLED', 'ESME_RMSGQFUL', 'ESME_RSYSERR', 'ESME_RX_T_APPN']);
+/** Of those, the ones about the SMSC's load, not this message: they never use up its attempts. */
+const SMSC_BUSY = new Set(['ESME_RTHROTTLED', 'ESME_RMSGQFUL']);
 /** esm_class message type bits: 0x04 is an SMSC delivery receipt. */
 const ESM_TYPE_MASK = 0x3c;
 const ESM_DELIVERY_RECEIPT = 0x04;
-/** How long a send waits for a bind that is in progress before putting the message back. */
+/** How long a send waits for a first bind still in progress before putting the message back. */
 const MAX_BIND_WAIT_MS = 2_000;
-/** Retry delay for a message put back because the link is down. */
-const LINK_DOWN_RETRY_MS = 10_000;
+/** Messages put back while the link is down are tried again after 1 s, 2 s, 4 s... up to this. */
+const LINK_DOWN_MAX_RETRY_MS = 60_000;
+
+const linkDownRetryMs = (attempt: number) => Math.min(LINK_DOWN_MAX_RETRY_MS, 1_000 * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
 
 export interface SmppProvider extends Provider {
   readonly client: SmppClient;
@@ -46,6 +54,8 @@ export interface SmppProvider extends Provider {
  */
 export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDeps): SmppProvider {
   let reference = Math.floor(Math.random() * 256);
+  // Paced here, per submit_sm, rather than by the dispatcher per message: a 3-part SMS is 3 submits.
+  const limiter = settings.maxPerSecond ? new RateLimiter(settings.maxPerSecond) : undefined;
   /**
    * Parts an SMSC acknowledged of a message whose later part failed: a retry in this process sends
    * only the rest, so no acknowledged part goes out twice. Bounded; oldest dropped first.
@@ -79,7 +89,8 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     const text = shortMessageText(pdu);
     const parsed = parseReceiptText(text);
     const id = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id ? pdu.receipted_message_id : parsed?.id;
-    const stat = parsed?.stat ?? statOfMessageState(pdu.message_state as number | undefined);
+    // The message_state TLV is SMPP 3.4's own field; the text's stat is the de facto fallback.
+    const stat = statOfMessageState(pdu.message_state as number | undefined) ?? parsed?.stat;
     if (!id || !stat) {
       deps.logger.warn({ text: text.slice(0, 200) }, 'smpp receipt without an id or a state; acknowledged and dropped');
       return 0;
@@ -93,20 +104,33 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       alternativeIds: idForms(id).filter((form) => form !== id),
       status: outcome,
       ...(outcome === 'failed' ? { code: stat, message: `The carrier reported ${stat}${err}.` } : { code: stat }),
-      occurredAt: Date.now(),
+      occurredAt: (deps.clock ?? systemClock).now(),
     });
     return 0;
   }
 
+  const notBound = (message: OutboundMessage, why: string): SendOutcome => ({
+    ok: false,
+    retryable: true,
+    unavailable: true,
+    code: 'SMPP_NOT_BOUND',
+    message: `No SMPP link to the SMSC: ${why}`,
+    retryAfterMs: linkDownRetryMs(message.attempt),
+  });
+  const busy = (why: string): SendOutcome => ({
+    ok: false,
+    retryable: true,
+    code: 'SMPP_BUSY',
+    message: why,
+    retryAfterMs: settings.throttledRetryMs,
+  });
+
   async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
-    if (!(await client.waitForBind(signal, MAX_BIND_WAIT_MS))) {
-      return {
-        ok: false,
-        retryable: true,
-        code: 'SMPP_NOT_BOUND',
-        message: `No SMPP link to the SMSC: ${client.lastError ?? 'connecting'}`,
-        retryAfterMs: LINK_DOWN_RETRY_MS,
-      };
+    // Only a first bind still under way is waited for; a link known to be down puts the message
+    // back at once, so a dead SMSC never holds a dispatch lane other channels need.
+    const connecting = !client.bound && client.lastError === undefined;
+    if (!client.bound && !(connecting && (await client.waitForBind(signal, MAX_BIND_WAIT_MS)))) {
+      return notBound(message, client.lastError ?? 'connecting');
     }
     const text = message.body ?? '';
     const earlier = acknowledgedParts.get(message.id);
@@ -132,13 +156,15 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       if (ids[i] !== undefined) continue; // acknowledged on an earlier attempt
       let answer: Pdu;
       try {
+        if (limiter)
+          await limiter.acquire(signal).catch(() => Promise.reject(new SmppLinkError('throughput limit: no turn in time', false, 'busy')));
         answer = await client.submit({ ...base, short_message: part }, signal);
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
         if (error instanceof SmppLinkError && !error.written) {
-          return { ok: false, retryable: true, code: 'SMPP_NOT_BOUND', message: error.message, retryAfterMs: LINK_DOWN_RETRY_MS };
+          return error.reason === 'busy' ? busy(error.message) : notBound(message, error.message);
         }
-        throw error; // written, or aborted mid-wait: the outcome is unknown
+        throw error; // written and unanswered: the outcome is unknown
       }
       if (answer.command_status !== 0) {
         const name = statusName(answer.command_status);
@@ -150,6 +176,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
             code: name,
             message: `The SMSC asked to try later (${name}).`,
             retryAfterMs: settings.throttledRetryMs,
+            ...(SMSC_BUSY.has(name) ? { unavailable: true } : {}),
           };
         }
         acknowledgedParts.delete(message.id);
@@ -172,7 +199,6 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   return {
     name: 'smpp',
     channel: 'sms',
-    ...(settings.maxPerSecond ? { maxPerSecond: settings.maxPerSecond } : {}),
     client,
     send,
     start: () => client.start(),

@@ -40,6 +40,12 @@ export type SendOutcome =
        * written): the next attempt asks it first (lookup) instead of assuming it must send again.
        */
       maybeAccepted?: boolean;
+      /**
+       * The provider could not be reached at all (its link is down): the message was certainly not
+       * handed over. Such retries count toward the age limit only, never the attempt limit, so an
+       * outage makes messages wait rather than fail.
+       */
+      unavailable?: boolean;
     };
 
 export interface Provider {

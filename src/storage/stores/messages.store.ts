@@ -159,11 +159,14 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         const row = await db.selectFrom('messages').selectAll().where('id', '=', part.message_id).executeTakeFirst();
         return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
       }
+      // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
       const row = await db
         .selectFrom('messages')
         .selectAll()
         .where('channel', '=', channel)
         .where('provider_message_id', 'in', [...ids])
+        .orderBy('created_at', 'desc')
+        .limit(1)
         .executeTakeFirst();
       return row && { message: toMessage(row) };
     },
@@ -173,7 +176,14 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       await db
         .insertInto('message_parts')
         .values(providerMessageIds.map((id, i) => ({ channel, provider_message_id: id, message_id: messageId, part: i + 1, status: null })))
-        .onConflict((oc) => oc.columns(['channel', 'provider_message_id']).doNothing())
+        // An SMSC that reuses an id (its counter wrapped) means the new message from now on.
+        .onConflict((oc) =>
+          oc.columns(['channel', 'provider_message_id']).doUpdateSet((eb) => ({
+            message_id: eb.ref('excluded.message_id'),
+            part: eb.ref('excluded.part'),
+            status: null,
+          })),
+        )
         .execute();
     },
 

@@ -10,7 +10,8 @@ export type ReceiptStat = 'DELIVRD' | 'EXPIRED' | 'DELETED' | 'UNDELIV' | 'ACCEP
 
 export interface ParsedReceipt {
   id: string;
-  stat: ReceiptStat | string;
+  /** The text's stat, when it has one. */
+  stat: ReceiptStat | string | undefined;
   err: string | null;
   /** done date, when given and well-formed (UTC assumed: the format has no zone). */
   doneAt: number | null;
@@ -44,7 +45,7 @@ function parseDate(value: string | undefined): number | null {
 export function parseReceiptText(text: string): ParsedReceipt | undefined {
   const id = text.match(/\bid:(\S+)/i)?.[1];
   if (!id) return undefined;
-  const stat = text.match(/\bstat:(\S+)/i)?.[1]?.toUpperCase() ?? 'UNKNOWN';
+  const stat = text.match(/\bstat:(\S+)/i)?.[1]?.toUpperCase();
   const err = text.match(/\berr:(\S+)/i)?.[1] ?? null;
   const doneAt = parseDate(text.match(/\bdone date:(\d+)/i)?.[1]);
   return { id, stat, err, doneAt };

@@ -37,6 +37,8 @@ export class SmppLinkError extends Error {
     message: string,
     /** True when the PDU was written to the link before it failed. */
     readonly written: boolean,
+    /** `down`: no usable link; `busy`: the link is up but the window stayed full. */
+    readonly reason: 'down' | 'busy' = 'down',
   ) {
     super(message);
     this.name = 'SmppLinkError';
@@ -120,7 +122,11 @@ export class SmppClient {
    * may have it), and with the signal's reason when aborted before it was written.
    */
   async submit(fields: Record<string, unknown>, signal: AbortSignal): Promise<Pdu> {
-    await this.#takeWindowSlot(signal);
+    try {
+      await this.#takeWindowSlot(signal);
+    } catch {
+      throw new SmppLinkError(`no room in the window of ${this.settings.windowSize} in time`, false, 'busy');
+    }
     try {
       return await this.#request('submit_sm', fields, signal);
     } finally {
@@ -180,15 +186,18 @@ export class SmppClient {
   #request(command: 'submit_sm' | 'enquire_link', fields: Record<string, unknown>, signal?: AbortSignal): Promise<Pdu> {
     const session = this.#session;
     if (!this.#bound || !session) return Promise.reject(new SmppLinkError(`not bound: ${this.#lastError ?? 'connecting'}`, false));
-    if (signal?.aborted) return Promise.reject(signal.reason);
+    if (signal?.aborted) return Promise.reject(new SmppLinkError('gave up before sending', false, 'busy'));
     return new Promise<Pdu>((resolve, reject) => {
       let written = false;
       const entry: Outstanding = {
         reject: (error) => {
           finish();
-          reject(error instanceof SmppLinkError ? new SmppLinkError(error.message, written) : error);
+          reject(error instanceof SmppLinkError ? new SmppLinkError(error.message, written, error.reason) : error);
         },
       };
+      // The caller stopped waiting: a late answer is dropped, and the outcome is unknown if written.
+      const onAbort = () => entry.reject(new SmppLinkError(`no ${command}_resp before the send timed out`, written, 'busy'));
+      signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
         // No answer in time: the link is not working. Dropping it fails every outstanding PDU.
         this.#fail(`no ${command}_resp within ${this.settings.responseTimeoutMs} ms`);
@@ -196,6 +205,7 @@ export class SmppClient {
       }, this.settings.responseTimeoutMs);
       const finish = () => {
         clearTimeout(timer);
+        signal?.removeEventListener('abort', onAbort);
         this.#outstanding.delete(entry);
       };
       this.#outstanding.add(entry);

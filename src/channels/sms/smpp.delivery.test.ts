@@ -1,0 +1,204 @@
+import smpp from 'smpp';
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
+import { storeReceipt } from '../providers.js';
+import { createSmppProvider, type SmppProvider } from './smpp.provider.js';
+
+const silent = { info() {}, warn() {} };
+
+async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describeEachDialect('SMS over SMPP, end to end', (dialect) => {
+  let t: TestApp;
+  let smsc: FakeSmsc;
+  let provider: SmppProvider;
+  let account: Awaited<ReturnType<TestApp['createAccount']>>;
+  /** Issued per test: tests move the manual clock on by minutes, past a token's hour. */
+  let token: string;
+  let recipients = 0;
+  /** A fresh recipient per message, so the SMSC's records tell the messages apart. */
+  const recipient = () => `+1415555${2600 + ++recipients}`;
+
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    smsc = await startFakeSmsc();
+    account = await t.createAccount({ credits: 1_000 });
+  });
+  afterAll(async () => {
+    await smsc.close();
+    await t.close();
+  });
+  beforeEach(async () => {
+    token = await t.tokenFor(account);
+    smsc.answerWith(() => 0);
+    smsc.receiptsFor(() => ({ stat: 'DELIVRD' }));
+    provider = createSmppProvider(smppSettings(smsc, { windowSize: 10 }), {
+      onReceipt: storeReceipt(t.store, t.clock),
+      clock: t.clock,
+      logger: silent,
+    });
+    t.providers.sms = provider;
+    provider.start?.();
+    await until(async () => provider.connected?.(), 'the bind');
+  });
+  afterEach(async () => {
+    await provider.close?.();
+  });
+
+  const send = async (to: string, message: string) => {
+    const response = await t.call('POST', '/v1/sms/send', token, { to, message, sender: 'Herald' });
+    expect(response.statusCode).toBe(200);
+    return response.json().data.message_id as string;
+  };
+  const view = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+  /**
+   * Drains until the message reaches `status`. Receipts arrive on the socket and wait as jobs; one
+   * that overtook the recording of its submit is retried a second later, so time moves on too.
+   */
+  const settle = (id: string, status: string) =>
+    until(async () => {
+      t.clock.advance(1_000);
+      await t.drain();
+      const current = await view(id);
+      return current.status === status && current;
+    }, `${id} to be ${status}`);
+  const submitsTo = (to: string) => smsc.submits.filter((s) => s.destination === to.slice(1));
+
+  it('a GSM message goes out as one submit_sm and is delivered by its DELIVRD receipt', async () => {
+    const to = recipient();
+    const id = await send(to, 'Your code is 123456');
+    const delivered = await settle(id, 'delivered');
+    expect(delivered.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'delivered']);
+    expect(submitsTo(to)).toHaveLength(1);
+    expect(submitsTo(to)[0]).toMatchObject({ dataCoding: 0, sourceTon: 5, source: 'Herald', registeredDelivery: 1 });
+    expect(smsc.deliverResponses.at(-1)).toBe(0);
+  });
+
+  it('a receipt quoting the hex id in decimal, with no TLV, still finds its message', async () => {
+    smsc.receiptsFor(() => ({ stat: 'DELIVRD', tlv: false, decimal: true }));
+    const id = await send(recipient(), 'Decimal receipt');
+    await settle(id, 'delivered');
+  });
+
+  it('UNDELIV fails the message with the carrier status as its error code', async () => {
+    smsc.receiptsFor(() => ({ stat: 'UNDELIV' }));
+    const id = await send(recipient(), 'Will not arrive');
+    const failed = await settle(id, 'failed');
+    expect(failed.error).toEqual({ code: 'UNDELIV', message: 'The carrier reported UNDELIV err:001.' });
+  });
+
+  it('a UCS-2 message of 3 parts is delivered only once all 3 parts are', async () => {
+    smsc.receiptsFor(() => null);
+    const to = recipient();
+    const text = 'Ж'.repeat(67 * 2 + 10);
+    const sent = await t.call('POST', '/v1/sms/send', token, { to, message: text, sender: 'Herald' });
+    expect(sent.json().data.segments).toBe(3);
+    const id: string = sent.json().data.message_id;
+    await settle(id, 'sent');
+    const parts = submitsTo(to);
+    expect(parts).toHaveLength(3);
+    expect(parts.every((p) => p.dataCoding === 8 && p.esmClass === 0x40)).toBe(true);
+    expect(parts.map((p) => p.text).join('')).toBe(text);
+
+    // deliver_sm is answered once the receipt is stored: then the job is there to drain.
+    for (const part of parts.slice(0, 2)) expect(await smsc.sendReceipt({ id: part.messageId as string, stat: 'DELIVRD' })).toBe(0);
+    await t.drain();
+    expect((await view(id)).status).toBe('sent');
+    expect(await smsc.sendReceipt({ id: parts[2]?.messageId as string, stat: 'DELIVRD' })).toBe(0);
+    await settle(id, 'delivered');
+  });
+
+  it('one failed part fails a multi-part message', async () => {
+    smsc.receiptsFor((submit) => ({ stat: submit.udh?.[5] === 2 ? 'REJECTD' : 'DELIVRD' }));
+    const id = await send(recipient(), 'y'.repeat(153 + 10));
+    const failed = await settle(id, 'failed');
+    expect(failed.error.code).toBe('REJECTD');
+  });
+
+  it('a throttled submit is retried later and delivered, sent twice in all', async () => {
+    const to = recipient();
+    smsc.answerWith((submit) =>
+      submit.destination === to.slice(1) && submitsTo(to).length === 0 ? (smpp.errors.ESME_RTHROTTLED as number) : 0,
+    );
+    const id = await send(to, 'Throttled first');
+    await t.drain();
+    expect((await view(id)).status).toBe('queued');
+    t.clock.advance(1_000);
+    await settle(id, 'delivered');
+    expect(submitsTo(to).map((s) => s.status)).toEqual([smpp.errors.ESME_RTHROTTLED, 0]);
+  });
+
+  it('the SMSC drops the link mid-window: Herald rebinds, nothing is lost, nothing acknowledged is sent twice', async () => {
+    const batch = Array.from({ length: 16 }, () => recipient());
+    let answered = 0;
+    // The first 6 submits are acknowledged, later ones are held unanswered until the link drops.
+    smsc.answerWith(() => (answered++ < 6 ? 0 : 'hold'));
+    const ids = await Promise.all(batch.map((to, i) => send(to, `Window ${i}`)));
+    const draining = t.drain();
+    await until(async () => smsc.held() >= 4 && smsc.submits.filter((s) => s.status === 0).length >= 6, 'acknowledged and held submits');
+    const acknowledged = new Set(
+      smsc.submits.filter((s) => s.status === 0 && batch.includes(`+${s.destination}`)).map((s) => s.destination),
+    );
+    smsc.dropConnections();
+    smsc.answerWith(() => 0);
+    await draining;
+    await until(async () => provider.connected?.(), 'the rebind');
+    // Whatever waits for a retry is due after its backoff (and within the token's hour).
+    t.clock.advance(120_000);
+    for (const id of ids) await settle(id, 'delivered');
+
+    for (const to of batch) {
+      const submits = submitsTo(to);
+      if (acknowledged.has(to.slice(1))) expect(submits, `${to} was acknowledged, then sent again`).toHaveLength(1);
+      expect(submits.filter((s) => s.status === 0).length, `${to} accepted`).toBeGreaterThanOrEqual(1);
+    }
+    expect(acknowledged.size).toBe(6);
+  });
+
+  it('an SMSC that is down: its SMS wait past the attempt limit without failing, other channels go on, then it is delivered', async () => {
+    await provider.close?.();
+    const gone = await startFakeSmsc();
+    const port = gone.port;
+    await gone.close();
+    provider = createSmppProvider(smppSettings({ port }), { onReceipt: storeReceipt(t.store, t.clock), clock: t.clock, logger: silent });
+    t.providers.sms = provider;
+    provider.start?.();
+    await until(async () => provider.lastError?.(), 'a refused connection');
+
+    const to = recipient();
+    const smsId = await send(to, 'Waiting for the SMSC');
+    const telegram = await t.call('POST', '/v1/telegram/send', token, { chat_id: '12345', message: 'Not held up' });
+    await t.drain();
+    expect((await view(telegram.json().data.message_id)).status).toBe('delivered');
+    expect((await view(smsId)).status).toBe('queued');
+
+    // More retries than RETRY_MAX_ATTEMPTS (30) allows for failures: an outage does not count.
+    for (let i = 0; i < 35; i++) {
+      t.clock.advance(60_000);
+      await t.drain();
+    }
+    expect((await view(smsId)).status).toBe('queued');
+
+    const back = await startFakeSmsc(undefined, port);
+    back.receiptsFor(() => ({ stat: 'DELIVRD' }));
+    try {
+      await until(async () => provider.connected?.(), 'the bind once the SMSC is back');
+      t.clock.advance(60_000);
+      await settle(smsId, 'delivered');
+      expect(back.submits.filter((s) => s.destination === to.slice(1))).toHaveLength(1);
+    } finally {
+      await provider.close?.();
+      await back.close();
+    }
+  });
+});
