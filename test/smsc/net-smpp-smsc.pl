@@ -10,8 +10,11 @@
 #   SUBMIT <dest> <src_ton> <src_npi> <src> <esm_class> <data_coding> <registered_delivery> <hex short_message> <status> <message_id>
 #   RECEIPT <message_id> <stat>
 #   DELIVER_RESP <status>
+#   DROP <dest>
 # Behaviour by destination number: ending in 7, the first submit to it is answered
-# ESME_RTHROTTLED; ending in 0, the receipt says UNDELIV; otherwise DELIVRD. Message ids are hex;
+# ESME_RTHROTTLED; ending in 9, the first submit to it is not answered and the connection is
+# dropped (with whatever PDUs followed it unread); ending in 0, the receipt says UNDELIV;
+# otherwise DELIVRD. Message ids are hex;
 # receipts quote them in decimal (an SMSC habit Herald must tolerate).
 use strict;
 use warnings;
@@ -46,6 +49,10 @@ while (1) {
             print "DELIVER_RESP $pdu->{status}\n";
         } elsif ($cmd == 0x00000004) {    # submit_sm
             my $dest = $pdu->{destination_addr};
+            if ($dest =~ /9$/ && !$throttled{"drop $dest"}++) {
+                print "DROP $dest\n";
+                last;
+            }
             my $status = 0;
             my $id = '';
             if ($dest =~ /7$/ && !$throttled{$dest}++) {

@@ -140,6 +140,7 @@ export class SmppClient {
     clearInterval(this.#enquireTimer);
     const session = this.#session;
     if (!session) return;
+    this.#session = undefined;
     if (this.#bound) {
       // A polite unbind, briefly: the SMSC may keep receipts for the next bind.
       await new Promise<void>((resolve) => {

@@ -1,0 +1,158 @@
+import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import { smppSettings } from '../../../test/smsc/fake-smsc.js';
+import { type NetSmppSmsc, netSmppAvailable, startNetSmppSmsc } from '../../../test/smsc/net-smpp.js';
+import { storeReceipt } from '../providers.js';
+import { createSmppProvider, type SmppProvider } from './smpp.provider.js';
+
+// An SMSC written on Net::SMPP (Debian's libnet-smpp-perl): an SMPP implementation that shares no
+// code with the `smpp` package Herald binds through. CI installs it (.ci/run) and must run these.
+const available = netSmppAvailable();
+if (!available && process.env.CI === 'true') {
+  throw new Error('libnet-smpp-perl is not installed: .ci/run installs it (apt-get install libnet-smpp-perl)');
+}
+if (!available) console.warn('[smpp] libnet-smpp-perl is not installed: the Net::SMPP interoperability suite was skipped');
+
+const silent = { info() {}, warn() {} };
+
+async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () => {
+  describeEachDialect('end to end', (dialect) => {
+    let t: TestApp;
+    let smsc: NetSmppSmsc;
+    let provider: SmppProvider;
+    let account: Awaited<ReturnType<TestApp['createAccount']>>;
+    let token: string;
+    let next = 10;
+    /** A fresh US number ending in `digit`: the SMSC script's behaviour goes by the last digit. */
+    const recipientEnding = (digit: number) => `+14155552${String(next++).padStart(2, '0')}${digit}`;
+
+    beforeAll(async () => {
+      t = await createTestApp(dialect);
+      smsc = await startNetSmppSmsc();
+      account = await t.createAccount({ credits: 1_000 });
+    });
+    afterAll(async () => {
+      await smsc?.close();
+      await t?.close();
+    });
+    beforeEach(async () => {
+      token = await t.tokenFor(account);
+      provider = createSmppProvider(smppSettings(smsc), { onReceipt: storeReceipt(t.store, t.clock), clock: t.clock, logger: silent });
+      t.providers.sms = provider;
+      provider.start?.();
+      await until(async () => provider.connected?.(), 'the bind to the Net::SMPP SMSC');
+    });
+    afterEach(async () => {
+      await provider.close?.();
+    });
+
+    const send = async (to: string, message: string) => {
+      const response = await t.call('POST', '/v1/sms/send', token, { to, message, sender: 'Herald' });
+      expect(response.statusCode).toBe(200);
+      return response.json().data.message_id as string;
+    };
+    const view = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+    const settle = (id: string, status: string) =>
+      until(async () => {
+        t.clock.advance(1_000);
+        await t.drain();
+        const current = await view(id);
+        return current?.status === status && current;
+      }, `${id} to be ${status}`);
+    const submitsTo = (to: string) => smsc.submits.filter((s) => s.destination === to.slice(1));
+
+    it('GSM text arrives as GSM 03.38 octets (data_coding 0, escapes for {}), and its decimal-id receipt delivers it', async () => {
+      const to = recipientEnding(1);
+      const id = await send(to, 'Hi @ £5 {x}');
+      await settle(id, 'delivered');
+      const [submit, ...more] = submitsTo(to);
+      expect(more).toEqual([]);
+      expect(submit).toMatchObject({ dataCoding: 0, esmClass: 0, sourceTon: 5, sourceNpi: 0, source: 'Herald', registeredDelivery: 1 });
+      // H i ␠ @ ␠ £ 5 ␠ ESC( x ESC)
+      expect(submit?.bytes.toString('hex')).toBe('48692000200135201b28781b29');
+      expect(smsc.lines.some((line) => line === `RECEIPT ${submit?.messageId} DELIVRD`)).toBe(true);
+    });
+
+    it('text outside GSM 03.38 arrives as UTF-16BE (data_coding 8)', async () => {
+      const to = recipientEnding(2);
+      const text = 'Grüße, Ωμέγα 👋';
+      const id = await send(to, text);
+      await settle(id, 'delivered');
+      const [submit] = submitsTo(to);
+      expect(submit?.dataCoding).toBe(8);
+      expect(submit?.bytes.equals(Buffer.from(text, 'utf16le').swap16())).toBe(true);
+    });
+
+    it('a 3-segment message: 3 submit_sm, each with UDH 05 00 03 ref 03 seq on the wire, delivered once all 3 are', async () => {
+      const to = recipientEnding(3);
+      const text = `${'1234567890'.repeat(15)}${'abcdefghij'.repeat(15)}tail-piece`;
+      const id = await send(to, text);
+      await settle(id, 'delivered');
+      const parts = submitsTo(to);
+      expect(parts).toHaveLength(3);
+      const reference = parts[0]?.bytes[3];
+      parts.forEach((part, i) => {
+        expect(part.esmClass & 0x40).toBe(0x40);
+        expect([...part.bytes.subarray(0, 6)]).toEqual([0x05, 0x00, 0x03, reference, 3, i + 1]);
+      });
+      const body = parts.map((part) => part.bytes.subarray(6).toString('latin1')).join('');
+      expect(body).toBe(text); // digits and ASCII letters have the same codes in GSM 03.38
+      expect(parts.map((part) => part.bytes.length - 6)).toEqual([153, 153, 4]);
+    });
+
+    it('an UNDELIV receipt fails the message with that code', async () => {
+      const id = await send(recipientEnding(0), 'Nobody home');
+      const failed = await settle(id, 'failed');
+      expect(failed.error).toEqual({ code: 'UNDELIV', message: 'The carrier reported UNDELIV err:001.' });
+    });
+
+    it('a submit answered ESME_RTHROTTLED is sent again later and delivered', async () => {
+      const to = recipientEnding(7);
+      const id = await send(to, 'Throttled');
+      await t.drain();
+      expect((await view(id)).status).toBe('queued');
+      await settle(id, 'delivered');
+      expect(submitsTo(to).map((s) => s.status)).toEqual([0x58, 0]);
+    });
+
+    it('the SMSC drops the connection mid-window: Herald rebinds, every message is delivered, none acknowledged is sent twice', async () => {
+      const dropping = recipientEnding(9);
+      const others = [1, 2, 3, 4, 5, 6, 8, 1, 2, 3].map((digit) => recipientEnding(digit));
+      const ids = await Promise.all([...others.slice(0, 5), dropping, ...others.slice(5)].map((to, i) => send(to, `Window ${i}`)));
+      for (const id of ids) await settle(id, 'delivered');
+      expect(smsc.lines).toContain(`DROP ${dropping.slice(1)}`);
+      expect(submitsTo(dropping).filter((s) => s.status === 0)).toHaveLength(1);
+      for (const to of others)
+        expect(
+          submitsTo(to).filter((s) => s.status === 0),
+          `${to} acknowledged more than once`,
+        ).toHaveLength(1);
+      const binds = smsc.lines.filter((line) => line.startsWith('BIND herald 0'));
+      expect(binds.length).toBeGreaterThanOrEqual(2);
+    });
+
+    it('a wrong password is refused with ESME_RINVPASWD, and nothing is sent', async () => {
+      // The script serves one connection at a time: the good bind goes first.
+      await provider.close?.();
+      const wrong = createSmppProvider(smppSettings(smsc, { password: 'nope' }), { onReceipt: async () => {}, logger: silent });
+      wrong.start?.();
+      try {
+        await until(async () => wrong.lastError?.()?.includes('ESME_RINVPASWD'), 'the refused bind');
+        expect(smsc.lines).toContain('BIND herald 14');
+      } finally {
+        await wrong.close?.();
+      }
+    });
+  });
+});
