@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
 import { ConfigError, loadConfig } from './config.js';
 
@@ -194,5 +197,42 @@ describe('configuration from the environment', () => {
     expect(thrown).toBeInstanceOf(ConfigError);
     expect((thrown as ConfigError).key).toBe(key);
     expect((thrown as ConfigError).message.startsWith(`${key}:`)).toBe(true);
+  });
+});
+
+describe('configuration from a file (HERALD_CONFIG_FILE)', () => {
+  const file = (text: string) => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-config-')), 'herald.env');
+    writeFileSync(path, text, { mode: 0o600 });
+    return path;
+  };
+
+  it('reads KEY=value lines, comments and quotes included, and the environment wins over the file', () => {
+    const path = file(
+      [
+        '# Herald settings',
+        'SMS_PROVIDER=smpp',
+        "SMPP_URL='smpp://herald:s3cr3t@smsc.example.com:2776'",
+        'SMPP_WINDOW="20"',
+        'PORT=4000',
+        '',
+      ].join('\n'),
+    );
+    const config = loadConfig({ HERALD_CONFIG_FILE: path, PORT: '5000' });
+    expect(config.port).toBe(5000);
+    expect(config.smsProvider).toMatchObject({
+      kind: 'smpp',
+      smpp: { host: 'smsc.example.com', port: 2776, password: 's3cr3t', windowSize: 20 },
+    });
+  });
+
+  it('stops, naming HERALD_CONFIG_FILE, when the file cannot be read', () => {
+    expect(() => loadConfig({ HERALD_CONFIG_FILE: '/nonexistent/herald.env' })).toThrow(ConfigError);
+    expect(() => loadConfig({ HERALD_CONFIG_FILE: '/nonexistent/herald.env' })).toThrow(/^HERALD_CONFIG_FILE: could not be read \(ENOENT/);
+  });
+
+  it('checks settings from the file like any other, naming the key', () => {
+    const path = file('SMS_PROVIDER=smpp\nSMPP_URL=http://wrong.example.com\n');
+    expect(() => loadConfig({ HERALD_CONFIG_FILE: path })).toThrow(/^SMPP_URL: must start with smpp:\/\//);
   });
 });

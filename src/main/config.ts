@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { parseEnv } from 'node:util';
 import type {
   EmailProviderSettings,
   SmsProviderSettings,
@@ -231,7 +232,28 @@ function whatsappProvider(env: Env): WhatsappProviderSettings {
   };
 }
 
-export function loadConfig(env: Env = process.env): Config {
+/**
+ * The settings of a config file named by HERALD_CONFIG_FILE (KEY=value lines, `#` comments, values
+ * optionally quoted: the dotenv format), under the environment: a variable set in the environment
+ * wins over the file. Lets secrets (SMPP_URL, SMTP_URL, tokens) live in a file readable by Herald alone.
+ */
+export function withConfigFile(env: Env): Env {
+  const path = env.HERALD_CONFIG_FILE;
+  if (!path) return env;
+  let text: string;
+  try {
+    text = readFileSync(path, 'utf8');
+  } catch (error) {
+    throw new ConfigError('HERALD_CONFIG_FILE', `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${path})`);
+  }
+  const fromFile = parseEnv(text) as Env;
+  const merged: Env = { ...fromFile };
+  for (const [key, value] of Object.entries(env)) if (value !== undefined) merged[key] = value;
+  return merged;
+}
+
+export function loadConfig(environment: Env = process.env): Config {
+  const env = withConfigFile(environment);
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/herald.db';

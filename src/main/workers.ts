@@ -22,9 +22,17 @@ export function startWorkers(services: Services): RunningWorkers {
   const listener = listenForJobs(services.database, wake, services.logger);
   worker.start();
   services.logger.info({ worker_id: worker.id, database: services.database.dialect }, 'dispatch worker started');
+  // Once a minute, how the providers that carry traffic or keep a link are doing (a worker-only
+  // process has no /readyz to show it).
+  const healthLog = setInterval(() => {
+    const providers = services.providerHealth().filter((p) => p.provider !== 'sandbox' || p.sent_last_minute > 0);
+    if (providers.length > 0) services.logger.info({ providers }, 'provider health');
+  }, 60_000);
+  healthLog.unref();
   return {
     worker,
     async stop(deadlineMs) {
+      clearInterval(healthLog);
       services.onJobsCommitted.delete(wake);
       await listener?.close();
       await worker.stop(deadlineMs);

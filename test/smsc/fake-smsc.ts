@@ -54,7 +54,7 @@ export interface FakeSmsc {
   receiptsFor(decide: (submit: ReceivedSubmit) => { stat: string; tlv?: boolean; decimal?: boolean } | null): void;
   /** Sends a delivery receipt on the bound session. */
   sendReceipt(options: { id: string; stat: string; err?: string; tlv?: boolean; textId?: string }): Promise<number>;
-  /** Drops every connection at once (as a crashing SMSC would). */
+  /** Hangs up every connection at once, answering nothing more. */
   dropConnections(): void;
   /** Submits answered with no response yet ('hold'). */
   held(): number;
@@ -123,6 +123,7 @@ export async function startFakeSmsc(credentials = { systemId: 'herald', password
     });
     session.on('deliver_sm_resp', (pdu: Pdu) => deliverResponses.push(pdu.command_status));
     session.on('submit_sm', (pdu: Pdu) => {
+      if (!session.socket.writable) return; // hung up: read, never answered
       const message = pdu.short_message as { message?: Buffer | string; udh?: Buffer[] } | Buffer;
       const submit = {
         sourceTon: Number(pdu.source_addr_ton),
@@ -176,7 +177,12 @@ export async function startFakeSmsc(credentials = { systemId: 'herald', password
       return sendReceiptOn(session, options);
     },
     dropConnections() {
-      for (const session of sessions) session.socket.destroy();
+      // A half-close: answers already written still arrive (destroying a socket with unread input
+      // sends a reset, which may discard them); nothing more is answered.
+      for (const session of sessions) {
+        boundSessions.delete(session);
+        session.socket.end();
+      }
     },
     held: () => held,
     async close() {

@@ -51,6 +51,11 @@ while (1) {
             my $dest = $pdu->{destination_addr};
             if ($dest =~ /9$/ && !$throttled{"drop $dest"}++) {
                 print "DROP $dest\n";
+                # Half-close: every answer already written still reaches the client (a close with
+                # unread input would send a reset, which may discard them), then drain until it
+                # hangs up. Nothing more is answered.
+                shutdown($c, 1);
+                while ($c->read_pdu()) { }
                 last;
             }
             my $status = 0;

@@ -85,12 +85,14 @@ describe('SMPP provider against the smpp package server', () => {
     expect(outcome.ok && outcome.providerMessageId).toBe(submit?.messageId);
   });
 
-  it('sends a number sender as TON 1 / NPI 1 and a short code as TON 3', async () => {
+  it('sends a number sender as TON 1 / NPI 1, a short code as TON 3, and no sender as an empty 0/0 address', async () => {
     await provider.send(outbound('a', { sender: '+447700900999' }), never());
     await provider.send(outbound('b', { sender: '12345' }), never());
+    await provider.send(outbound('c', { sender: null }), never());
     expect(smsc.submits.map((s) => [s.sourceTon, s.sourceNpi, s.source])).toEqual([
       [1, 1, '447700900999'],
       [3, 0, '12345'],
+      [0, 0, ''],
     ]);
   });
 

@@ -189,13 +189,22 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
 
     async settlePart(channel, providerMessageId, status) {
       const part = await db
+        .selectFrom('message_parts')
+        .select('message_id')
+        .where('channel', '=', channel)
+        .where('provider_message_id', '=', providerMessageId)
+        .executeTakeFirst();
+      if (!part) return { undelivered: 0 };
+      // Receipts of the other parts may be applied at the same moment: each takes the message's
+      // row lock first, so the last to count sees every other part's state (else each would see
+      // the others undelivered and none would deliver the message).
+      if (capabilities.rowLocks) await db.selectFrom('messages').select('id').where('id', '=', part.message_id).forUpdate().execute();
+      await db
         .updateTable('message_parts')
         .set({ status })
         .where('channel', '=', channel)
         .where('provider_message_id', '=', providerMessageId)
-        .returning('message_id')
-        .executeTakeFirst();
-      if (!part) return { undelivered: 0 };
+        .execute();
       const left = await db
         .selectFrom('message_parts')
         .select((eb) => eb.fn.countAll<number>().as('n'))

@@ -88,8 +88,12 @@ export function encodeSms(text: string, reference: number): EncodedSms {
   };
 }
 
-/** Source address TON/NPI for a sender: alphanumeric (TON 5), international number (1/1) or short code (3/0). */
+/**
+ * Source address TON/NPI for a sender: alphanumeric (TON 5), international number (1/1) or short
+ * code (3/0); no sender at all is left to the SMSC (empty, 0/0).
+ */
 export function sourceAddressing(sender: string): { ton: number; npi: number; addr: string } {
+  if (sender === '') return { ton: 0, npi: 0, addr: '' };
   if (/^\+\d{1,15}$/.test(sender)) return { ton: 1, npi: 1, addr: sender.slice(1) };
   if (/^\d{3,8}$/.test(sender)) return { ton: 3, npi: 0, addr: sender };
   if (/^\d+$/.test(sender)) return { ton: 1, npi: 1, addr: sender };
