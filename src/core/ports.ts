@@ -18,11 +18,47 @@ export interface Store {
   readonly emailEvents: EmailEventsPort;
   readonly secrets: SecretsPort;
   readonly webhooks: WebhooksPort;
+  readonly idempotency: IdempotencyPort;
   /**
    * Runs `work` in one transaction: all of its writes commit together or none do. Calling it on a
    * Store that is already inside a transaction joins that transaction.
    */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+}
+
+/** A response stored under an idempotency key, replayed to retries. */
+export interface StoredResponse {
+  statusCode: number;
+  contentType: string | null;
+  body: string;
+}
+
+export type IdempotencyClaim =
+  /** The key is new (or its earlier claim lapsed): the caller runs the request. */
+  | { kind: 'claimed' }
+  /** The request ran: replay this. */
+  | { kind: 'replay'; response: StoredResponse }
+  /** The first request with the key is still running. */
+  | { kind: 'in_use' }
+  /** The key was used for a different request. */
+  | { kind: 'mismatch' };
+
+export interface IdempotencyPort {
+  /** Claims `key` for a request with `fingerprint`, or says what became of it. Call it in a transaction. */
+  claim(input: {
+    accountId: string;
+    key: string;
+    fingerprint: string;
+    now: number;
+    lockMs: number;
+    ttlMs: number;
+  }): Promise<IdempotencyClaim>;
+  /** Stores the response of a claimed request, to replay until the key expires. */
+  complete(accountId: string, key: string, response: StoredResponse): Promise<void>;
+  /** Forgets a claim whose request failed on our side (5xx), so a retry runs it again. */
+  release(accountId: string, key: string): Promise<void>;
+  /** Deletes keys past their expiry; returns how many. */
+  deleteExpired(now: number, limit: number): Promise<number>;
 }
 
 export interface NewAccount {

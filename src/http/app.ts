@@ -16,6 +16,7 @@ import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { bearerAuthHook } from './auth.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
+import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
 import { openApiOptions } from './openapi.js';
 import { accountRoutes } from './routes/account.routes.js';
@@ -33,6 +34,8 @@ export interface AppDeps {
   tokens: AccessTokens;
   database: HealthDeps['database'];
   isDraining: () => boolean;
+  /** Idempotency-Key retention; 24 h by default. */
+  idempotency?: IdempotencySettings | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -112,6 +115,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuthHook(deps.tokens));
+    registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });
     await v1.register(smsRoutes, {
       store: deps.store,

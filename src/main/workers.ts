@@ -29,10 +29,18 @@ export function startWorkers(services: Services): RunningWorkers {
     if (providers.length > 0) services.logger.info({ providers }, 'provider health');
   }, 60_000);
   healthLog.unref();
+  // Idempotency keys are kept 24 h; the workers clear the expired ones, a batch at a time.
+  const purge = setInterval(() => {
+    services.store.idempotency.deleteExpired(services.clock.now(), 1_000).catch((error: unknown) => {
+      services.logger.warn({ err: error }, 'could not delete expired idempotency keys');
+    });
+  }, 10 * 60_000);
+  purge.unref();
   return {
     worker,
     async stop(deadlineMs) {
       clearInterval(healthLog);
+      clearInterval(purge);
       services.onJobsCommitted.delete(wake);
       await listener?.close();
       await worker.stop(deadlineMs);

@@ -113,6 +113,19 @@ export interface JobsTable {
   created_at: number;
 }
 
+export interface IdempotencyKeysTable {
+  account_id: string;
+  key: string;
+  fingerprint: string;
+  state: 'running' | 'done';
+  status_code: number | null;
+  content_type: string | null;
+  body: string | null;
+  locked_until: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface MessagePartsTable {
   channel: string;
   provider_message_id: string;
@@ -219,6 +232,7 @@ export interface Database {
   messages: MessagesTable;
   message_status_history: MessageStatusHistoryTable;
   message_parts: MessagePartsTable;
+  idempotency_keys: IdempotencyKeysTable;
   signing_keys: SigningKeysTable;
   jobs: JobsTable;
   sandbox_submissions: SandboxSubmissionsTable;

@@ -5,6 +5,7 @@ import type { Database } from './schema.js';
 import { accountsStore } from './stores/accounts.store.js';
 import { emailEventsStore, inboundStore, secretsStore, templatesStore } from './stores/channels.store.js';
 import { creditsStore } from './stores/credits.store.js';
+import { idempotencyStore } from './stores/idempotency.store.js';
 import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
@@ -52,6 +53,7 @@ function bind(db: Kysely<Database>, options: StoreOptions, pending: { jobs: bool
     emailEvents: emailEventsStore(db),
     secrets: secretsStore(db),
     webhooks: webhooksStore(db),
+    idempotency: idempotencyStore(db, options.capabilities),
     async transaction(work) {
       if (pending) return work(store);
       const inner = { jobs: false };

@@ -4,6 +4,7 @@ import * as m0002 from './0002-dispatch.js';
 import * as m0003 from './0003-channels.js';
 import * as m0004 from './0004-webhooks.js';
 import * as m0005 from './0005-message-parts.js';
+import * as m0006 from './0006-idempotency-keys.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -15,4 +16,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0003-channels': m0003,
   '0004-webhooks': m0004,
   '0005-message-parts': m0005,
+  '0006-idempotency-keys': m0006,
 };

@@ -1,0 +1,98 @@
+import type { IdempotencyClaim, IdempotencyPort } from '../../core/ports.js';
+import type { Capabilities, Executor } from '../database.js';
+
+/**
+ * Idempotency keys on the `idempotency_keys` table. `claim` reads, then writes: call it inside a
+ * transaction (Store.transaction) so the decision and the claim are one.
+ */
+export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): IdempotencyPort {
+  return {
+    async claim({ accountId, key, fingerprint, now, lockMs, ttlMs }) {
+      const read = () => {
+        let select = db.selectFrom('idempotency_keys').selectAll().where('account_id', '=', accountId).where('key', '=', key);
+        if (capabilities.rowLocks) select = select.forUpdate();
+        return select.executeTakeFirst();
+      };
+      const decide = async (row: NonNullable<Awaited<ReturnType<typeof read>>>): Promise<IdempotencyClaim> => {
+        if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+        if (row.state === 'done') {
+          return {
+            kind: 'replay',
+            response: { statusCode: Number(row.status_code), contentType: row.content_type, body: row.body ?? '' },
+          };
+        }
+        if (Number(row.locked_until) > now) return { kind: 'in_use' };
+        // The first request's process went away mid-request: this one takes the key over.
+        await db
+          .updateTable('idempotency_keys')
+          .set({ locked_until: now + lockMs })
+          .where('account_id', '=', accountId)
+          .where('key', '=', key)
+          .execute();
+        return { kind: 'claimed' };
+      };
+
+      const existing = await read();
+      if (existing && Number(existing.expires_at) > now) return decide(existing);
+      if (existing) await db.deleteFrom('idempotency_keys').where('account_id', '=', accountId).where('key', '=', key).execute();
+      const inserted = await db
+        .insertInto('idempotency_keys')
+        .values({
+          account_id: accountId,
+          key,
+          fingerprint,
+          state: 'running',
+          status_code: null,
+          content_type: null,
+          body: null,
+          locked_until: now + lockMs,
+          created_at: now,
+          expires_at: now + ttlMs,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
+        .executeTakeFirst();
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed' };
+      // Another request inserted it first (PostgreSQL waited for its commit): decide on its row.
+      const winner = await read();
+      return winner ? decide(winner) : { kind: 'in_use' };
+    },
+
+    async complete(accountId, key, response) {
+      await db
+        .updateTable('idempotency_keys')
+        .set({ state: 'done', status_code: response.statusCode, content_type: response.contentType, body: response.body })
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .execute();
+    },
+
+    async release(accountId, key) {
+      await db
+        .deleteFrom('idempotency_keys')
+        .where('account_id', '=', accountId)
+        .where('key', '=', key)
+        .where('state', '=', 'running')
+        .execute();
+    },
+
+    async deleteExpired(now, limit) {
+      const expired = await db
+        .selectFrom('idempotency_keys')
+        .select(['account_id', 'key'])
+        .where('expires_at', '<=', now)
+        .limit(limit)
+        .execute();
+      let deleted = 0;
+      for (const row of expired) {
+        const result = await db
+          .deleteFrom('idempotency_keys')
+          .where('account_id', '=', row.account_id)
+          .where('key', '=', row.key)
+          .where('expires_at', '<=', now)
+          .executeTakeFirst();
+        deleted += Number(result.numDeletedRows);
+      }
+      return deleted;
+    },
+  };
+}
