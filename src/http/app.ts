@@ -22,6 +22,7 @@ import { openApiOptions } from './openapi.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
+import { registerTransportSecurity, type SecuritySettings } from './transport-security.js';
 import { createValidatorCompiler } from './validation.js';
 import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
 import { receiverUrlCheck, webhooksRoutes } from './webhooks/webhooks.routes.js';
@@ -36,6 +37,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** Idempotency-Key retention; 24 h by default. */
   idempotency?: IdempotencySettings | undefined;
+  /** Transport security: TLS to serve HTTPS directly, production mode, trusted proxies. */
+  security?: SecuritySettings | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -71,6 +74,9 @@ function requestIdOf(header: string | string[] | undefined): string {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    ...(deps.security?.tls ? { https: deps.security.tls } : {}),
+    // request.ip and request.protocol follow X-Forwarded-For / -Proto only from these hops.
+    trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
     bodyLimit: deps.http.bodyLimitBytes,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
     logController: new LogController({ requestIdLogLabel: 'request_id' }),
@@ -97,6 +103,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw new ApiError('SERVICE_UNAVAILABLE', 'This node is shutting down; retry the request.', { headers: { 'retry-after': '1' } });
     }
   });
+  registerTransportSecurity(app, deps.security);
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
   app.addHook('onSend', (_request, reply, payload, done) => {

@@ -1,4 +1,5 @@
 import { readFileSync } from 'node:fs';
+import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
 import type {
   EmailProviderSettings,
@@ -38,6 +39,12 @@ export interface Config {
   webhooks: WebhookSettings;
   /** EMAIL_PROVIDER: the sandbox (default) or SMTP. */
   emailProvider: EmailProviderSettings;
+  /** TLS_CERT_FILE / TLS_KEY_FILE: serve HTTPS directly with this certificate and key (PEM). */
+  tls: { cert: string; key: string } | undefined;
+  /** HERALD_ENV=production: the API and the token endpoint refuse plain HTTP. */
+  production: boolean;
+  /** TRUSTED_PROXIES: addresses and CIDR ranges whose X-Forwarded-For / -Proto are believed. */
+  trustedProxies: string[];
   /** SMS_PROVIDER: the sandbox (default) or an SMSC over SMPP. */
   smsProvider: SmsProviderSettings;
   /** TELEGRAM_PROVIDER: the sandbox (default) or the Bot API. */
@@ -135,6 +142,44 @@ function emailProvider(env: Env): EmailProviderSettings {
       ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
     },
   };
+}
+
+function tlsFiles(env: Env): Config['tls'] {
+  const certFile = env.TLS_CERT_FILE;
+  const keyFile = env.TLS_KEY_FILE;
+  if (!certFile && !keyFile) return undefined;
+  if (!certFile) throw new ConfigError('TLS_CERT_FILE', 'is required with TLS_KEY_FILE (both, or neither)');
+  if (!keyFile) throw new ConfigError('TLS_KEY_FILE', 'is required with TLS_CERT_FILE (both, or neither)');
+  const cert = readPem(env, 'TLS_CERT_FILE');
+  const key = readPem(env, 'TLS_KEY_FILE');
+  if (!cert.includes('-----BEGIN CERTIFICATE-----')) throw new ConfigError('TLS_CERT_FILE', 'must hold a PEM certificate');
+  if (!/-----BEGIN [A-Z ]*PRIVATE KEY-----/.test(key)) throw new ConfigError('TLS_KEY_FILE', 'must hold a PEM private key');
+  return { cert, key };
+}
+
+function herald(env: Env): boolean {
+  const value = (env.HERALD_ENV || 'development').toLowerCase();
+  if (value !== 'development' && value !== 'production') {
+    throw new ConfigError('HERALD_ENV', `must be development or production (got "${env.HERALD_ENV}")`);
+  }
+  return value === 'production';
+}
+
+function trustedProxies(env: Env): string[] {
+  const list = (env.TRUSTED_PROXIES ?? '')
+    .split(',')
+    .map((entry) => entry.trim())
+    .filter((entry) => entry !== '');
+  for (const entry of list) {
+    const [address, prefix, ...rest] = entry.split('/');
+    const family = isIP(address ?? '');
+    const bits = family === 4 ? 32 : 128;
+    const prefixOk = prefix === undefined || (/^\d{1,3}$/.test(prefix) && Number(prefix) <= bits);
+    if (family === 0 || !prefixOk || rest.length > 0) {
+      throw new ConfigError('TRUSTED_PROXIES', `must be IP addresses or CIDR ranges separated by commas (got "${entry}")`);
+    }
+  }
+  return list;
 }
 
 function smsProvider(env: Env): SmsProviderSettings {
@@ -286,7 +331,7 @@ export function loadConfig(environment: Env = process.env): Config {
     databaseSchema: schema,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     logLevel,
-    publicUrl: url(env, 'PUBLIC_URL', `http://${publicHost}:${port}`),
+    publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
@@ -319,6 +364,9 @@ export function loadConfig(environment: Env = process.env): Config {
       perReceiverConcurrency: integer(env, 'WEBHOOK_CONCURRENCY_PER_RECEIVER', DEFAULT_WEBHOOK_SETTINGS.perReceiverConcurrency, 1, 100),
     },
     emailProvider: emailProvider(env),
+    tls: tlsFiles(env),
+    production: herald(env),
+    trustedProxies: trustedProxies(env),
     smsProvider: smsProvider(env),
     telegramProvider: telegramProvider(env),
     whatsappProvider: whatsappProvider(env),

@@ -81,6 +81,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     tokens: services.tokens,
     database: services.database,
     isDraining: () => draining,
+    security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
     // Providers work (and report) where messages are dispatched: an API-only node shows none.
     providers: options.withWorker ? () => services.providerHealth() : undefined,
     http: { bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, emailMaxBytes: config.emailMaxBytes },

@@ -4,8 +4,10 @@ import Type from 'typebox';
 import type { AccessTokens } from '../../auth/access-tokens.js';
 import type { ApiClient } from '../../core/accounts/account.js';
 import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
+import { ApiError } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
+import { httpStatusOf } from '../error-handler.js';
 import { type ClientCredentials, readClientCredentials } from './client-authentication.js';
 import { OAuthError } from './oauth-errors.js';
 
@@ -129,6 +131,12 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
 
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    // Refusals from the server-wide hooks (draining, HTTPS required), in the OAuth shape.
+    if (error instanceof ApiError) {
+      if (error.headers) reply.headers(error.headers);
+      const oauthCode = error.code === 'SERVICE_UNAVAILABLE' ? 'temporarily_unavailable' : 'invalid_request';
+      return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
+    }
     const fastifyError = error as { statusCode?: number; code?: string };
     if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (fastifyError.statusCode ?? 500) < 500) {
       return sendOAuthError(reply, new OAuthError('invalid_request', 'The token request could not be read.'));

@@ -1,0 +1,36 @@
+import type { FastifyInstance } from 'fastify';
+import { ApiError } from '../core/errors.js';
+
+export interface SecuritySettings {
+  /** Serve HTTPS directly with this certificate and key (PEM). */
+  tls?: { cert: string; key: string } | undefined;
+  /** HERALD_ENV=production: the token endpoint and /v1 refuse plain HTTP. */
+  production: boolean;
+  /** Hops whose X-Forwarded-For / X-Forwarded-Proto are believed (addresses, CIDR ranges). */
+  trustedProxies: string[];
+}
+
+/** A year, as browsers and scanners expect of HSTS. */
+const HSTS = 'max-age=31536000; includeSubDomains';
+
+const carriesSecrets = (url: string) => url.startsWith('/v1/') || url === '/v1' || url.startsWith('/oauth/');
+
+/**
+ * Security headers on every answer (nosniff, no framing, no referrer; API answers are never
+ * cached; HSTS once the client reached us over HTTPS), and in production mode a refusal of plain
+ * HTTP on the routes that carry credentials: 403 HTTPS_REQUIRED, before any credential is read.
+ * Behind a proxy that terminates TLS, the protocol is the one the trusted proxy reports.
+ */
+export function registerTransportSecurity(app: FastifyInstance, settings: SecuritySettings | undefined): void {
+  app.addHook('onRequest', async (request, reply) => {
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('x-frame-options', 'DENY');
+    reply.header('referrer-policy', 'no-referrer');
+    if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
+    if (!carriesSecrets(request.url)) return;
+    reply.header('cache-control', 'no-store');
+    if (settings?.production && request.protocol !== 'https') {
+      throw new ApiError('HTTPS_REQUIRED', 'This server takes API calls over HTTPS only: call it with https://.');
+    }
+  });
+}
