@@ -2,7 +2,7 @@ import { ApiError, validationError } from '../errors.js';
 import { CHANNELS, type Channel } from '../ids.js';
 import type { MessageListQuery, Store } from '../ports.js';
 import { readScopeOf, type Scope } from '../scopes.js';
-import type { Message, MessageStatus, StatusChange } from './message.js';
+import { historyAsOf, type Message, type MessageStatus, type StatusChange } from './message.js';
 
 export interface ListMessagesInput {
   channel?: Channel | undefined;
@@ -49,5 +49,5 @@ export async function listMessages(
   };
   const { messages, total } = await store.messages.list(query);
   const histories = await store.messages.statusHistories(messages.map((m) => m.id));
-  return { messages: messages.map((message) => ({ message, history: histories.get(message.id) ?? [] })), total };
+  return { messages: messages.map((message) => ({ message, history: historyAsOf(message, histories.get(message.id) ?? []) })), total };
 }

@@ -52,3 +52,13 @@ export const creditsUsedMicros = (message: Pick<Message, 'costMicros' | 'chargeS
  * only from the states listed in the lifecycle. A status never goes back (CONTRACT 4).
  */
 export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'read', 'failed', 'canceled']);
+
+/**
+ * The history as it stood when `message` was read. The row and its history are two reads, and a
+ * worker may move the message on between them; statuses only move forward and never repeat, so
+ * the history up to the message's status is the one that matches it.
+ */
+export function historyAsOf(message: Message, history: StatusChange[]): StatusChange[] {
+  const end = history.findIndex((change) => change.status === message.status);
+  return end < 0 ? history : history.slice(0, end + 1);
+}

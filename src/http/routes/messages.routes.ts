@@ -7,7 +7,7 @@ import { notFound } from '../../core/errors.js';
 import { type Channel, channelOfMessageId } from '../../core/ids.js';
 import { cancelMessage } from '../../core/messages/cancel-message.js';
 import { listMessages } from '../../core/messages/list-messages.js';
-import type { MessageStatus } from '../../core/messages/message.js';
+import { historyAsOf, type MessageStatus } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
 import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
 import { requirePrincipal, requireScope } from '../auth.js';
@@ -108,7 +108,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       requireScope(request, readScopeOf(channel));
       const message = await deps.store.messages.findForAccount(id, accountId);
       if (!message) throw notFound('Message');
-      const history = await deps.store.messages.statusHistory(id);
+      const history = historyAsOf(message, await deps.store.messages.statusHistory(id));
       return { success: true as const, data: presentUniversal(message, history) };
     },
   );
@@ -135,7 +135,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       if (!channel) throw notFound('Message');
       requireScope(request, sendScopeOf(channel));
       const message = await cancelMessage(deps, accountId, id);
-      const history = await deps.store.messages.statusHistory(id);
+      const history = historyAsOf(message, await deps.store.messages.statusHistory(id));
       return { success: true as const, data: presentUniversal(message, history) };
     },
   );
