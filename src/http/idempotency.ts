@@ -65,7 +65,8 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
   v1.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
     if (!methods.includes('POST')) return;
-    const schema = (route.schema ??= {});
+    route.schema ??= {};
+    const schema = route.schema;
     if (schema.headers) throw new Error(`${route.url}: merge Idempotency-Key into its own headers schema`);
     schema.headers = IdempotencyHeaders;
     schema.response = { 409: ErrorEnvelope, 422: ErrorEnvelope, ...(schema.response as Record<string, unknown> | undefined) };

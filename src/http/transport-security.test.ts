@@ -6,6 +6,7 @@ import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocateDatabase, openDatabase } from '../../test/databases.js';
+import { selfSignedCertificate } from '../../test/tls.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { KeyRing } from '../auth/key-ring.js';
 import { ManualClock } from '../core/clock.js';
@@ -14,37 +15,6 @@ import { loadConfig } from '../main/config.js';
 import { storeOf } from '../storage/store.js';
 import { buildApp } from './app.js';
 import type { SecuritySettings } from './transport-security.js';
-
-/** A self-signed certificate for 127.0.0.1 and localhost, made with openssl for this run. */
-function makeCertificate(): { certFile: string; keyFile: string; cert: string; key: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'herald-tls-'));
-  const certFile = join(dir, 'cert.pem');
-  const keyFile = join(dir, 'key.pem');
-  execFileSync(
-    'openssl',
-    [
-      'req',
-      '-x509',
-      '-newkey',
-      'ec',
-      '-pkeyopt',
-      'ec_paramgen_curve:prime256v1',
-      '-nodes',
-      '-days',
-      '1',
-      '-subj',
-      '/CN=herald-test',
-      '-addext',
-      'subjectAltName=IP:127.0.0.1,DNS:localhost',
-      '-keyout',
-      keyFile,
-      '-out',
-      certFile,
-    ],
-    { stdio: 'ignore' },
-  );
-  return { certFile, keyFile, cert: readFileSync(certFile, 'utf8'), key: readFileSync(keyFile, 'utf8') };
-}
 
 /** A GET over HTTPS that trusts only `ca`: the certificate must verify for 127.0.0.1. */
 function getOverTls(
@@ -93,7 +63,7 @@ async function appWith(security: SecuritySettings) {
 }
 
 describe('HTTPS and transport security', () => {
-  const certificate = makeCertificate();
+  const certificate = selfSignedCertificate();
 
   describe('serving HTTPS directly (TLS_CERT_FILE / TLS_KEY_FILE)', () => {
     let served: Awaited<ReturnType<typeof appWith>>;
@@ -126,7 +96,9 @@ describe('HTTPS and transport security', () => {
     });
 
     it('a client that does not trust the certificate cannot talk to it', async () => {
-      await expect(getOverTls(`${url}/healthz`, makeCertificate().cert)).rejects.toThrow(/self[- ]signed|unable to verify|certificate/i);
+      await expect(getOverTls(`${url}/healthz`, selfSignedCertificate().cert)).rejects.toThrow(
+        /self[- ]signed|unable to verify|certificate/i,
+      );
     });
   });
 

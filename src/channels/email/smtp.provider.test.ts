@@ -7,6 +7,7 @@ import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { selfSignedCertificate } from '../../../test/tls.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
 import { createSmtpProvider } from './smtp.provider.js';
 
@@ -16,39 +17,6 @@ interface Received {
   raw: string;
   /** Whether the session had switched to TLS (STARTTLS) before the message. */
   secure: boolean;
-}
-
-/** A self-signed certificate for 127.0.0.1, made by the test with openssl. */
-function selfSignedCertificate(): { key: string; cert: string } {
-  const dir = mkdtempSync(join(tmpdir(), 'herald-smtp-tls-'));
-  try {
-    execFileSync(
-      'openssl',
-      [
-        'req',
-        '-x509',
-        '-newkey',
-        'ec',
-        '-pkeyopt',
-        'ec_paramgen_curve:prime256v1',
-        '-nodes',
-        '-days',
-        '1',
-        '-subj',
-        '/CN=127.0.0.1',
-        '-addext',
-        'subjectAltName=IP:127.0.0.1',
-        '-keyout',
-        join(dir, 'key.pem'),
-        '-out',
-        join(dir, 'cert.pem'),
-      ],
-      { stdio: 'ignore' },
-    );
-    return { key: readFileSync(join(dir, 'key.pem'), 'utf8'), cert: readFileSync(join(dir, 'cert.pem'), 'utf8') };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
 }
 
 const TLS = selfSignedCertificate();
