@@ -56,6 +56,9 @@ export class ApiError extends Error {
 
 export const notFound = (what: string): ApiError => new ApiError('NOT_FOUND', `${what} not found.`);
 
+export const ipNotAllowed = (address: string): ApiError =>
+  new ApiError('IP_NOT_ALLOWED', `Requests from ${address} are not allowed for this account (its IP allow-list).`);
+
 export const validationError = (problems: FieldProblem[]): ApiError =>
   new ApiError(
     'VALIDATION_ERROR',

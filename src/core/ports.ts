@@ -76,6 +76,12 @@ export interface AccountsPort {
   findClient(clientId: string): Promise<ApiClient | undefined>;
   listClients(accountId: string): Promise<ApiClient[]>;
   replaceClientSecret(clientId: string, secretHash: string, rotatedAt: number): Promise<boolean>;
+  /** The account's IP allow-list (canonical CIDRs, oldest first); empty allows every address. */
+  ipRules(accountId: string): Promise<string[]>;
+  /** Adds a rule; false when the account already has it. */
+  addIpRule(accountId: string, cidr: string, at: number): Promise<boolean>;
+  /** Removes a rule; false when the account did not have it. */
+  removeIpRule(accountId: string, cidr: string): Promise<boolean>;
 }
 
 export interface CreditsPort {

@@ -14,7 +14,7 @@ import { randomId } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
-import { bearerAuthHook } from './auth.js';
+import { bearerAuthHook, ipAllowListHook } from './auth.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
@@ -122,6 +122,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuthHook(deps.tokens));
+    v1.addHook('onRequest', ipAllowListHook(deps.store));
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });
     await v1.register(smsRoutes, {

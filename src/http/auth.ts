@@ -1,6 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
-import { ApiError } from '../core/errors.js';
+import { isAllowedAddress } from '../core/accounts/ip-allow-list.js';
+import { ApiError, ipNotAllowed } from '../core/errors.js';
+import type { Store } from '../core/ports.js';
 import type { Scope } from '../core/scopes.js';
 
 declare module 'fastify' {
@@ -45,6 +47,15 @@ export function requireScope(request: FastifyRequest, scope: Scope): TokenPrinci
 export function requirePrincipal(request: FastifyRequest): TokenPrincipal {
   if (!request.principal) throw new Error('route is missing the bearer hook');
   return request.principal;
+}
+
+/** An onRequest hook after the bearer hook: the caller's address must be on the account's allow-list. */
+export function ipAllowListHook(store: Pick<Store, 'accounts'>) {
+  return async (request: FastifyRequest): Promise<void> => {
+    const { accountId } = requirePrincipal(request);
+    const rules = await store.accounts.ipRules(accountId);
+    if (!isAllowedAddress(rules, request.ip)) throw ipNotAllowed(request.ip);
+  };
 }
 
 /**

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
+import { parseIpRule } from '../core/accounts/ip-allow-list.js';
 import { addCredits, createAccount, rotateClientSecret } from '../core/accounts/manage-accounts.js';
 import { toIso } from '../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
@@ -213,6 +214,75 @@ function buildProgram(): Command {
         for (const v of views) {
           out(`${v.account_id}  ${v.client_ids.join(',')}  ${v.plan}  credits=${v.credits} reserved=${v.reserved}  ${v.name} <${v.email}>`);
         }
+      }),
+    );
+
+  const accountOf = async (services: Services, reference: string) => {
+    const account = await services.store.accounts.findAccountByReference(reference);
+    if (!account) throw new UsageError(`no account ${reference}`);
+    return account;
+  };
+  const parseRule = (text: string): string => {
+    const rule = parseIpRule(text);
+    if (!rule) throw new InvalidArgumentError('expected an IPv4 or IPv6 address, or a CIDR range such as 203.0.113.0/24');
+    return rule;
+  };
+
+  accounts
+    .command('allow-ip')
+    .description("add an address or CIDR range to the account's IP allow-list (once it has one, only listed addresses may call)")
+    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .argument('<cidr>', 'e.g. 203.0.113.7, 203.0.113.0/24, 2001:db8::/32', parseRule)
+    .action((reference: string, rule: string) =>
+      withServices(async (services) => {
+        const account = await accountOf(services, reference);
+        const added = await services.store.accounts.addIpRule(account.id, rule, services.clock.now());
+        out(`${account.id}: ${added ? 'allowed' : 'already allowed'} ${rule}`);
+      }),
+    );
+
+  accounts
+    .command('disallow-ip')
+    .description("remove an address or range from the account's IP allow-list (an empty list allows every address)")
+    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .argument('<cidr>', 'as given to allow-ip', parseRule)
+    .action((reference: string, rule: string) =>
+      withServices(async (services) => {
+        const account = await accountOf(services, reference);
+        if (!(await services.store.accounts.removeIpRule(account.id, rule))) throw new UsageError(`${account.id} has no rule ${rule}`);
+        const left = await services.store.accounts.ipRules(account.id);
+        out(`${account.id}: removed ${rule}${left.length === 0 ? '; the allow-list is empty: every address may call' : ''}`);
+      }),
+    );
+
+  accounts
+    .command('show')
+    .description('show an account: balance, plan, scopes, clients and IP allow-list')
+    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .option('--json', 'print JSON')
+    .action((reference: string, options: { json?: boolean }) =>
+      withServices(async (services) => {
+        const account = await accountOf(services, reference);
+        const view = {
+          account_id: account.id,
+          name: account.name,
+          email: account.email,
+          plan: account.plan,
+          scopes: account.scopes,
+          credits: microsToCredits(account.creditsMicros),
+          reserved: microsToCredits(account.reservedMicros),
+          client_ids: (await services.store.accounts.listClients(account.id)).map((c) => c.clientId),
+          ip_allow_list: await services.store.accounts.ipRules(account.id),
+          created_at: toIso(account.createdAt),
+        };
+        if (options.json) return out(JSON.stringify(view));
+        out(`account_id     ${view.account_id}`);
+        out(`name           ${view.name} <${view.email}>`);
+        out(`plan           ${view.plan}`);
+        out(`credits        ${view.credits} (reserved ${view.reserved})`);
+        out(`scopes         ${view.scopes.join(' ')}`);
+        out(`clients        ${view.client_ids.join(', ')}`);
+        out(`ip allow-list  ${view.ip_allow_list.length === 0 ? '(none: every address may call)' : view.ip_allow_list.join(', ')}`);
       }),
     );
 

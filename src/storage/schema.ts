@@ -113,6 +113,12 @@ export interface JobsTable {
   created_at: number;
 }
 
+export interface IpAllowRulesTable {
+  account_id: string;
+  cidr: string;
+  created_at: number;
+}
+
 export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
@@ -233,6 +239,7 @@ export interface Database {
   message_status_history: MessageStatusHistoryTable;
   message_parts: MessagePartsTable;
   idempotency_keys: IdempotencyKeysTable;
+  ip_allow_rules: IpAllowRulesTable;
   signing_keys: SigningKeysTable;
   jobs: JobsTable;
   sandbox_submissions: SandboxSubmissionsTable;

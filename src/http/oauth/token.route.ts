@@ -4,7 +4,8 @@ import Type from 'typebox';
 import type { AccessTokens } from '../../auth/access-tokens.js';
 import type { ApiClient } from '../../core/accounts/account.js';
 import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
-import { ApiError } from '../../core/errors.js';
+import { isAllowedAddress } from '../../core/accounts/ip-allow-list.js';
+import { ApiError, ipNotAllowed } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
 import { httpStatusOf } from '../error-handler.js';
@@ -36,9 +37,15 @@ const TokenResponse = Type.Object({
 
 const TokenError = Type.Object({
   error: Type.Union(
-    ['invalid_request', 'invalid_client', 'unsupported_grant_type', 'invalid_scope', 'server_error', 'temporarily_unavailable'].map((c) =>
-      Type.Literal(c),
-    ),
+    [
+      'invalid_request',
+      'invalid_client',
+      'unauthorized_client',
+      'unsupported_grant_type',
+      'invalid_scope',
+      'server_error',
+      'temporarily_unavailable',
+    ].map((c) => Type.Literal(c)),
   ),
   error_description: Type.String(),
 });
@@ -83,6 +90,14 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     ctx.client = client;
   };
 
+  // The account's IP allow-list, checked once the client is known (and only then: an unknown client
+  // learns nothing about any list).
+  const checkAddress: Step = async (ctx, request) => {
+    if (!ctx.client) return;
+    const rules = await deps.store.accounts.ipRules(ctx.client.accountId);
+    if (!isAllowedAddress(rules, request.ip)) throw ipNotAllowed(request.ip);
+  };
+
   const checkGrantType: Step = (ctx) => {
     if (!GRANT_TYPES[ctx.form.grant_type ?? '']) {
       throw new OAuthError('unsupported_grant_type', 'Only the client_credentials grant is supported.');
@@ -109,7 +124,7 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     ctx.scopes = requested as Scope[];
   };
 
-  return [parseBody, authenticateClient, checkGrantType, checkScope];
+  return [parseBody, authenticateClient, checkAddress, checkGrantType, checkScope];
 }
 
 function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
@@ -134,7 +149,12 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
     // Refusals from the server-wide hooks (draining, HTTPS required), in the OAuth shape.
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
-      const oauthCode = error.code === 'SERVICE_UNAVAILABLE' ? 'temporarily_unavailable' : 'invalid_request';
+      const oauthCode =
+        error.code === 'SERVICE_UNAVAILABLE'
+          ? 'temporarily_unavailable'
+          : error.code === 'IP_NOT_ALLOWED'
+            ? 'unauthorized_client'
+            : 'invalid_request';
       return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
     }
     const fastifyError = error as { statusCode?: number; code?: string };
@@ -157,7 +177,7 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
         tags: ['OAuth'],
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenForm,
-        response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 500: TokenError, 503: TokenError },
+        response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 403: TokenError, 500: TokenError, 503: TokenError },
       },
     },
     async (request, reply) => {

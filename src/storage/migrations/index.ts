@@ -5,6 +5,7 @@ import * as m0003 from './0003-channels.js';
 import * as m0004 from './0004-webhooks.js';
 import * as m0005 from './0005-message-parts.js';
 import * as m0006 from './0006-idempotency-keys.js';
+import * as m0007 from './0007-ip-allow-lists.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -17,4 +18,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0004-webhooks': m0004,
   '0005-message-parts': m0005,
   '0006-idempotency-keys': m0006,
+  '0007-ip-allow-lists': m0007,
 };

@@ -106,5 +106,30 @@ export function accountsStore(db: Executor): AccountsPort {
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
+
+    async ipRules(accountId) {
+      const rows = await db
+        .selectFrom('ip_allow_rules')
+        .select('cidr')
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('cidr')
+        .execute();
+      return rows.map((row) => row.cidr);
+    },
+
+    async addIpRule(accountId, cidr, at) {
+      const result = await db
+        .insertInto('ip_allow_rules')
+        .values({ account_id: accountId, cidr, created_at: at })
+        .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing())
+        .executeTakeFirst();
+      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+    },
+
+    async removeIpRule(accountId, cidr) {
+      const result = await db.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
   };
 }
