@@ -33,8 +33,9 @@ const ListQuery = Type.Object(
         description: 'created_at before this time (exclusive).',
       }),
     ),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' }),
+    // Optional with a default (Ajv fills it in), so the OpenAPI document does not call them required.
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' })),
   },
   { additionalProperties: false },
 );
@@ -68,7 +69,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
     },
     async (request) => {
       const principal = requirePrincipal(request);
-      const { channel, status, from, to, limit, offset } = request.query;
+      const { channel, status, from, to, limit = 20, offset = 0 } = request.query;
       const page = await listMessages(deps.store, principal.accountId, principal.scopes, {
         channel,
         status,

@@ -50,7 +50,7 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       },
     },
     async (request) => {
-      const { status, limit, offset } = request.query;
+      const { status, limit = 20, offset = 0 } = request.query;
       const page = await listWebhookDeliveries(deps.store, requirePrincipal(request).accountId, request.params.webhook_id, {
         status,
         limit,

@@ -94,8 +94,9 @@ export const DeliverySchema = Type.Object({
 export const DeliveriesQuery = Type.Object(
   {
     status: Type.Optional(DeliveryStatusSchema),
-    limit: Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' }),
-    offset: Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' }),
+    // Optional with a default (Ajv fills it in), so the OpenAPI document does not call them required.
+    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' })),
+    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' })),
   },
   { additionalProperties: false },
 );
