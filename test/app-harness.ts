@@ -12,6 +12,7 @@ import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
 import { buildApp } from '../src/http/app.js';
+import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
@@ -53,6 +54,8 @@ const silentLogger = { info() {}, warn() {}, error() {}, debug() {} };
 export interface TestAppOptions {
   bodyLimitBytes?: number;
   emailMaxBytes?: number;
+  /** Rate limits; none by default. */
+  rateLimiting?: RateLimiting;
   /** Transport security (production mode, trusted proxies); none by default. */
   security?: SecuritySettings;
   /** The SSRF guard at webhook registration; by default loopback receivers are allowed, as in dispatch. */
@@ -74,6 +77,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     database,
     isDraining: () => false,
     security: options.security,
+    rateLimiting: options.rateLimiting,
     http: { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, publicUrl: TEST_PUBLIC_URL, emailMaxBytes: options.emailMaxBytes },
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },

@@ -13,7 +13,7 @@ export const CLI_PATH = fileURLToPath(new URL('../dist/main/cli.js', import.meta
 
 /** Settings Herald reads from the environment; never inherited from the shell running the tests. */
 const HERALD_SETTING =
-  /^(PORT|HOST|DATABASE_[A-Z_]+|LOG_LEVEL|PUBLIC_URL|DEMO_ACCOUNT|BODY_LIMIT_BYTES|SHUTDOWN_TIMEOUT_MS|PRICE_[A-Z_]+|SANDBOX_[A-Z_]+|WORKER_[A-Z_]+|SEND_TIMEOUT_MS|RETRY_[A-Z_]+|MESSAGE_MAX_AGE_MS)$/;
+  /^(PORT|HOST|DATABASE_[A-Z_]+|LOG_LEVEL|PUBLIC_URL|DEMO_ACCOUNT|BODY_LIMIT_BYTES|SHUTDOWN_TIMEOUT_MS|PRICE_[A-Z_]+|SANDBOX_[A-Z_]+|WORKER_[A-Z_]+|SEND_TIMEOUT_MS|RETRY_[A-Z_]+|MESSAGE_MAX_AGE_MS|REDIS_URL|RATE_LIMIT_[A-Z_]+|TOKEN_FAILURES_[A-Z_]+|HERALD_[A-Z_]+|TLS_[A-Z_]+|TRUSTED_PROXIES|SMS_PROVIDER|SMPP_[A-Z_]+)$/;
 
 export type ProcessEnv = Record<string, string>;
 
@@ -29,6 +29,13 @@ export function heraldEnv(location: { url: string; schema: string | undefined },
   env.DATABASE_URL = location.url;
   if (location.schema) env.DATABASE_SCHEMA = location.schema;
   env.LOG_LEVEL = 'info';
+  // Load tests send thousands of requests from one client: per-client limits far above them,
+  // except where a test sets its own.
+  env.RATE_LIMIT_DEVELOPER = '100000:100000';
+  env.RATE_LIMIT_BUSINESS = '100000:100000';
+  env.RATE_LIMIT_ENTERPRISE = '100000:100000';
+  env.TOKEN_FAILURES_PER_CLIENT = '100000';
+  env.TOKEN_FAILURES_PER_IP = '100000';
   return { ...env, ...extra };
 }
 

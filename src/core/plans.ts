@@ -1,6 +1,6 @@
 /**
- * Account plans. A plan is a name an operator gives an account; rate limits per plan arrive with
- * the hardening work. `developer` is the default for new accounts.
+ * Account plans. A plan is a name an operator gives an account; it sizes the account's rate limits
+ * (RATE_LIMIT_<PLAN>). `developer` is the default for new accounts.
  */
 export const PLANS = ['developer', 'business', 'enterprise'] as const;
 export type Plan = (typeof PLANS)[number];

@@ -19,6 +19,7 @@ import { installErrorHandler, sendApiError, toApiError } from './error-handler.j
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
 import { openApiOptions } from './openapi.js';
+import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
@@ -37,6 +38,8 @@ export interface AppDeps {
   isDraining: () => boolean;
   /** Idempotency-Key retention; 24 h by default. */
   idempotency?: IdempotencySettings | undefined;
+  /** Rate limits (per client by plan; token failures); none when absent (tests). */
+  rateLimiting?: RateLimiting | undefined;
   /** Transport security: TLS to serve HTTPS directly, production mode, trusted proxies. */
   security?: SecuritySettings | undefined;
   /** Provider health for /readyz, where this process dispatches. */
@@ -117,12 +120,17 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, { database: deps.database, isDraining: deps.isDraining, providers: deps.providers });
-  await app.register(tokenEndpoint, { store: deps.store, tokens: deps.tokens });
+  await app.register(tokenEndpoint, {
+    store: deps.store,
+    tokens: deps.tokens,
+    failures: deps.rateLimiting ? tokenFailureGuard(deps.rateLimiting) : undefined,
+  });
   await app.register(trackingRoutes, { store: deps.store, clock: deps.clock, publicUrl: deps.http.publicUrl });
   if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuthHook(deps.tokens));
     v1.addHook('onRequest', ipAllowListHook(deps.store));
+    if (deps.rateLimiting) v1.addHook('onRequest', rateLimitHook(deps.rateLimiting, deps.store));
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });
     await v1.register(smsRoutes, {

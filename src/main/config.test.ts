@@ -236,3 +236,33 @@ describe('configuration from a file (HERALD_CONFIG_FILE)', () => {
     expect(() => loadConfig({ HERALD_CONFIG_FILE: path })).toThrow(/^SMPP_URL: must start with smpp:\/\//);
   });
 });
+
+describe('rate-limit settings', () => {
+  it('defaults per plan, per-process buckets without REDIS_URL, and token failure budgets a minute', () => {
+    const { rateLimits } = loadConfig({});
+    expect(rateLimits.redisUrl).toBeUndefined();
+    expect(rateLimits.plans).toEqual({
+      developer: { perSecond: 10, burst: 20 },
+      business: { perSecond: 50, burst: 100 },
+      enterprise: { perSecond: 200, burst: 400 },
+    });
+    expect(rateLimits.tokenFailures).toEqual({ perClient: { perSecond: 10 / 60, burst: 10 }, perIp: { perSecond: 50 / 60, burst: 50 } });
+  });
+
+  it('reads <rate>:<burst> per plan and REDIS_URL', () => {
+    const { rateLimits } = loadConfig({ RATE_LIMIT_BUSINESS: '2.5:5', REDIS_URL: 'redis://127.0.0.1:6379/2', TOKEN_FAILURES_PER_IP: '7' });
+    expect(rateLimits.plans.business).toEqual({ perSecond: 2.5, burst: 5 });
+    expect(rateLimits.redisUrl).toBe('redis://127.0.0.1:6379/2');
+    expect(rateLimits.tokenFailures.perIp.burst).toBe(7);
+  });
+
+  it.each([
+    [{ RATE_LIMIT_DEVELOPER: '10' }, /^RATE_LIMIT_DEVELOPER: must be <requests per second>:<burst>/],
+    [{ RATE_LIMIT_ENTERPRISE: '0:5' }, /^RATE_LIMIT_ENTERPRISE: must be/],
+    [{ RATE_LIMIT_BUSINESS: '5:0' }, /^RATE_LIMIT_BUSINESS: must be/],
+    [{ REDIS_URL: 'http://127.0.0.1:6379' }, /^REDIS_URL: must start with redis:\/\/ or rediss:\/\//],
+    [{ TOKEN_FAILURES_PER_CLIENT: '0' }, /^TOKEN_FAILURES_PER_CLIENT: must be a whole number/],
+  ])('refuses %o, naming the key', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

@@ -8,11 +8,14 @@ import type {
   WhatsappProviderSettings,
 } from '../channels/providers.js';
 import { parseCredits } from '../core/credits.js';
+import type { Plan } from '../core/plans.js';
 import { DEFAULT_PRICES, type PriceList } from '../core/pricing.js';
+import type { RateRule } from '../core/rate-limits.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/dispatch-context.js';
 import type { RetryPolicy } from '../dispatch/retry-policy.js';
 import { DEFAULT_RETRY_POLICY } from '../dispatch/retry-policy.js';
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from '../dispatch/worker.js';
+import type { RateLimitSettings } from '../http/rate-limits.js';
 import { parseDialect } from '../storage/database.js';
 
 /** Every setting Herald reads, with its default. The only module that reads the environment. */
@@ -45,6 +48,8 @@ export interface Config {
   production: boolean;
   /** TRUSTED_PROXIES: addresses and CIDR ranges whose X-Forwarded-For / -Proto are believed. */
   trustedProxies: string[];
+  /** Request rate limits (per client, by plan) and token-endpoint failure limits; REDIS_URL shares them. */
+  rateLimits: RateLimitSettings;
   /** SMS_PROVIDER: the sandbox (default) or an SMSC over SMPP. */
   smsProvider: SmsProviderSettings;
   /** TELEGRAM_PROVIDER: the sandbox (default) or the Bot API. */
@@ -141,6 +146,43 @@ function emailProvider(env: Env): EmailProviderSettings {
       ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
       ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
     },
+  };
+}
+
+/** The defaults, per plan: requests per second and burst. */
+export const DEFAULT_PLAN_LIMITS: Record<Plan, RateRule> = {
+  developer: { perSecond: 10, burst: 20 },
+  business: { perSecond: 50, burst: 100 },
+  enterprise: { perSecond: 200, burst: 400 },
+};
+
+function rateRule(env: Env, key: string, fallback: RateRule): RateRule {
+  const raw = env[key];
+  if (raw === undefined || raw === '') return fallback;
+  const match = /^(\d+(?:\.\d+)?):(\d+)$/.exec(raw.trim());
+  const perSecond = Number(match?.[1]);
+  const burst = Number(match?.[2]);
+  if (!match || !(perSecond > 0) || !(burst >= 1) || perSecond > 1_000_000 || burst > 1_000_000) {
+    throw new ConfigError(key, `must be <requests per second>:<burst>, e.g. 10:20 (got "${raw}")`);
+  }
+  return { perSecond, burst };
+}
+
+function rateLimits(env: Env): RateLimitSettings {
+  const redisUrl = env.REDIS_URL || undefined;
+  if (redisUrl && !/^rediss?:\/\//.test(redisUrl)) throw new ConfigError('REDIS_URL', 'must start with redis:// or rediss://');
+  const perMinute = (key: string, fallback: number): RateRule => {
+    const count = integer(env, key, fallback, 1, 1_000_000);
+    return { perSecond: count / 60, burst: count };
+  };
+  return {
+    redisUrl,
+    plans: {
+      developer: rateRule(env, 'RATE_LIMIT_DEVELOPER', DEFAULT_PLAN_LIMITS.developer),
+      business: rateRule(env, 'RATE_LIMIT_BUSINESS', DEFAULT_PLAN_LIMITS.business),
+      enterprise: rateRule(env, 'RATE_LIMIT_ENTERPRISE', DEFAULT_PLAN_LIMITS.enterprise),
+    },
+    tokenFailures: { perClient: perMinute('TOKEN_FAILURES_PER_CLIENT', 10), perIp: perMinute('TOKEN_FAILURES_PER_IP', 50) },
   };
 }
 
@@ -367,6 +409,7 @@ export function loadConfig(environment: Env = process.env): Config {
     tls: tlsFiles(env),
     production: herald(env),
     trustedProxies: trustedProxies(env),
+    rateLimits: rateLimits(env),
     smsProvider: smsProvider(env),
     telegramProvider: telegramProvider(env),
     whatsappProvider: whatsappProvider(env),

@@ -81,6 +81,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     tokens: services.tokens,
     database: services.database,
     isDraining: () => draining,
+    rateLimiting: services.rateLimiting,
     security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
     // Providers work (and report) where messages are dispatched: an API-only node shows none.
     providers: options.withWorker ? () => services.providerHealth() : undefined,

@@ -5,8 +5,11 @@ import { buildProviders } from '../channels/providers.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import type { ProviderHealth, ProviderRegistry } from '../core/delivery/provider.js';
 import type { Store } from '../core/ports.js';
+import type { RateLimitStore } from '../core/rate-limits.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
+import type { RateLimiting } from '../http/rate-limits.js';
 import { createDatabase, type HeraldDatabase } from '../storage/database.js';
+import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import { storeOf } from '../storage/store.js';
 import type { Config } from './config.js';
 
@@ -24,6 +27,8 @@ export interface Services {
   startProviders(): void;
   providerHealth(): ProviderHealth[];
   dispatch: DispatchContext;
+  /** Rate-limit buckets (Redis with REDIS_URL, else this process) and their settings. */
+  rateLimiting: RateLimiting;
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
   close(): Promise<void>;
@@ -51,6 +56,14 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     { store, clock, logger: logger.child({ component: 'providers' }) },
   );
   const providers = built.registry;
+  const limits = config.rateLimits;
+  const rateStore: RateLimitStore = limits.redisUrl
+    ? new FallbackRateLimitStore(
+        new RedisRateLimitStore(limits.redisUrl),
+        new MemoryRateLimitStore(),
+        logger.child({ component: 'rate-limits' }),
+      )
+    : new MemoryRateLimitStore();
   return {
     config,
     logger,
@@ -75,7 +88,9 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       receiverSlots: new ReceiverSlots(),
     },
     onJobsCommitted,
+    rateLimiting: { store: rateStore, settings: limits },
     close: async () => {
+      await rateStore.close();
       await built.close();
       await database.close();
     },

@@ -5,16 +5,19 @@ import type { AccessTokens } from '../../auth/access-tokens.js';
 import type { ApiClient } from '../../core/accounts/account.js';
 import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
 import { isAllowedAddress } from '../../core/accounts/ip-allow-list.js';
-import { ApiError, ipNotAllowed } from '../../core/errors.js';
+import { ApiError, type ErrorCode, ipNotAllowed } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
 import { httpStatusOf } from '../error-handler.js';
+import type { tokenFailureGuard } from '../rate-limits.js';
 import { type ClientCredentials, readClientCredentials } from './client-authentication.js';
 import { OAuthError } from './oauth-errors.js';
 
 export interface TokenEndpointDeps {
   store: Store;
   tokens: AccessTokens;
+  /** Brute-force guard: failures counted per client_id and per address (absent: no limit). */
+  failures?: ReturnType<typeof tokenFailureGuard> | undefined;
 }
 
 const TokenForm = Type.Object(
@@ -41,6 +44,7 @@ const TokenError = Type.Object({
       'invalid_request',
       'invalid_client',
       'unauthorized_client',
+      'slow_down',
       'unsupported_grant_type',
       'invalid_scope',
       'server_error',
@@ -58,6 +62,13 @@ interface TokenRequestContext {
 }
 
 type Step = (ctx: TokenRequestContext, request: FastifyRequest) => Promise<void> | void;
+
+/** Server-wide refusals (ApiError) in the token endpoint's OAuth shape; `slow_down` is RFC 8628's. */
+const OAUTH_CODE_OF: Partial<Record<ErrorCode, string>> = {
+  SERVICE_UNAVAILABLE: 'temporarily_unavailable',
+  IP_NOT_ALLOWED: 'unauthorized_client',
+  RATE_LIMITED: 'slow_down',
+};
 
 /** Grant types this server supports, by `grant_type` (only client credentials: SEED 5.1). */
 const GRANT_TYPES: Record<string, true> = { client_credentials: true };
@@ -80,10 +91,12 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
 
   const authenticateClient: Step = async (ctx, request) => {
     const credentials = readClientCredentials(request.headers.authorization, ctx.form);
+    await deps.failures?.check(credentials.clientId, request.ip);
     const client = await deps.store.accounts.findClient(credentials.clientId);
     // Verified even when the client is unknown, so response time does not reveal which ids exist.
     const valid = verifyClientSecret(credentials.clientSecret, client?.secretHash);
     if (!client || !valid) {
+      await deps.failures?.failed(credentials.clientId, request.ip);
       throw new OAuthError('invalid_client', 'Client authentication failed.', credentials.method === 'client_secret_basic');
     }
     ctx.credentials = credentials;
@@ -149,12 +162,7 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
     // Refusals from the server-wide hooks (draining, HTTPS required), in the OAuth shape.
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
-      const oauthCode =
-        error.code === 'SERVICE_UNAVAILABLE'
-          ? 'temporarily_unavailable'
-          : error.code === 'IP_NOT_ALLOWED'
-            ? 'unauthorized_client'
-            : 'invalid_request';
+      const oauthCode = OAUTH_CODE_OF[error.code] ?? 'invalid_request';
       return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
     }
     const fastifyError = error as { statusCode?: number; code?: string };
@@ -177,7 +185,15 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
         tags: ['OAuth'],
         consumes: ['application/x-www-form-urlencoded'],
         body: TokenForm,
-        response: { 200: TokenResponse, 400: TokenError, 401: TokenError, 403: TokenError, 500: TokenError, 503: TokenError },
+        response: {
+          200: TokenResponse,
+          400: TokenError,
+          401: TokenError,
+          403: TokenError,
+          429: TokenError,
+          500: TokenError,
+          503: TokenError,
+        },
       },
     },
     async (request, reply) => {
