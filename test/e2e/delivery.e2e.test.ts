@@ -50,14 +50,42 @@ async function tokenFor(url: string, account: Account): Promise<string> {
 /** An ordinary recipient (no magic number): the sandbox accepts it and reports it delivered. */
 const recipient = (i: number): string => `+1415555${String(i % 10_000).padStart(4, '0')}`;
 
-/** Sends `count` SMS through HTTP, `concurrency` at a time; every answer must be 200. Returns the ids in order. */
+/**
+ * Sends `count` SMS through HTTP, `concurrency` at a time; every answer must be 200. Returns the ids
+ * in order. Like a careful client, each send carries an Idempotency-Key and is retried when the
+ * connection fails before an answer (a reset under load): the retry cannot create a second message.
+ */
 async function sendMany(url: string, token: string, count: number, concurrency: number): Promise<string[]> {
   const ids: string[] = new Array(count);
+  const run = `${process.pid}-${Date.now()}`;
   let next = 0;
+  const sendOne = async (i: number) => {
+    for (let attempt = 1; ; attempt++) {
+      try {
+        const sent = await api(
+          url,
+          'POST',
+          '/v1/sms/send',
+          token,
+          { to: recipient(i), message: `Delivery test ${i}` },
+          { 'idempotency-key': `${run}-${i}` },
+        );
+        if (sent.status === 409 && attempt < 5) {
+          await sleep(200); // the first attempt is still being answered
+          continue;
+        }
+        return sent;
+      } catch (error) {
+        if (attempt >= 3) throw error;
+        log(`send ${i}: ${(error as Error).message} (${String((error as { cause?: unknown }).cause)}); retrying with the same key`);
+        await sleep(100);
+      }
+    }
+  };
   const lane = async () => {
     while (next < count) {
       const i = next++;
-      const sent = await api(url, 'POST', '/v1/sms/send', token, { to: recipient(i), message: `Delivery test ${i}` });
+      const sent = await sendOne(i);
       if (sent.status !== 200) throw new Error(`send ${i} answered ${sent.status}: ${JSON.stringify(sent.body)}`);
       ids[i] = sent.body.data.message_id as string;
     }
