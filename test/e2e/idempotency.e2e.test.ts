@@ -1,44 +1,13 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
-import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
-import { api, fetchToken } from './api.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../databases.js';
+import { api } from './api.js';
+import { useTwoServers } from './two-servers.js';
 
 describeEachDialect('Idempotency-Key across two server processes', (dialect) => {
-  let location: TestDatabaseLocation;
-  let env: ProcessEnv;
-  let servers: HeraldServer[] = [];
-  let token: string;
-
-  beforeAll(async () => {
-    location = allocateDatabase(dialect);
-    env = heraldEnv(location, { DEMO_ACCOUNT: 'false' });
-    servers = [await startServer(env), await startServer(env, { worker: false })];
-    const account = JSON.parse(
-      (
-        await runCliOk(
-          ['accounts', 'create', '--name', 'Retrying client', '--email', 'retry@example.com', '--credits', '10', '--json'],
-          env,
-        )
-      ).stdout,
-    );
-    token = (
-      await fetchToken(
-        servers[0]?.url as string,
-        { clientId: account.client_id, clientSecret: account.client_secret },
-        'client_secret_post',
-      )
-    ).access_token;
-  });
-  afterAll(async () => {
-    try {
-      for (const server of servers) expect(await server.stop()).toEqual({ code: 0, signal: null });
-    } finally {
-      await killLeftoverProcesses();
-      await location?.drop();
-    }
-  });
+  const state = useTwoServers(dialect, { account: { name: 'Retrying client', email: 'retry@example.com', credits: 10 } });
 
   it('20 retries of one send, spread over both servers at once: one message, the others replay it or wait', async () => {
+    const { servers, token } = state;
     const body = { to: '+14155552671', message: 'Exactly once' };
     const answers = await Promise.all(
       Array.from({ length: 20 }, (_, i) =>

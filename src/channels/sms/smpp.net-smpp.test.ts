@@ -1,10 +1,10 @@
-import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/databases.js';
 import { smppSettings } from '../../../test/smsc/fake-smsc.js';
 import { type NetSmppSmsc, netSmppAvailable, startNetSmppSmsc } from '../../../test/smsc/net-smpp.js';
-import { storeReceipt } from '../providers.js';
-import { createSmppProvider, type SmppProvider } from './smpp.provider.js';
+import { useSmppSuite } from '../../../test/smsc/smpp-suite.js';
+import { until } from '../../../test/wait.js';
+import { createSmppProvider } from './smpp.provider.js';
 
 // An SMSC written on Net::SMPP (Debian's libnet-smpp-perl): an SMPP implementation that shares no
 // code with the `smpp` package Herald binds through. CI installs it (.ci/run) and must run these.
@@ -16,60 +16,20 @@ if (!available) console.warn('[smpp] libnet-smpp-perl is not installed: the Net:
 
 const silent = { info() {}, warn() {} };
 
-async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 10_000): Promise<T> {
-  const deadline = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 20));
-  }
-}
-
 describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () => {
   describeEachDialect('end to end', (dialect) => {
-    let t: TestApp;
     let smsc: NetSmppSmsc;
-    let provider: SmppProvider;
-    let account: Awaited<ReturnType<TestApp['createAccount']>>;
-    let token: string;
     let next = 10;
     /** A fresh US number ending in `digit`: the SMSC script's behaviour goes by the last digit. */
     const recipientEnding = (digit: number) => `+14155552${String(next++).padStart(2, '0')}${digit}`;
-
     beforeAll(async () => {
-      t = await createTestApp(dialect);
       smsc = await startNetSmppSmsc();
-      account = await t.createAccount({ credits: 1_000 });
     });
     afterAll(async () => {
       await smsc?.close();
-      await t?.close();
     });
-    beforeEach(async () => {
-      token = await t.tokenFor(account);
-      provider = createSmppProvider(smppSettings(smsc), { onReceipt: storeReceipt(t.store, t.clock), clock: t.clock, logger: silent });
-      t.providers.sms = provider;
-      provider.start?.();
-      await until(async () => provider.connected?.(), 'the bind to the Net::SMPP SMSC');
-    });
-    afterEach(async () => {
-      await provider.close?.();
-    });
-
-    const send = async (to: string, message: string) => {
-      const response = await t.call('POST', '/v1/sms/send', token, { to, message, sender: 'Herald' });
-      expect(response.statusCode).toBe(200);
-      return response.json().data.message_id as string;
-    };
-    const view = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
-    const settle = (id: string, status: string) =>
-      until(async () => {
-        t.clock.advance(1_000);
-        await t.drain();
-        const current = await view(id);
-        return current?.status === status && current;
-      }, `${id} to be ${status}`);
+    const suite = useSmppSuite(dialect, () => smsc);
+    const { send, view, settle } = suite;
     const submitsTo = (to: string) => smsc.submits.filter((s) => s.destination === to.slice(1));
 
     it('GSM text arrives as GSM 03.38 octets (data_coding 0, escapes for {}), and its decimal-id receipt delivers it', async () => {
@@ -120,7 +80,7 @@ describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () =
     it('a submit answered ESME_RTHROTTLED is sent again later and delivered', async () => {
       const to = recipientEnding(7);
       const id = await send(to, 'Throttled');
-      await t.drain();
+      await suite.t.drain();
       expect((await view(id)).status).toBe('queued');
       await settle(id, 'delivered');
       expect(submitsTo(to).map((s) => s.status)).toEqual([0x58, 0]);
@@ -144,7 +104,7 @@ describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () =
 
     it('a wrong password is refused with ESME_RINVPASWD, and nothing is sent', async () => {
       // The script serves one connection at a time: the good bind goes first.
-      await provider.close?.();
+      await suite.provider.close?.();
       const wrong = createSmppProvider(smppSettings(smsc, { password: 'nope' }), { onReceipt: async () => {}, logger: silent });
       wrong.start?.();
       try {

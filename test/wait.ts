@@ -1,0 +1,15 @@
+/** Polls `check` until it returns a truthy value (returned), or fails naming `what` after `timeoutMs`. */
+export async function until<T>(
+  check: () => Promise<T | undefined | false | null>,
+  what: string,
+  timeoutMs = 10_000,
+  intervalMs = 20,
+): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
