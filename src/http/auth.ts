@@ -1,7 +1,7 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
-import { isAllowedAddress } from '../core/accounts/ip-allow-list.js';
-import { ApiError, ipNotAllowed } from '../core/errors.js';
+import { checkCallerAddress } from '../core/accounts/ip-allow-list.js';
+import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import type { Scope } from '../core/scopes.js';
 
@@ -53,8 +53,7 @@ export function requirePrincipal(request: FastifyRequest): TokenPrincipal {
 export function ipAllowListHook(store: Pick<Store, 'accounts'>) {
   return async (request: FastifyRequest): Promise<void> => {
     const { accountId } = requirePrincipal(request);
-    const rules = await store.accounts.ipRules(accountId);
-    if (!isAllowedAddress(rules, request.ip)) throw ipNotAllowed(request.ip);
+    await checkCallerAddress(store.accounts, accountId, request.ip);
   };
 }
 

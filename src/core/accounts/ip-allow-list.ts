@@ -1,4 +1,6 @@
 import { BlockList, isIP } from 'node:net';
+import { ipNotAllowed } from '../errors.js';
+import type { AccountsPort } from '../ports.js';
 
 /**
  * An account's IP allow-list: addresses and CIDR ranges, IPv4 and IPv6. An empty list allows every
@@ -39,4 +41,9 @@ export function isAllowedAddress(rules: readonly string[], address: string): boo
     list.addSubnet(network as string, Number(prefix), ruleFamily === 4 ? 'ipv4' : 'ipv6');
   }
   return list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
+}
+
+/** Fails with IP_NOT_ALLOWED unless `address` is on the account's allow-list (or the list is empty). */
+export async function checkCallerAddress(accounts: Pick<AccountsPort, 'ipRules'>, accountId: string, address: string): Promise<void> {
+  if (!isAllowedAddress(await accounts.ipRules(accountId), address)) throw ipNotAllowed(address);
 }

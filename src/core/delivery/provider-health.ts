@@ -55,7 +55,8 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
         prune(now);
         setFailing(false);
       } else if (isProviderTrouble(outcome)) {
-        reached = !outcome.maybeAccepted && outcome.code !== 'SMPP_NOT_BOUND';
+        // Answered normally (a retryable refusal), as opposed to unreachable or lost mid-send.
+        reached = !outcome.maybeAccepted && !outcome.unavailable;
         lastError = { message: `${outcome.code}: ${outcome.message}`, at: now };
         setFailing(true, lastError.message);
       } else {

@@ -41,9 +41,9 @@ export type SendOutcome =
        */
       maybeAccepted?: boolean;
       /**
-       * The provider could not be reached at all (its link is down): the message was certainly not
-       * handed over. Such retries count toward the age limit only, never the attempt limit, so an
-       * outage makes messages wait rather than fail.
+       * The provider cannot take any message now — its link is down, or it says it is overloaded
+       * (SMPP throttling) — so nothing about this message was tried. Such retries count toward the
+       * age limit only, never the attempt limit: an outage makes messages wait rather than fail.
        */
       unavailable?: boolean;
     };

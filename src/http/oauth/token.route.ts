@@ -4,8 +4,8 @@ import Type from 'typebox';
 import type { AccessTokens } from '../../auth/access-tokens.js';
 import type { ApiClient } from '../../core/accounts/account.js';
 import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
-import { isAllowedAddress } from '../../core/accounts/ip-allow-list.js';
-import { ApiError, type ErrorCode, ipNotAllowed } from '../../core/errors.js';
+import { checkCallerAddress } from '../../core/accounts/ip-allow-list.js';
+import { ApiError, type ErrorCode } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
 import { httpStatusOf } from '../error-handler.js';
@@ -107,8 +107,7 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
   // learns nothing about any list).
   const checkAddress: Step = async (ctx, request) => {
     if (!ctx.client) return;
-    const rules = await deps.store.accounts.ipRules(ctx.client.accountId);
-    if (!isAllowedAddress(rules, request.ip)) throw ipNotAllowed(request.ip);
+    await checkCallerAddress(deps.store.accounts, ctx.client.accountId, request.ip);
   };
 
   const checkGrantType: Step = (ctx) => {
