@@ -178,6 +178,29 @@ describe('limits shared through Redis', () => {
     }
   });
 
+  it('connects only when first used, and a Redis that comes up later is used from then on', async () => {
+    const port = await freePort();
+    const store = new RedisRateLimitStore(`redis://127.0.0.1:${port}`, 'late:');
+    let redis: ChildProcess | undefined;
+    try {
+      expect(store.redis.status).toBe('wait'); // built, not connected: CLI commands never connect
+      await expect(store.take('api:cli_late', rule, 1)).rejects.toThrow();
+      redis = await startRedis(port);
+      let allowed = false;
+      for (let i = 0; i < 100 && !allowed; i++) {
+        allowed = await store.take('api:cli_late', rule, 1).then(
+          (b) => b.allowed,
+          () => false,
+        );
+        if (!allowed) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(allowed).toBe(true);
+    } finally {
+      await store.close();
+      redis?.kill('SIGKILL');
+    }
+  }, 30_000);
+
   it('with Redis stopped, limits go on per process (logged once), and are shared again when it is back', async () => {
     const port = await freePort();
     let redis = await startRedis(port);

@@ -58,7 +58,9 @@ export class RedisRateLimitStore implements RateLimitStore {
     private readonly prefix = 'herald:rl:',
   ) {
     // Fail fast while Redis is away (no offline queue, short timeouts): the caller falls back.
+    // Connected on the first take: CLI commands build the same services and never limit anything.
     this.redis = new Redis(url, {
+      lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,
       connectTimeout: 1_000,
@@ -77,6 +79,7 @@ export class RedisRateLimitStore implements RateLimitStore {
 
   async take(key: string, rule: RateRule, cost: number): Promise<Bucket> {
     if (!this.#everReady) {
+      if (this.redis.status === 'wait') this.redis.connect().catch(() => {}); // retried by retryStrategy
       let timer: NodeJS.Timeout | undefined;
       await Promise.race([this.#firstReady, new Promise((resolve) => (timer = setTimeout(resolve, 1_000)))]);
       clearTimeout(timer);
