@@ -12,12 +12,14 @@ import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
 import { buildApp } from '../src/http/app.js';
+import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
 import { allocateDatabase, openDatabase, type TestDatabaseLocation } from './databases.js';
+import { testLogger } from './logs.js';
 
 export const TEST_PUBLIC_URL = 'http://herald.test';
 
@@ -49,11 +51,11 @@ export interface TestApp {
 /** Resolves every name to one public address: tests never wait on, or reach, real DNS. */
 const publicLookup: Lookup = async () => [{ address: '93.184.216.34', family: 4 }];
 
-const silentLogger = { info() {}, warn() {}, error() {}, debug() {} };
-
 export interface TestAppOptions {
   bodyLimitBytes?: number;
   emailMaxBytes?: number;
+  /** Header size and slow-client deadlines; the defaults unless given. */
+  connections?: ConnectionLimits;
   /** Rate limits; none by default. */
   rateLimiting?: RateLimiting;
   /** Transport security (production mode, trusted proxies); none by default. */
@@ -69,6 +71,8 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const store = storeOf(database);
   const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
+  // Every request and job is logged (at trace level) for the suite's secret scan.
+  const logger = testLogger('app');
   const app = await buildApp({
     store,
     clock,
@@ -78,10 +82,15 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     isDraining: () => false,
     security: options.security,
     rateLimiting: options.rateLimiting,
-    http: { bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024, publicUrl: TEST_PUBLIC_URL, emailMaxBytes: options.emailMaxBytes },
+    http: {
+      bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
+      publicUrl: TEST_PUBLIC_URL,
+      emailMaxBytes: options.emailMaxBytes,
+      connections: options.connections,
+    },
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
-    logger: false,
+    logger,
   });
   await app.ready();
   const providers = buildProviders({ sandboxReceiptDelayMs: 0 }, { store, clock }).registry;
@@ -91,7 +100,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     providers,
     retry: DEFAULT_RETRY_POLICY,
     sendTimeoutMs: 5_000,
-    logger: silentLogger,
+    logger: logger.child({ component: 'dispatch' }),
     random: () => 0.5,
     limiterFor: createLimiterCache(),
     // Test receivers listen on loopback.

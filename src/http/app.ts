@@ -15,6 +15,7 @@ import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
+import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
@@ -49,6 +50,8 @@ export interface AppDeps {
     bodyLimitBytes: number;
     /** The public base URL clients use, e.g. https://herald.example.com. */
     publicUrl: string;
+    /** Header size and slow-client deadlines; the defaults when absent. */
+    connections?: ConnectionLimits;
     /** EMAIL_MAX_BYTES: largest email accepted (default 10 MiB); the send route's body limit follows it. */
     emailMaxBytes?: number;
   };
@@ -77,7 +80,8 @@ function requestIdOf(header: string | string[] | undefined): string {
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    ...(deps.security?.tls ? { https: deps.security.tls } : {}),
+    // Header size, slow-client deadlines, and TLS when Herald serves HTTPS itself.
+    ...connectionOptions(deps.http.connections ?? DEFAULT_CONNECTION_LIMITS, deps.security?.tls),
     // request.ip and request.protocol follow X-Forwarded-For / -Proto only from these hops.
     trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
     bodyLimit: deps.http.bodyLimitBytes,

@@ -22,8 +22,12 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'WEBHOOK_LIMIT_REACHED':
     case 'IDEMPOTENCY_KEY_IN_USE':
       return 409;
+    case 'REQUEST_TIMEOUT':
+      return 408;
     case 'PAYLOAD_TOO_LARGE':
       return 413;
+    case 'REQUEST_HEADERS_TOO_LARGE':
+      return 431;
     case 'VALIDATION_ERROR':
     case 'INVALID_PHONE':
     case 'TEMPLATE_NOT_FOUND':

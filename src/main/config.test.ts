@@ -266,3 +266,32 @@ describe('rate-limit settings', () => {
     expect(() => loadConfig(env)).toThrow(message);
   });
 });
+
+describe('connection limits', () => {
+  it('defaults to 16 KiB of headers, 10 s for them, 120 s for the whole request, 72 s keep-alive', () => {
+    expect(loadConfig({}).connectionLimits).toEqual({
+      maxHeaderBytes: 16_384,
+      headersTimeoutMs: 10_000,
+      requestTimeoutMs: 120_000,
+      keepAliveTimeoutMs: 72_000,
+    });
+  });
+
+  it('reads MAX_HEADER_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS and KEEP_ALIVE_TIMEOUT_MS', () => {
+    const env = { MAX_HEADER_BYTES: '8192', HEADERS_TIMEOUT_MS: '5000', REQUEST_TIMEOUT_MS: '30000', KEEP_ALIVE_TIMEOUT_MS: '65000' };
+    expect(loadConfig(env).connectionLimits).toEqual({
+      maxHeaderBytes: 8_192,
+      headersTimeoutMs: 5_000,
+      requestTimeoutMs: 30_000,
+      keepAliveTimeoutMs: 65_000,
+    });
+  });
+
+  it.each([
+    [{ MAX_HEADER_BYTES: '512' }, /^MAX_HEADER_BYTES: must be a whole number from 1024/],
+    [{ HEADERS_TIMEOUT_MS: '0' }, /^HEADERS_TIMEOUT_MS: must be a whole number/],
+    [{ HEADERS_TIMEOUT_MS: '20000', REQUEST_TIMEOUT_MS: '10000' }, /^HEADERS_TIMEOUT_MS: must not exceed REQUEST_TIMEOUT_MS \(10000\)/],
+  ])('refuses %o, naming the key', (env, message) => {
+    expect(() => loadConfig(env)).toThrow(message);
+  });
+});

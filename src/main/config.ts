@@ -15,6 +15,7 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/disp
 import type { RetryPolicy } from '../dispatch/retry-policy.js';
 import { DEFAULT_RETRY_POLICY } from '../dispatch/retry-policy.js';
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from '../dispatch/worker.js';
+import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../http/connection-limits.js';
 import type { RateLimitSettings } from '../http/rate-limits.js';
 import { parseDialect } from '../storage/database.js';
 
@@ -28,6 +29,8 @@ export interface Config {
   logLevel: string;
   publicUrl: string;
   bodyLimitBytes: number;
+  /** Header size and slow-client deadlines per connection. */
+  connectionLimits: ConnectionLimits;
   /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
   emailMaxBytes: number;
   /** Create a demo account (and print its credentials) when the store has no account yet. */
@@ -339,6 +342,23 @@ export function withConfigFile(env: Env): Env {
   return merged;
 }
 
+function connectionLimits(env: Env): ConnectionLimits {
+  const d = DEFAULT_CONNECTION_LIMITS;
+  const limits: ConnectionLimits = {
+    maxHeaderBytes: integer(env, 'MAX_HEADER_BYTES', d.maxHeaderBytes, 1024, 1024 * 1024),
+    headersTimeoutMs: integer(env, 'HEADERS_TIMEOUT_MS', d.headersTimeoutMs, 100, 600_000),
+    requestTimeoutMs: integer(env, 'REQUEST_TIMEOUT_MS', d.requestTimeoutMs, 100, 3_600_000),
+    keepAliveTimeoutMs: integer(env, 'KEEP_ALIVE_TIMEOUT_MS', d.keepAliveTimeoutMs, 100, 3_600_000),
+  };
+  if (limits.headersTimeoutMs > limits.requestTimeoutMs) {
+    throw new ConfigError(
+      'HEADERS_TIMEOUT_MS',
+      `must not exceed REQUEST_TIMEOUT_MS (${limits.requestTimeoutMs}): the headers are part of the request`,
+    );
+  }
+  return limits;
+}
+
 export function loadConfig(environment: Env = process.env): Config {
   const env = withConfigFile(environment);
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -375,6 +395,7 @@ export function loadConfig(environment: Env = process.env): Config {
     logLevel,
     publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
+    connectionLimits: connectionLimits(env),
     emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -85,7 +85,12 @@ export async function startServer(services: Services, options: ServerOptions): P
     security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
     // Providers work (and report) where messages are dispatched: an API-only node shows none.
     providers: options.withWorker ? () => services.providerHealth() : undefined,
-    http: { bodyLimitBytes: config.bodyLimitBytes, publicUrl: config.publicUrl, emailMaxBytes: config.emailMaxBytes },
+    http: {
+      bodyLimitBytes: config.bodyLimitBytes,
+      publicUrl: config.publicUrl,
+      emailMaxBytes: config.emailMaxBytes,
+      connections: config.connectionLimits,
+    },
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     whatsappWebhook:
       config.whatsappProvider.kind === 'cloud-api'
