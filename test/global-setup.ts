@@ -1,5 +1,9 @@
+import { mkdtempSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { TEST_LOG_DIR_ENV } from './logs.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -13,6 +17,9 @@ declare module 'vitest' {
  * an unreachable server fails the run instead of silently skipping half the tests.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  // One directory per run for every log the suite writes; the summary reporter scans it at the end.
+  // Test workers inherit the environment.
+  process.env[TEST_LOG_DIR_ENV] ??= mkdtempSync(join(tmpdir(), 'herald-test-logs-'));
   const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {

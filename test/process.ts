@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { keepProcessOutput } from './logs.js';
 
 /**
  * Runs the built CLI (`node dist/main/cli.js ...`) as a real child process, the way an operator
@@ -67,6 +68,12 @@ function spawnHerald(args: string[], env: ProcessEnv): { child: ChildProcess; cl
     });
   }
   const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
+  // Everything the process writes is kept for the suite's log scan (test/logs.ts).
+  let output = '';
+  let errors = '';
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
+  child.once('close', () => keepProcessOutput(args[0] ?? 'herald', child.pid, output, errors));
   // 'close' comes after 'exit' once stdout and stderr are drained, so no output is lost.
   const closed = new Promise<Exit>((resolve) => {
     child.once('close', (code, signal) => resolve({ code, signal }));

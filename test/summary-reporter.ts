@@ -1,8 +1,12 @@
+import { rmSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
+import { scanLogs } from './log-scan.js';
+import { TEST_LOG_DIR_ENV } from './logs.js';
 
 /**
  * Prints the closing line CI reads, `N passed, N failed, N skipped`. A module that failed to
  * load, a failed hook, or an error outside any test, counts as a failure so it can never pass unnoticed.
+ * Before it, every log the run wrote is scanned for credentials (test/log-scan.ts); a leak is a failure.
  */
 export default class SummaryReporter implements Reporter {
   onTestRunEnd(testModules: ReadonlyArray<TestModule>, unhandledErrors: ReadonlyArray<unknown>): void {
@@ -21,6 +25,23 @@ export default class SummaryReporter implements Reporter {
       if (failedHere === 0 && module.state() === 'failed') failedHere = 1;
       failed += failedHere;
     }
+    failed += this.scanTheRunsLogs();
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+
+  /** The number of leaks found in this run's logs, each printed with its file and line. */
+  private scanTheRunsLogs(): number {
+    const dir = process.env[TEST_LOG_DIR_ENV];
+    if (!dir) return 0;
+    const { files, records, leaks } = scanLogs(dir);
+    if (leaks.length === 0) {
+      process.stdout.write(`\nlog scan: ${records} log records in ${files} files, no client secret, token or provider credential\n`);
+      rmSync(dir, { recursive: true, force: true });
+      return 0;
+    }
+    process.stdout.write(`\nlog scan: ${leaks.length} credentials in the logs (kept in ${dir}):\n`);
+    for (const leak of leaks.slice(0, 50)) process.stdout.write(`  ${leak.file}:${leak.line}: ${leak.what}\n`);
+    if (process.exitCode === undefined || process.exitCode === 0) process.exitCode = 1;
+    return leaks.length;
   }
 }

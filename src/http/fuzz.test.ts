@@ -131,7 +131,8 @@ describeEachDialect('fuzzing every route: hostile bodies, queries and headers', 
     const schema = operation.responses[String(status)]?.content?.['application/json']?.schema;
     if (!schema) return undefined;
     const key = `${operation.method} ${operation.path} ${status}`;
-    return ajv.getSchema(key) ?? (ajv.addSchema({ ...(schema as object), components }, key), ajv.getSchema(key));
+    if (!ajv.getSchema(key)) ajv.addSchema({ ...(schema as object), components }, key);
+    return ajv.getSchema(key);
   };
 
   it('answers 10,000+ hostile requests across all routes without a 5xx, each answer as documented', async () => {

@@ -1,11 +1,8 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync } from 'node:fs';
 import { request as httpsRequest } from 'node:https';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocateDatabase, openDatabase } from '../../test/databases.js';
+import { testLogger } from '../../test/logs.js';
 import { selfSignedCertificate } from '../../test/tls.js';
 import { AccessTokens } from '../auth/access-tokens.js';
 import { KeyRing } from '../auth/key-ring.js';
@@ -50,7 +47,7 @@ async function appWith(security: SecuritySettings) {
     security,
     http: { bodyLimitBytes: 1024 * 1024, publicUrl: 'https://herald.test' },
     webhooks: { allowPrivateNetworks: true },
-    logger: false,
+    logger: testLogger('transport-security'),
   });
   return {
     app,

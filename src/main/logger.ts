@@ -1,4 +1,4 @@
-import pino, { type Logger } from 'pino';
+import pino, { type Logger, type LoggerOptions } from 'pino';
 
 /** Query parameters whose values never reach a log line. */
 const SECRET_QUERY = /([?&](?:client_secret|access_token|token|secret|password)=)[^&]*/gi;
@@ -7,8 +7,8 @@ const SECRET_QUERY = /([?&](?:client_secret|access_token|token|secret|password)=
  * Structured JSON logs. Authorization headers, cookies and anything named like a secret are
  * redacted wherever they appear, so tokens and client secrets never reach the log.
  */
-export function createLogger(level: string): Logger {
-  return pino({
+export function createLogger(level: string, file?: string): Logger {
+  const options: LoggerOptions = {
     level,
     base: { service: 'herald' },
     timestamp: pino.stdTimeFunctions.isoTime,
@@ -35,5 +35,7 @@ export function createLogger(level: string): Logger {
       res: (res: { statusCode: number }) => ({ status_code: res.statusCode }),
       err: pino.stdSerializers.err,
     },
-  });
+  };
+  // Standard output unless a file is named (the test suite keeps every log for its secret scan).
+  return file ? pino(options, pino.destination({ dest: file, sync: true })) : pino(options);
 }

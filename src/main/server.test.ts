@@ -1,7 +1,7 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
+import { testLogger } from '../../test/logs.js';
 import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
 import { ensureDemoAccount } from './server.js';
 import { buildServices, type Services } from './services.js';
 
@@ -13,7 +13,7 @@ describeEachDialect('the demo account on first start', (dialect) => {
     location = allocateDatabase(dialect);
     await (await openDatabase(location)).close();
     const config = loadConfig({ DATABASE_URL: location.url, DATABASE_SCHEMA: location.schema, LOG_LEVEL: 'silent' });
-    nodes = [0, 1, 2].map(() => buildServices(config, createLogger('silent')));
+    nodes = [0, 1, 2].map(() => buildServices(config, testLogger('server')));
   });
   afterEach(async () => {
     await Promise.all(nodes.map((n) => n.close()));

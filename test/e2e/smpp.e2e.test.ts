@@ -1,10 +1,11 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
+import { TEST_PROVIDER_SECRETS } from '../logs.js';
 import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
 import { type FakeSmsc, startFakeSmsc } from '../smsc/fake-smsc.js';
 import { api, fetchToken } from './api.js';
 
-const PASSWORD = 'Pw0rd!x';
+const PASSWORD = TEST_PROVIDER_SECRETS.smppPassword;
 
 async function until<T>(check: () => Promise<T | undefined | false>, what: string, timeoutMs = 20_000): Promise<T> {
   const deadline = Date.now() + timeoutMs;

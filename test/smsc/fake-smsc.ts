@@ -1,6 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import smpp, { type Pdu, type Session } from 'smpp';
 import type { SmppSettings } from '../../src/channels/sms/smpp.provider.js';
+import { TEST_PROVIDER_SECRETS } from '../logs.js';
 
 /** message_state TLV values (SMPP 3.4 5.2.28) of receipt stats. */
 const MESSAGE_STATES: Record<string, number> = {
@@ -65,7 +66,10 @@ export interface FakeSmsc {
  * An SMSC on loopback built on the `smpp` package's server: binds (checking the password), answers
  * submit_sm with ids (hex), records what it received, and sends receipts when told to.
  */
-export async function startFakeSmsc(credentials = { systemId: 'herald', password: 'secret' }, port = 0): Promise<FakeSmsc> {
+export async function startFakeSmsc(
+  credentials = { systemId: 'herald', password: TEST_PROVIDER_SECRETS.smppPassword },
+  port = 0,
+): Promise<FakeSmsc> {
   const submits: ReceivedSubmit[] = [];
   const binds: FakeSmsc['binds'] = [];
   const deliverResponses: number[] = [];
@@ -207,7 +211,7 @@ export function smppSettings(smsc: { port: number }, overrides: Partial<SmppSett
     host: '127.0.0.1',
     port: smsc.port,
     systemId: 'herald',
-    password: 'secret',
+    password: TEST_PROVIDER_SECRETS.smppPassword,
     systemType: 'HERALD',
     windowSize: 10,
     enquireLinkMs: 30_000,

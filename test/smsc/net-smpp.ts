@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
+import { TEST_PROVIDER_SECRETS } from '../logs.js';
 
 const SCRIPT = fileURLToPath(new URL('./net-smpp-smsc.pl', import.meta.url));
 
@@ -29,7 +30,7 @@ export interface NetSmppSmsc {
 }
 
 /** Starts test/smsc/net-smpp-smsc.pl (an SMSC on Net::SMPP) on a free loopback port. */
-export async function startNetSmppSmsc(systemId = 'herald', password = 'secret'): Promise<NetSmppSmsc> {
+export async function startNetSmppSmsc(systemId = 'herald', password: string = TEST_PROVIDER_SECRETS.smppPassword): Promise<NetSmppSmsc> {
   const child: ChildProcess = spawn('perl', [SCRIPT, systemId, password], { stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: string[] = [];
   const submits: NetSmppSubmit[] = [];

@@ -3,6 +3,7 @@ import { storeReceipt } from '../../src/channels/providers.js';
 import { createSmppProvider, type SmppProvider } from '../../src/channels/sms/smpp.provider.js';
 import type { Dialect } from '../../src/storage/database.js';
 import { createTestApp, type TestApp } from '../app-harness.js';
+import { testLogger } from '../logs.js';
 import { until } from '../wait.js';
 import { smppSettings } from './fake-smsc.js';
 
@@ -68,7 +69,7 @@ export function useSmppSuite(dialect: Dialect, smsc: () => { port: number }): Sm
     state.provider = createSmppProvider(smppSettings(smsc()), {
       onReceipt: storeReceipt(state.t.store, state.t.clock),
       clock: state.t.clock,
-      logger: { info() {}, warn() {} },
+      logger: testLogger('smpp-suite'),
     });
     state.t.providers.sms = state.provider;
     state.provider.start?.();

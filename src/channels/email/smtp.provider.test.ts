@@ -1,12 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import type { AddressInfo } from 'node:net';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
 import { selfSignedCertificate } from '../../../test/tls.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
 import { createSmtpProvider } from './smtp.provider.js';
@@ -34,7 +31,7 @@ async function startSmtpServer(): Promise<{ port: number; received: Received[]; 
     allowInsecureAuth: false,
     authMethods: ['PLAIN', 'LOGIN'],
     onAuth(auth, _session, callback) {
-      if (auth.username === 'herald' && auth.password === 's3cret pass') return callback(null, { user: 'herald' });
+      if (auth.username === 'herald' && auth.password === TEST_PROVIDER_SECRETS.smtpPassword) return callback(null, { user: 'herald' });
       return callback(Object.assign(new Error('Invalid username or password'), { responseCode: 535 }));
     },
     onRcptTo(address: SMTPServerAddress, _session, callback) {
@@ -99,7 +96,7 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
   beforeAll(async () => {
     smtp = await startSmtpServer();
     provider = createSmtpProvider({
-      url: `smtp://herald:${encodeURIComponent('s3cret pass')}@127.0.0.1:${smtp.port}`,
+      url: `smtp://herald:${encodeURIComponent(TEST_PROVIDER_SECRETS.smtpPassword)}@127.0.0.1:${smtp.port}`,
       poolSize: 2,
       tlsCa: TLS.cert,
       listUnsubscribe: 'https://acme.example/unsubscribe/{message_id}',
@@ -196,7 +193,7 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
     t = await createTestApp(dialect);
     smtp = await startSmtpServer();
     provider = createSmtpProvider({
-      url: `smtp://herald:${encodeURIComponent('s3cret pass')}@127.0.0.1:${smtp.port}`,
+      url: `smtp://herald:${encodeURIComponent(TEST_PROVIDER_SECRETS.smtpPassword)}@127.0.0.1:${smtp.port}`,
       poolSize: 2,
       tlsCa: TLS.cert,
     });

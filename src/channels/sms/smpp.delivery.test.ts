@@ -1,13 +1,15 @@
 import smpp from 'smpp';
 import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/databases.js';
+import { testLogger } from '../../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
 import { useSmppSuite } from '../../../test/smsc/smpp-suite.js';
 import { until } from '../../../test/wait.js';
 import { storeReceipt } from '../providers.js';
 import { createSmppProvider } from './smpp.provider.js';
 
-const silent = { info() {}, warn() {} };
+/** Provider logs go to the run's log directory, for the suite's secret scan. */
+const logger = testLogger('smpp.delivery');
 
 describeEachDialect('SMS over SMPP, end to end', (dialect) => {
   let smsc: FakeSmsc;
@@ -129,7 +131,7 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
     suite.provider = createSmppProvider(smppSettings({ port }), {
       onReceipt: storeReceipt(suite.t.store, suite.t.clock),
       clock: suite.t.clock,
-      logger: silent,
+      logger,
     });
     suite.t.providers.sms = suite.provider;
     suite.provider.start?.();

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { describeEachDialect } from '../../../test/databases.js';
+import { testLogger } from '../../../test/logs.js';
 import { smppSettings } from '../../../test/smsc/fake-smsc.js';
 import { type NetSmppSmsc, netSmppAvailable, startNetSmppSmsc } from '../../../test/smsc/net-smpp.js';
 import { useSmppSuite } from '../../../test/smsc/smpp-suite.js';
@@ -14,7 +15,8 @@ if (!available && process.env.CI === 'true') {
 }
 if (!available) console.warn('[smpp] libnet-smpp-perl is not installed: the Net::SMPP interoperability suite was skipped');
 
-const silent = { info() {}, warn() {} };
+/** Provider logs go to the run's log directory, for the suite's secret scan. */
+const logger = testLogger('smpp.net-smpp');
 
 describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () => {
   describeEachDialect('end to end', (dialect) => {
@@ -105,7 +107,7 @@ describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () =
     it('a wrong password is refused with ESME_RINVPASWD, and nothing is sent', async () => {
       // The script serves one connection at a time: the good bind goes first.
       await suite.provider.close?.();
-      const wrong = createSmppProvider(smppSettings(smsc, { password: 'nope' }), { onReceipt: async () => {}, logger: silent });
+      const wrong = createSmppProvider(smppSettings(smsc, { password: 'nope' }), { onReceipt: async () => {}, logger });
       wrong.start?.();
       try {
         await until(async () => wrong.lastError?.()?.includes('ESME_RINVPASWD'), 'the refused bind');

@@ -1,12 +1,14 @@
 import smpp from 'smpp';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, expect, it } from 'vitest';
+import { testLogger } from '../../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
 import { systemClock } from '../../core/clock.js';
 import type { OutboundMessage, ProviderReceipt } from '../../core/delivery/provider.js';
 import { trackHealth } from '../../core/delivery/provider-health.js';
 import { createSmppProvider, type SmppProvider } from './smpp.provider.js';
 
-const silent = { info() {}, warn() {} };
+/** Provider logs go to the run's log directory, for the suite's secret scan. */
+const logger = testLogger('smpp.provider');
 
 let n = 0;
 const outbound = (body: string, overrides: Partial<OutboundMessage> = {}): OutboundMessage => ({
@@ -51,7 +53,7 @@ describe('SMPP provider against the smpp package server', () => {
       onReceipt: async (receipt) => {
         receipts.push(receipt);
       },
-      logger: silent,
+      logger,
     });
     provider.start?.();
     await until(() => provider.connected?.() === true, 'the bind');
@@ -154,7 +156,7 @@ describe('SMPP provider against the smpp package server', () => {
       onReceipt: async () => {
         throw new Error('store down');
       },
-      logger: silent,
+      logger,
     });
     provider.start?.();
     await until(() => provider.connected?.() === true, 'the bind');
@@ -197,7 +199,7 @@ describe('SMPP provider against the smpp package server', () => {
 
   it('keeps at most the window of submit_sm unanswered', async () => {
     await provider.close?.();
-    provider = createSmppProvider(smppSettings(smsc, { windowSize: 3 }), { onReceipt: async () => {}, logger: silent });
+    provider = createSmppProvider(smppSettings(smsc, { windowSize: 3 }), { onReceipt: async () => {}, logger });
     provider.start?.();
     await until(() => provider.connected?.() === true, 'the bind');
     smsc.answerWith(() => 'hold');
@@ -229,7 +231,7 @@ describe('SMPP provider: binding', () => {
 
   it('a wrong password: bind refused with the status name, sends put back, health says not connected', async () => {
     const provider = trackHealth(
-      createSmppProvider(smppSettings(smsc, { password: 'wrong' }), { onReceipt: async () => {}, logger: silent }),
+      createSmppProvider(smppSettings(smsc, { password: 'wrong' }), { onReceipt: async () => {}, logger }),
       systemClock,
     );
     provider.start?.();
@@ -250,7 +252,7 @@ describe('SMPP provider: binding', () => {
     const later = await startFakeSmsc();
     const port = later.port;
     await later.close();
-    const provider = createSmppProvider(smppSettings({ port }), { onReceipt: async () => {}, logger: silent });
+    const provider = createSmppProvider(smppSettings({ port }), { onReceipt: async () => {}, logger });
     provider.start?.();
     try {
       await until(() => (provider.lastError?.() ?? '').includes('ECONNREFUSED'), 'a refused connection');
@@ -269,7 +271,7 @@ describe('SMPP provider: binding', () => {
   });
 
   it('sends enquire_link every period while bound, keeping the bind', async () => {
-    const provider = createSmppProvider(smppSettings(smsc, { enquireLinkMs: 50 }), { onReceipt: async () => {}, logger: silent });
+    const provider = createSmppProvider(smppSettings(smsc, { enquireLinkMs: 50 }), { onReceipt: async () => {}, logger });
     provider.start?.();
     try {
       await until(() => provider.connected?.() === true, 'the bind');

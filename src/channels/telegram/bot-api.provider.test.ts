@@ -2,10 +2,11 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { type FakeApiAnswer, startFakeJsonApi } from '../../../test/fake-json-api.js';
+import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
 import { createTelegramBotProvider } from './bot-api.provider.js';
 
-const TOKEN = '123456789:AAHfakeFAKEfake_fake-fakeFAKEfake123';
+const TOKEN = TEST_PROVIDER_SECRETS.telegramBotToken;
 
 /**
  * A small stand-in for the Bot API on loopback. Chat ids pick the answer: 403 → the bot was blocked,

@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { type FakeApiAnswer, startFakeJsonApi } from '../../../test/fake-json-api.js';
+import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
@@ -16,7 +17,8 @@ function startFakeGraph() {
       status,
       json: { error: { message, type: 'OAuthException', code, ...(details ? { error_data: { details } } : {}), fbtrace_id: 'Az' } },
     });
-    if (headers.authorization !== 'Bearer EAAG-test-token') return error(401, 190, 'Error validating access token');
+    if (headers.authorization !== `Bearer ${TEST_PROVIDER_SECRETS.whatsappAccessToken}`)
+      return error(401, 190, 'Error validating access token');
     switch (body.to) {
       case '15550000047':
         return error(
@@ -43,11 +45,11 @@ function startFakeGraph() {
 }
 
 const settings = (graphBaseUrl: string): WhatsappCloudSettings => ({
-  accessToken: 'EAAG-test-token',
+  accessToken: TEST_PROVIDER_SECRETS.whatsappAccessToken,
   phoneNumberId: '106540352242922',
   graphBaseUrl,
   apiVersion: 'v21.0',
-  appSecret: 'app-secret-for-tests',
+  appSecret: TEST_PROVIDER_SECRETS.whatsappAppSecret,
   verifyToken: 'verify-me',
 });
 
@@ -82,7 +84,7 @@ describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () 
     const call = graph.calls.at(-1);
     expect({ path: call?.path, authorization: call?.headers.authorization, body: call?.body }).toEqual({
       path: '/v21.0/106540352242922/messages',
-      authorization: 'Bearer EAAG-test-token',
+      authorization: `Bearer ${TEST_PROVIDER_SECRETS.whatsappAccessToken}`,
       body: {
         messaging_product: 'whatsapp',
         recipient_type: 'individual',
@@ -127,7 +129,7 @@ describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () 
 describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
   let t: TestApp;
   let hooks: FastifyInstance;
-  const SECRET = 'app-secret-for-tests';
+  const SECRET = TEST_PROVIDER_SECRETS.whatsappAppSecret;
   beforeAll(async () => {
     t = await createTestApp(dialect);
     hooks = Fastify();

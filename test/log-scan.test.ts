@@ -1,0 +1,53 @@
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { describe, expect, it } from 'vitest';
+import { createLogger } from '../src/main/logger.js';
+import { scanLogs } from './log-scan.js';
+import { TEST_PROVIDER_SECRETS } from './logs.js';
+
+const CLIENT_SECRET = 'hsec_q8Jx1m2Vn5sT7yU9wZ0aB3cD4eF6gH8iJ0kL2mN4oP6';
+const WEBHOOK_SECRET = 'whsec_MTIzNDU2Nzg5MDEyMzQ1Njc4OTAxMjM0NTY3ODkwMTI=';
+const JWT = 'eyJhbGciOiJFZERTQSJ9.eyJzdWIiOiJjbGlfMDEyMyIsInNjb3BlIjoic21zOnNlbmQifQ.c2lnbmF0dXJlLXNpZ25hdHVyZS1zaWduYXR1cmU';
+
+const dirWith = (files: Record<string, string>): string => {
+  const dir = mkdtempSync(join(tmpdir(), 'herald-log-scan-'));
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return dir;
+};
+
+describe('the suite-wide log scan', () => {
+  it('finds a client secret, a webhook secret, a token and each provider credential in log records', () => {
+    const records = [
+      { msg: 'x', client: CLIENT_SECRET },
+      { msg: 'x', secret: WEBHOOK_SECRET },
+      { msg: 'x', header: `Bearer ${JWT}` },
+      ...Object.values(TEST_PROVIDER_SECRETS).map((value) => ({ msg: 'provider error', detail: `bind with ${value} refused` })),
+    ];
+    const { leaks, records: scanned } = scanLogs(dirWith({ 'a.log': records.map((r) => JSON.stringify(r)).join('\n') }));
+    expect(scanned).toBe(records.length);
+    expect([...new Set(leaks.map((leak) => leak.line))]).toEqual(records.map((_, index) => index + 1));
+    expect(leaks.map((leak) => leak.what)).toContain('an access token (JWT)');
+  });
+
+  it('ignores standard output that is not a log record: the demo banner shows its secret once, by design', () => {
+    const banner = `\n  client_secret  ${CLIENT_SECRET}\n  curl -s http://127.0.0.1:3000/oauth/token -d client_secret=${CLIENT_SECRET}\n`;
+    expect(scanLogs(dirWith({ 'process.log': banner })).leaks).toEqual([]);
+  });
+
+  it('finds nothing in what the production logger writes: secrets are redacted by name and in URLs', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-log-scan-'));
+    const logger = createLogger('trace', join(dir, 'app.log'));
+    logger.info({ body: { client_secret: CLIENT_SECRET, secret: WEBHOOK_SECRET, access_token: JWT } }, 'a body');
+    logger.info(
+      { req: { method: 'POST', url: `/oauth/token?client_secret=${CLIENT_SECRET}`, headers: { authorization: `Bearer ${JWT}` } } },
+      'a request',
+    );
+    logger.info({ headers: { authorization: `Basic ${Buffer.from(`cli_1:${CLIENT_SECRET}`).toString('base64')}` } }, 'headers');
+    const written = readFileSync(join(dir, 'app.log'), 'utf8');
+    expect(written).toContain('[REDACTED]');
+    const { records, leaks } = scanLogs(dir);
+    expect(records).toBe(3);
+    expect(leaks).toEqual([]);
+  });
+});

@@ -1,0 +1,42 @@
+import { appendFileSync, mkdirSync } from 'node:fs';
+import { join } from 'node:path';
+import type { Logger } from 'pino';
+import { createLogger } from '../src/main/logger.js';
+
+/**
+ * Every log the suite produces lands in one directory per run (HERALD_TEST_LOG_DIR, made by
+ * test/global-setup.ts), so that the run ends with a scan of all of it for secrets
+ * (test/log-scan.ts). In-process apps and workers log through `testLogger`, at trace level, with
+ * the production logger's redaction; spawned `herald` processes have their output appended.
+ */
+export const TEST_LOG_DIR_ENV = 'HERALD_TEST_LOG_DIR';
+
+/** Provider credentials the suite hands to Herald; none of them may ever appear in a log. */
+export const TEST_PROVIDER_SECRETS = {
+  smppPassword: 'Sm5c!pw',
+  telegramBotToken: '123456789:AAHfakeFAKEfake_fake-fakeFAKEfake123',
+  whatsappAccessToken: 'EAAG-test-token',
+  whatsappAppSecret: 'app-secret-for-tests',
+  smtpPassword: 's3cret pass',
+} as const;
+
+const logDir = (): string | undefined => process.env[TEST_LOG_DIR_ENV] || undefined;
+
+let loggers = 0;
+
+/** A logger writing to this run's log directory (silent when the suite runs without one). */
+export function testLogger(name: string): Logger {
+  const dir = logDir();
+  if (!dir) return createLogger('silent');
+  mkdirSync(dir, { recursive: true });
+  loggers++;
+  return createLogger('trace', join(dir, `${name}-${process.pid}-${loggers}.log`));
+}
+
+/** Keeps a spawned process's output for the scan. */
+export function keepProcessOutput(name: string, pid: number | undefined, stdout: string, stderr: string): void {
+  const dir = logDir();
+  if (!dir || (!stdout && !stderr)) return;
+  mkdirSync(dir, { recursive: true });
+  appendFileSync(join(dir, `process-${name}-${pid ?? 'unknown'}.log`), `${stdout}\n${stderr}\n`);
+}
