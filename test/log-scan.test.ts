@@ -19,10 +19,10 @@ const dirWith = (files: Record<string, string>): string => {
 describe('the suite-wide log scan', () => {
   it('finds a client secret, a webhook secret, a token and each provider credential in log records', () => {
     const records = [
-      { msg: 'x', client: CLIENT_SECRET },
-      { msg: 'x', secret: WEBHOOK_SECRET },
-      { msg: 'x', header: `Bearer ${JWT}` },
-      ...Object.values(TEST_PROVIDER_SECRETS).map((value) => ({ msg: 'provider error', detail: `bind with ${value} refused` })),
+      { level: 30, msg: 'x', client: CLIENT_SECRET },
+      { level: 30, msg: 'x', secret: WEBHOOK_SECRET },
+      { level: 20, msg: 'x', header: `Bearer ${JWT}` },
+      ...Object.values(TEST_PROVIDER_SECRETS).map((value) => ({ level: 40, msg: 'provider error', detail: `bind with ${value} refused` })),
     ];
     const { leaks, records: scanned } = scanLogs(dirWith({ 'a.log': records.map((r) => JSON.stringify(r)).join('\n') }));
     expect(scanned).toBe(records.length);
@@ -30,9 +30,10 @@ describe('the suite-wide log scan', () => {
     expect(leaks.map((leak) => leak.what)).toContain('an access token (JWT)');
   });
 
-  it('ignores standard output that is not a log record: the demo banner shows its secret once, by design', () => {
+  it('ignores standard output that is not a log record: the demo banner and --json answers show a secret once, by design', () => {
     const banner = `\n  client_secret  ${CLIENT_SECRET}\n  curl -s http://127.0.0.1:3000/oauth/token -d client_secret=${CLIENT_SECRET}\n`;
-    expect(scanLogs(dirWith({ 'process.log': banner })).leaks).toEqual([]);
+    const json = `${JSON.stringify({ account_id: 'acc_1', client_secret: CLIENT_SECRET })}\n`;
+    expect(scanLogs(dirWith({ 'banner.log': banner, 'json.log': json })).leaks).toEqual([]);
   });
 
   it('finds nothing in what the production logger writes: secrets are redacted by name and in URLs', () => {

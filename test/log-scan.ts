@@ -14,6 +14,17 @@ const SECRET_SHAPES: Array<{ what: string; pattern: RegExp }> = [
   })),
 ];
 
+/** A pino record: a JSON object with a numeric level. A command's `--json` answer is not one. */
+function isLogRecord(line: string): boolean {
+  if (!line.startsWith('{')) return false;
+  try {
+    const parsed = JSON.parse(line) as { level?: unknown };
+    return typeof parsed.level === 'number';
+  } catch {
+    return false;
+  }
+}
+
 export interface Leak {
   file: string;
   line: number;
@@ -21,9 +32,9 @@ export interface Leak {
 }
 
 /**
- * Finds credentials in log records: every line of every file that is a JSON object (a log
- * record). Other lines are a process's deliberate standard output — the demo account banner,
- * `herald accounts create` — which show a new secret once, by design.
+ * Finds credentials in log records: every line of every file that is a pino record. Other lines
+ * are a process's deliberate standard output — the demo account banner, `herald accounts create`
+ * and its `--json` answer — which show a new secret once, by design.
  */
 export function scanLogs(dir: string): { files: number; records: number; leaks: Leak[] } {
   let files = 0;
@@ -39,12 +50,7 @@ export function scanLogs(dir: string): { files: number; records: number; leaks: 
     files++;
     const lines = readFileSync(join(dir, name), 'utf8').split('\n');
     lines.forEach((line, index) => {
-      if (!line.startsWith('{')) return;
-      try {
-        JSON.parse(line);
-      } catch {
-        return;
-      }
+      if (!isLogRecord(line)) return;
       records++;
       for (const shape of SECRET_SHAPES) {
         if (shape.pattern.test(line)) leaks.push({ file: name, line: index + 1, what: shape.what });

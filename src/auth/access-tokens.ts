@@ -3,8 +3,10 @@ import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../core/clock.js';
 import { isScope, normalizeScopes, type Scope, splitScopes } from '../core/scopes.js';
 import { type KeyRing, TOKEN_ALGORITHM } from './key-ring.js';
+import { VerifiedTokenCache } from './verified-token-cache.js';
 
 export const TOKEN_TTL_SECONDS = 3600;
+export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
 
 /** What a verified access token says about its caller. */
 export interface TokenPrincipal {
@@ -40,12 +42,18 @@ interface HeraldClaims extends JWTPayload {
  * `kid`), verified with the algorithm pinned, so `alg: none` or an HMAC forgery never passes.
  */
 export class AccessTokens {
+  readonly #verified: VerifiedTokenCache;
+
   constructor(
     private readonly keys: KeyRing,
     private readonly clock: Clock,
     private readonly issuer: string,
     private readonly audience: string,
-  ) {}
+    /** Verified tokens remembered (TOKEN_CACHE_SIZE); 0 verifies every request afresh. */
+    cacheSize = DEFAULT_TOKEN_CACHE_SIZE,
+  ) {
+    this.#verified = new VerifiedTokenCache(cacheSize);
+  }
 
   async issue(input: { clientId: string; accountId: string; scopes: Scope[] }): Promise<IssuedToken> {
     const key = await this.keys.signingKey();
@@ -67,13 +75,27 @@ export class AccessTokens {
     return { accessToken, expiresIn: TOKEN_TTL_SECONDS, scopes };
   }
 
+  /** The token's caller, from the cache when this token was verified before and has not expired. */
   async verify(token: string): Promise<TokenPrincipal> {
+    const key = VerifiedTokenCache.keyOf(token);
+    const cached = this.#verified.get(key, this.clock.now());
+    if (cached) return cached;
+    const { principal, kid } = await this.verifyAfresh(token);
+    // A token is valid while now < exp; a retired key verifies up to its own deadline.
+    const keyDeadline = this.keys.verificationDeadline(kid) ?? Number.POSITIVE_INFINITY;
+    this.#verified.set(key, principal, Math.min(principal.expiresAt * 1000 - 1, keyDeadline));
+    return principal;
+  }
+
+  private async verifyAfresh(token: string): Promise<{ principal: TokenPrincipal; kid: string }> {
     let payload: HeraldClaims;
+    let kid = '';
     try {
       const result = await jwtVerify<HeraldClaims>(
         token,
         async (header) => {
           if (typeof header.kid !== 'string') throw new InvalidTokenError('unknown_key');
+          kid = header.kid;
           const key = await this.keys.verificationKey(header.kid);
           if (!key) throw new InvalidTokenError('unknown_key');
           return key;
@@ -99,10 +121,8 @@ export class AccessTokens {
       throw new InvalidTokenError('claims');
     }
     return {
-      clientId,
-      accountId,
-      scopes: new Set(splitScopes(scope).filter(isScope)),
-      expiresAt: exp,
+      principal: { clientId, accountId, scopes: new Set(splitScopes(scope).filter(isScope)), expiresAt: exp },
+      kid,
     };
   }
 }

@@ -92,6 +92,15 @@ export class KeyRing {
     return entry.publicKey;
   }
 
+  /**
+   * The last millisecond a retired key verifies, as this node knows it; undefined for a key in
+   * service (whenever it is retired, its deadline falls after every token it has signed expires).
+   */
+  verificationDeadline(kid: string): number | undefined {
+    const retiredAt = this.#verification.get(kid)?.retiredAt;
+    return retiredAt === null || retiredAt === undefined ? undefined : retiredAt + this.tokenTtlMs + ACTIVE_KEY_REFRESH_MS;
+  }
+
   /** Makes a new key the signing key and retires the others. Returns the new kid. */
   async rotate(): Promise<string> {
     const now = this.clock.now();

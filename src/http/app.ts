@@ -24,6 +24,7 @@ import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limi
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
+import { tokenInfoRoutes } from './routes/token-info.routes.js';
 import { registerTransportSecurity, type SecuritySettings } from './transport-security.js';
 import { createValidatorCompiler } from './validation.js';
 import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
@@ -137,6 +138,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (deps.rateLimiting) v1.addHook('onRequest', rateLimitHook(deps.rateLimiting, deps.store));
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });
+    await v1.register(tokenInfoRoutes);
     await v1.register(smsRoutes, {
       store: deps.store,
       clock: deps.clock,

@@ -97,6 +97,8 @@ describeEachDialect('the scope matrix (CONTRACT 3)', (dialect) => {
     { operation: 'GET /v1/messages', url: '/v1/messages', allowed: ['sms:read', 'whatsapp:read', 'email:read', 'telegram:read'] },
     { operation: 'GET /v1/account', url: '/v1/account', allowed: ['account:read'] },
     { operation: 'GET /v1/account/balance', url: '/v1/account/balance', allowed: ['account:read'] },
+    // Any valid token may describe itself.
+    { operation: 'GET /v1/token', url: '/v1/token', allowed: [...ALL_SCOPES] },
     {
       operation: 'POST /v1/webhooks',
       url: '/v1/webhooks',

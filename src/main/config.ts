@@ -1,6 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
+import { DEFAULT_TOKEN_CACHE_SIZE } from '../auth/access-tokens.js';
 import type {
   EmailProviderSettings,
   SmsProviderSettings,
@@ -29,6 +30,8 @@ export interface Config {
   logLevel: string;
   publicUrl: string;
   bodyLimitBytes: number;
+  /** TOKEN_CACHE_SIZE: verified access tokens remembered per process (0: verify every request). */
+  tokenCacheSize: number;
   /** Header size and slow-client deadlines per connection. */
   connectionLimits: ConnectionLimits;
   /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
@@ -396,6 +399,7 @@ export function loadConfig(environment: Env = process.env): Config {
     publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     connectionLimits: connectionLimits(env),
+    tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

@@ -71,7 +71,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     database,
     store,
     keys,
-    tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`),
+    tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`, config.tokenCacheSize),
     providers,
     startProviders: () => built.start(),
     providerHealth: () => built.health(),

@@ -1,0 +1,48 @@
+import { createHash } from 'node:crypto';
+import type { TokenPrincipal } from './access-tokens.js';
+
+/**
+ * Tokens whose signature and claims were already checked, so a client calling with the same token
+ * does not pay an EdDSA verification per request. Bounded (the least recently used entry goes
+ * first), keyed by a SHA-256 of the token (the token itself is never kept), and an entry is never
+ * served past the moment a fresh verification would refuse the token.
+ */
+export class VerifiedTokenCache {
+  readonly #entries = new Map<string, { principal: TokenPrincipal; usableThroughMs: number }>();
+
+  constructor(readonly maxEntries: number) {}
+
+  static keyOf(token: string): string {
+    return createHash('sha256').update(token).digest('base64url');
+  }
+
+  /** The principal of a verified token still usable at `nowMs`, or undefined. */
+  get(key: string, nowMs: number): TokenPrincipal | undefined {
+    const entry = this.#entries.get(key);
+    if (!entry) return undefined;
+    this.#entries.delete(key);
+    if (nowMs > entry.usableThroughMs) return undefined;
+    this.#entries.set(key, entry);
+    return entry.principal;
+  }
+
+  /**
+   * Remembers a verified token until `usableThroughMs` (inclusive): the last millisecond a fresh
+   * verification would pass, i.e. before its expiry and, for a retired signing key, before the
+   * key stops verifying.
+   */
+  set(key: string, principal: TokenPrincipal, usableThroughMs: number): void {
+    if (this.maxEntries <= 0) return;
+    this.#entries.delete(key);
+    while (this.#entries.size >= this.maxEntries) {
+      const oldest = this.#entries.keys().next().value;
+      if (oldest === undefined) break;
+      this.#entries.delete(oldest);
+    }
+    this.#entries.set(key, { principal, usableThroughMs });
+  }
+
+  get size(): number {
+    return this.#entries.size;
+  }
+}
