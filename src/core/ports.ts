@@ -24,6 +24,13 @@ export interface Store {
    * Store that is already inside a transaction joins that transaction.
    */
   transaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Like `transaction`, for a short unit of writes that stands alone (one request's accept): it may
+   * share its commit with concurrent units (group commit), each isolated by a savepoint, so a unit
+   * that throws takes nothing with it and affects no other. Resolves once its writes are durable.
+   * Inside a transaction it joins that transaction, like `transaction`.
+   */
+  groupedTransaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
 }
 
 /** A response stored under an idempotency key, replayed to retries. */

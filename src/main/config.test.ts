@@ -267,6 +267,14 @@ describe('rate-limit settings', () => {
   });
 });
 
+describe('performance settings', () => {
+  it('groups commits and caches 10,000 verified tokens by default; both can be turned off', () => {
+    expect(loadConfig({})).toMatchObject({ groupCommit: true, tokenCacheSize: 10_000 });
+    expect(loadConfig({ GROUP_COMMIT: 'false', TOKEN_CACHE_SIZE: '0' })).toMatchObject({ groupCommit: false, tokenCacheSize: 0 });
+    expect(() => loadConfig({ TOKEN_CACHE_SIZE: '-1' })).toThrow(/^TOKEN_CACHE_SIZE: must be a whole number/);
+  });
+});
+
 describe('connection limits', () => {
   it('defaults to 16 KiB of headers, 10 s for them, 120 s for the whole request, 72 s keep-alive', () => {
     expect(loadConfig({}).connectionLimits).toEqual({

@@ -30,6 +30,8 @@ export interface Config {
   logLevel: string;
   publicUrl: string;
   bodyLimitBytes: number;
+  /** GROUP_COMMIT: concurrent sends share a commit (each in its own savepoint); on by default. */
+  groupCommit: boolean;
   /** TOKEN_CACHE_SIZE: verified access tokens remembered per process (0: verify every request). */
   tokenCacheSize: number;
   /** Header size and slow-client deadlines per connection. */
@@ -399,6 +401,7 @@ export function loadConfig(environment: Env = process.env): Config {
     publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     connectionLimits: connectionLimits(env),
+    groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),

@@ -41,9 +41,13 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     poolSize: config.databasePoolSize,
   });
   const onJobsCommitted = new Set<() => void>();
-  const store = storeOf(database, () => {
-    for (const listener of onJobsCommitted) listener();
-  });
+  const store = storeOf(
+    database,
+    () => {
+      for (const listener of onJobsCommitted) listener();
+    },
+    { groupCommit: config.groupCommit },
+  );
   const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
   const built = buildProviders(
     {

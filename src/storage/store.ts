@@ -1,6 +1,7 @@
-import type { Kysely } from 'kysely';
+import { type Kysely, sql } from 'kysely';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
+import { GroupCommitter } from './group-commit.js';
 import type { Database } from './schema.js';
 import { accountsStore } from './stores/accounts.store.js';
 import { emailEventsStore, inboundStore, secretsStore, templatesStore } from './stores/channels.store.js';
@@ -17,6 +18,8 @@ export interface StoreOptions {
   notifyChannel?: string | undefined;
   /** Called after a commit that added jobs, to wake this process's workers at once. */
   onJobsCommitted?: (() => void) | undefined;
+  /** Group commit for `groupedTransaction` (on unless false): see group-commit.ts. */
+  groupCommit?: boolean | undefined;
 }
 
 const SINGLE_PROCESS: StoreOptions = {
@@ -24,20 +27,50 @@ const SINGLE_PROCESS: StoreOptions = {
 };
 
 /** The Store port of an open database, with what that database can do. */
-export function storeOf(database: HeraldDatabase, onJobsCommitted?: () => void): Store {
-  return createStore(database.db, { capabilities: database.capabilities, notifyChannel: database.jobsChannel, onJobsCommitted });
+export function storeOf(database: HeraldDatabase, onJobsCommitted?: () => void, options: { groupCommit?: boolean } = {}): Store {
+  return createStore(database.db, {
+    capabilities: database.capabilities,
+    notifyChannel: database.jobsChannel,
+    onJobsCommitted,
+    groupCommit: options.groupCommit,
+  });
 }
+
+const savepointStatement = (statement: string) => async (tx: Store) => {
+  await sql.raw(statement).execute(executorOf(tx));
+};
+
+/** The executor a transaction-bound store runs on (set by `bind`), for savepoint statements. */
+const executors = new WeakMap<Store, Kysely<Database>>();
+const executorOf = (tx: Store): Kysely<Database> => {
+  const executor = executors.get(tx);
+  if (!executor) throw new Error('not a store bound to a transaction');
+  return executor;
+};
 
 /**
  * The Store port bound to a database handle or to an open transaction. Without options it assumes
  * nothing of the backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
  */
 export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE_PROCESS): Store {
-  return bind(db, options, undefined);
+  const store = bind(db, options, undefined, undefined);
+  if (options.groupCommit === false) return store;
+  const committer = new GroupCommitter<Store>({
+    transaction: (work) => store.transaction(work),
+    savepoint: savepointStatement('savepoint herald_unit'),
+    rollbackToSavepoint: savepointStatement('rollback to savepoint herald_unit'),
+    releaseSavepoint: savepointStatement('release savepoint herald_unit'),
+  });
+  return bind(db, options, undefined, committer);
 }
 
 /** `pending` is set inside a transaction: it records that jobs were added, to announce after commit. */
-function bind(db: Kysely<Database>, options: StoreOptions, pending: { jobs: boolean } | undefined): Store {
+function bind(
+  db: Kysely<Database>,
+  options: StoreOptions,
+  pending: { jobs: boolean } | undefined,
+  committer: GroupCommitter<Store> | undefined,
+): Store {
   const store: Store = {
     accounts: accountsStore(db),
     credits: creditsStore(db),
@@ -57,9 +90,16 @@ function bind(db: Kysely<Database>, options: StoreOptions, pending: { jobs: bool
     async transaction(work) {
       if (pending) return work(store);
       const inner = { jobs: false };
-      const result = await db.transaction().execute((trx) => work(bind(trx, options, inner)));
+      const result = await db.transaction().execute((trx) => {
+        const tx = bind(trx, options, inner, undefined);
+        executors.set(tx, trx);
+        return work(tx);
+      });
       if (inner.jobs) options.onJobsCommitted?.();
       return result;
+    },
+    groupedTransaction(work) {
+      return pending || !committer ? store.transaction(work) : committer.run(work);
     },
   };
   return store;

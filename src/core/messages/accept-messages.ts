@@ -80,7 +80,8 @@ export async function acceptMessages(
   );
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
 
-  await deps.store.transaction(async (tx) => {
+  // Grouped: concurrent sends share one commit, each in its own savepoint (storage/group-commit.ts).
+  await deps.store.groupedTransaction(async (tx) => {
     const held = await tx.credits.reserveMany(
       accountId,
       messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
