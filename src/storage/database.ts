@@ -89,6 +89,36 @@ class ImmediateSqliteDialect extends SqliteDialect {
   }
 }
 
+/**
+ * better-sqlite3 with its prepared statements kept: Kysely prepares every query it runs, and
+ * preparing costs as much as running a short one. Statements are reused by SQL text (least recently
+ * used out past `max`); one still busy (a stream being read) is never handed out twice.
+ */
+export function withStatementCache(database: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
+  const statements = new Map<string, SqliteDatabase.Statement>();
+  const prepare = (source: string): SqliteDatabase.Statement => {
+    const cached = statements.get(source);
+    if (cached && !cached.busy) {
+      statements.delete(source);
+      statements.set(source, cached);
+      return cached;
+    }
+    const statement = database.prepare(source);
+    if (!cached) {
+      statements.set(source, statement);
+      if (statements.size > max) statements.delete(statements.keys().next().value as string);
+    }
+    return statement;
+  };
+  return new Proxy(database, {
+    get(target, property, receiver) {
+      if (property === 'prepare') return prepare;
+      const value = Reflect.get(target, property, receiver);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
 function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
   const database = new SqliteDatabase(path, { timeout: 5000 });
@@ -135,7 +165,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
   const db =
     dialect === 'sqlite'
       ? new Kysely<Database>({
-          dialect: new ImmediateSqliteDialect({ database: openSqlite(options.url.slice('sqlite:'.length)) }),
+          dialect: new ImmediateSqliteDialect({ database: withStatementCache(openSqlite(options.url.slice('sqlite:'.length))) }),
         })
       : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
 

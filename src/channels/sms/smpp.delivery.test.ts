@@ -34,11 +34,14 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
 
   it('a GSM message goes out as one submit_sm and is delivered by its DELIVRD receipt', async () => {
     const to = recipient();
+    const answered = smsc.deliverResponses.length;
     const id = await send(to, 'Your code is 123456');
     const delivered = await settle(id, 'delivered');
     expect(delivered.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'delivered']);
     expect(submitsTo(to)).toHaveLength(1);
     expect(submitsTo(to)[0]).toMatchObject({ dataCoding: 0, sourceTon: 5, source: 'Herald', registeredDelivery: 1 });
+    // The deliver_sm_resp is written once the receipt is stored; it may still be on its way.
+    await until(async () => smsc.deliverResponses.length > answered, 'the deliver_sm_resp');
     expect(smsc.deliverResponses.at(-1)).toBe(0);
   });
 
