@@ -1,0 +1,391 @@
+/**
+ * `npm run bench`: Herald's throughput, latency and memory, measured against real server processes
+ * on loopback (autocannon's JS API), and written as a report (Markdown + JSON) with the machine's
+ * facts. Figures, never pass/fail; every run is bounded in time.
+ *
+ *   npm run bench [-- --quick] [-- --only accept,latency,e2e,bulk,webhooks,postgres] [-- --out DIR]
+ *
+ * Compared cases alternate round by round (accept, no-op, accept, ...) so drift on a shared machine
+ * hits both alike, and each figure is the median of its rounds.
+ */
+import { execFileSync } from 'node:child_process';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import { cpus, freemem, release, totalmem } from 'node:os';
+import { join } from 'node:path';
+import { parseArgs } from 'node:util';
+import {
+  type BenchAccount,
+  type BenchStore,
+  benchStore,
+  createAccount,
+  type Dialect,
+  type RunningHerald,
+  startHerald,
+} from './lib/herald.js';
+import { type LoadResult, load, median } from './lib/load.js';
+
+const { values } = parseArgs({
+  options: {
+    quick: { type: 'boolean', default: false },
+    only: { type: 'string' },
+    out: { type: 'string', default: 'bench/results' },
+    'postgres-url': { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+  },
+});
+const QUICK = values.quick;
+const ROUNDS = QUICK ? 1 : 3;
+const ROUND_SECONDS = QUICK ? 2 : 5;
+const E2E_SECONDS = QUICK ? 5 : 30;
+const CONNECTIONS = 32;
+const only = new Set((values.only ?? 'accept,latency,e2e,bulk,webhooks,postgres').split(','));
+
+const SMS = { to: '+14155552671', message: 'Your code is 123456' };
+const recipients = (n: number, offset = 0) =>
+  Array.from({ length: n }, (_, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
+const BULK_1000 = { recipients: recipients(1000), message: 'Hello from the bench' };
+const BULK_100 = { recipients: recipients(100), message: 'Hello from the bench' };
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+const round = (n: number, digits = 0) => Number(n.toFixed(digits));
+const mb = (bytes: number) => round(bytes / 1024 / 1024, 1);
+
+const report: Record<string, unknown> = {};
+const lines: string[] = [];
+const say = (line: string) => {
+  lines.push(line);
+  process.stdout.write(`${line}\n`);
+};
+
+/** Samples the server's RSS every 250 ms while `work` runs; the peak. */
+async function peakRss<T>(herald: RunningHerald, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
+  let peak = herald.rss();
+  const timer = setInterval(() => {
+    peak = Math.max(peak, herald.rss());
+  }, 250);
+  try {
+    const result = await work();
+    return { result, peak: Math.max(peak, herald.rss()) };
+  } finally {
+    clearInterval(timer);
+  }
+}
+
+async function withServer<T>(
+  dialect: Dialect,
+  options: { worker: boolean; env?: Record<string, string> },
+  work: (herald: RunningHerald, token: string, account: BenchAccount, store: BenchStore) => Promise<T>,
+): Promise<T> {
+  const store = await benchStore(dialect, values['postgres-url'] as string);
+  try {
+    const account = createAccount(store);
+    const herald = await startHerald(store, options);
+    try {
+      const token = await herald.token(account);
+      // Warm up: JIT, caches, the first prepared statements.
+      await load({ url: `${herald.url}/v1/sms/send`, method: 'POST', token, body: SMS, connections: 8, durationSeconds: 1 });
+      return await work(herald, token, account, store);
+    } finally {
+      await herald.stop();
+    }
+  } finally {
+    await store.drop();
+  }
+}
+
+/** Accept (durable send) vs the authenticated no-op route, alternating rounds; medians and ratio. */
+async function acceptVsNoop(dialect: Dialect, env: Record<string, string> = {}) {
+  return withServer(dialect, { worker: false, env }, async (herald, token) => {
+    const idle = herald.rss();
+    const accept: LoadResult[] = [];
+    const noop: LoadResult[] = [];
+    const { peak } = await peakRss(herald, async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        noop.push(await load({ url: `${herald.url}/v1/token`, token, connections: CONNECTIONS, durationSeconds: ROUND_SECONDS }));
+        accept.push(
+          await load({
+            url: `${herald.url}/v1/sms/send`,
+            method: 'POST',
+            token,
+            body: SMS,
+            connections: CONNECTIONS,
+            durationSeconds: ROUND_SECONDS,
+          }),
+        );
+      }
+    });
+    const acceptRps = median(accept.map((r) => r.rps));
+    const noopRps = median(noop.map((r) => r.rps));
+    const failures = [...accept, ...noop].reduce((n, r) => n + r.non2xx + r.errors, 0);
+    return {
+      acceptRps: round(acceptRps),
+      noopRps: round(noopRps),
+      ratio: round(acceptRps / noopRps, 2),
+      acceptRounds: accept.map((r) => round(r.rps)),
+      noopRounds: noop.map((r) => round(r.rps)),
+      acceptP50: median(accept.map((r) => r.p50)),
+      acceptP99: median(accept.map((r) => r.p99)),
+      failures,
+      rssIdleMb: mb(idle),
+      rssPeakMb: mb(peak),
+    };
+  });
+}
+
+/** Sends at a fixed rate (half the measured maximum): p50 and p99. */
+async function latencyAt(rate: number) {
+  return withServer('sqlite', { worker: false }, async (herald, token) => {
+    const result = await load({
+      url: `${herald.url}/v1/sms/send`,
+      method: 'POST',
+      token,
+      body: SMS,
+      connections: CONNECTIONS,
+      durationSeconds: QUICK ? 3 : 10,
+      overallRate: Math.max(1, Math.round(rate)),
+    });
+    return {
+      rate: Math.round(rate),
+      achievedRps: round(result.rps),
+      p50: result.p50,
+      p99: result.p99,
+      failures: result.non2xx + result.errors,
+    };
+  });
+}
+
+/**
+ * Accepted → delivered through the sandbox (zero delay) with the worker in the same process: bulk
+ * requests of 100 for E2E_SECONDS, delivered messages counted in the store every second; then how
+ * long the backlog takes to drain (bounded).
+ */
+async function endToEnd(dialect: Dialect) {
+  return withServer(dialect, { worker: true }, async (herald, token, _account, store) => {
+    const before = await store.statusCounts();
+    const deliveredBefore = before.delivered ?? 0;
+    const started = Date.now();
+    const { result, peak } = await peakRss(herald, () =>
+      load({ url: `${herald.url}/v1/sms/bulk`, method: 'POST', token, body: BULK_100, connections: 4, durationSeconds: E2E_SECONDS }),
+    );
+    const loadSeconds = (Date.now() - started) / 1000;
+    const atEnd = await store.statusCounts();
+    const accepted = Math.round(result.rps * E2E_SECONDS) * BULK_100.recipients.length;
+    const deliveredDuringLoad = (atEnd.delivered ?? 0) - deliveredBefore;
+    // Drain: until nothing is queued or sending, bounded.
+    const drainStart = Date.now();
+    let counts = atEnd;
+    const pending = (c: Record<string, number>) =>
+      Object.entries(c).reduce((n, [s, v]) => (s === 'queued' || s === 'sending' || s === 'sent' ? n + v : n), 0);
+    while (pending(counts) > 0 && Date.now() - drainStart < 180_000) {
+      await sleep(500);
+      counts = await store.statusCounts();
+    }
+    const drainSeconds = (Date.now() - drainStart) / 1000;
+    const total = Object.values(counts).reduce((n, v) => n + v, 0);
+    return {
+      acceptedPerSecond: round(accepted / loadSeconds),
+      deliveredPerSecondDuringLoad: round(deliveredDuringLoad / loadSeconds),
+      backlogAtEnd: pending(atEnd),
+      drained: pending(counts) === 0,
+      drainSeconds: round(drainSeconds, 1),
+      deliveredPerSecondOverall: round((counts.delivered ?? 0) / (loadSeconds + drainSeconds)),
+      messages: total,
+      failures: result.non2xx + result.errors,
+      rssPeakMb: mb(peak),
+    };
+  });
+}
+
+/** 1,000-recipient bulk requests: messages accepted per second. */
+async function bulk() {
+  return withServer('sqlite', { worker: false }, async (herald, token) => {
+    const rounds: LoadResult[] = [];
+    const { peak } = await peakRss(herald, async () => {
+      for (let i = 0; i < ROUNDS; i++) {
+        rounds.push(
+          await load({
+            url: `${herald.url}/v1/sms/bulk`,
+            method: 'POST',
+            token,
+            body: BULK_1000,
+            connections: 4,
+            durationSeconds: ROUND_SECONDS,
+          }),
+        );
+      }
+    });
+    return {
+      requestsPerSecond: round(median(rounds.map((r) => r.rps)), 1),
+      messagesPerSecond: round(median(rounds.map((r) => r.rps)) * 1000),
+      p50: median(rounds.map((r) => r.p50)),
+      p99: median(rounds.map((r) => r.p99)),
+      failures: rounds.reduce((n, r) => n + r.non2xx + r.errors, 0),
+      rssPeakMb: mb(peak),
+    };
+  });
+}
+
+/** Webhook events delivered per second to a loopback receiver, for a burst of sends. */
+async function webhooks() {
+  let received = 0;
+  let firstAt = 0;
+  let lastAt = 0;
+  const receiver: Server = createServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      received++;
+      lastAt = Date.now();
+      if (firstAt === 0) firstAt = lastAt;
+      res.writeHead(200).end();
+    });
+  });
+  await new Promise<void>((resolve) => receiver.listen(0, '127.0.0.1', resolve));
+  const port = (receiver.address() as { port: number }).port;
+  try {
+    return await withServer('sqlite', { worker: true }, async (herald, token) => {
+      const registered = await fetch(`${herald.url}/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: `http://127.0.0.1:${port}/hook`, events: ['message.sent', 'message.delivered'] }),
+      });
+      if (registered.status !== 201) throw new Error(`webhook registration: ${registered.status} ${await registered.text()}`);
+      received = 0;
+      firstAt = 0;
+      const messages = QUICK ? 500 : 5_000;
+      const expected = messages * 2;
+      for (let sent = 0; sent < messages; sent += 1000) {
+        const body = { recipients: recipients(Math.min(1000, messages - sent), sent), message: 'webhook bench' };
+        const response = await fetch(`${herald.url}/v1/sms/bulk`, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+          body: JSON.stringify(body),
+        });
+        if (response.status !== 202 && response.status !== 201 && response.status !== 200) throw new Error(`bulk: ${response.status}`);
+      }
+      const deadline = Date.now() + 180_000;
+      while (received < expected && Date.now() < deadline) await sleep(200);
+      const seconds = (lastAt - firstAt) / 1000;
+      return { events: received, expected, seconds: round(seconds, 1), eventsPerSecond: round(received / Math.max(seconds, 0.001)) };
+    });
+  } finally {
+    receiver.closeAllConnections();
+    await new Promise((resolve) => receiver.close(resolve));
+  }
+}
+
+function machine() {
+  const gitCommit = (() => {
+    try {
+      return execFileSync('git', ['rev-parse', '--short', 'HEAD'], { encoding: 'utf8' }).trim();
+    } catch {
+      return 'unknown';
+    }
+  })();
+  return {
+    date: new Date().toISOString(),
+    commit: gitCommit,
+    cpu: cpus()[0]?.model ?? 'unknown',
+    cores: cpus().length,
+    memoryGb: round(totalmem() / 1024 ** 3, 1),
+    freeMemoryGb: round(freemem() / 1024 ** 3, 1),
+    kernel: release(),
+    node: process.version,
+    quick: QUICK,
+  };
+}
+
+async function main() {
+  const facts = machine();
+  report.machine = facts;
+  say(`# Herald benchmark, ${facts.date}`);
+  say('');
+  say(
+    `Machine: ${facts.cores} × ${facts.cpu}, ${facts.memoryGb} GiB, Linux ${facts.kernel}, Node ${facts.node}; commit ${facts.commit}${QUICK ? ' (quick run: short rounds, not for the record)' : ''}.`,
+  );
+  say(`Rounds of ${ROUND_SECONDS} s, ${ROUNDS} per case (medians), ${CONNECTIONS} connections unless noted; SQLite with synchronous=FULL.`);
+  say('');
+
+  if (only.has('accept')) {
+    const sqlite = await acceptVsNoop('sqlite');
+    report.acceptSqlite = sqlite;
+    say('## Accept vs no-op (SQLite)');
+    say('');
+    say('| case | requests/s (median) | rounds | p50 ms | p99 ms |');
+    say('|---|---|---|---|---|');
+    say(`| \`GET /v1/token\` (authenticated no-op) | ${sqlite.noopRps} | ${sqlite.noopRounds.join(', ')} | | |`);
+    say(
+      `| \`POST /v1/sms/send\` (durable accept) | ${sqlite.acceptRps} | ${sqlite.acceptRounds.join(', ')} | ${sqlite.acceptP50} | ${sqlite.acceptP99} |`,
+    );
+    say('');
+    say(
+      `**accept ÷ no-op = ${sqlite.ratio}**; non-2xx or errors: ${sqlite.failures}. RSS idle ${sqlite.rssIdleMb} MB, peak under load ${sqlite.rssPeakMb} MB.`,
+    );
+    say('');
+    if (only.has('latency')) {
+      const latency = await latencyAt(sqlite.acceptRps / 2);
+      report.latency = latency;
+      say('## Latency at half the maximum rate (SQLite)');
+      say('');
+      say(
+        `${latency.rate} sends/s requested, ${latency.achievedRps} achieved: **p50 ${latency.p50} ms, p99 ${latency.p99} ms**; failures ${latency.failures}.`,
+      );
+      say('');
+    }
+  }
+  if (only.has('e2e')) {
+    const e2e = await endToEnd('sqlite');
+    report.endToEndSqlite = e2e;
+    say(`## End to end (SQLite, worker in the same process, sandbox delay 0, ${E2E_SECONDS} s of bulk sends of 100)`);
+    say('');
+    say(
+      `Accepted ${e2e.acceptedPerSecond} messages/s; **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : `NOT drained after ${e2e.drainSeconds} s`}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
+    );
+    say('');
+  }
+  if (only.has('bulk')) {
+    const b = await bulk();
+    report.bulk = b;
+    say('## Bulk (SQLite, 1,000 recipients a request, 4 connections)');
+    say('');
+    say(
+      `${b.requestsPerSecond} requests/s = **${b.messagesPerSecond} messages/s accepted**; p50 ${b.p50} ms, p99 ${b.p99} ms; failures ${b.failures}; RSS peak ${b.rssPeakMb} MB.`,
+    );
+    say('');
+  }
+  if (only.has('webhooks')) {
+    const w = await webhooks();
+    report.webhooks = w;
+    say('## Webhooks (SQLite, message.sent + message.delivered to one loopback receiver)');
+    say('');
+    say(`${w.events} of ${w.expected} events in ${w.seconds} s: **${w.eventsPerSecond} events/s**.`);
+    say('');
+  }
+  if (only.has('postgres')) {
+    const accept = await acceptVsNoop('postgres');
+    report.acceptPostgres = accept;
+    const e2e = await endToEnd('postgres');
+    report.endToEndPostgres = e2e;
+    const sqliteAccept = (report.acceptSqlite as { acceptRps?: number } | undefined)?.acceptRps;
+    say('## PostgreSQL (local server)');
+    say('');
+    say(
+      `Accept ${accept.acceptRps} requests/s vs no-op ${accept.noopRps} (ratio ${accept.ratio}); p99 ${accept.acceptP99} ms; failures ${accept.failures}.`,
+    );
+    if (sqliteAccept) say(`**PostgreSQL accept ÷ SQLite accept = ${round(accept.acceptRps / sqliteAccept, 2)}**.`);
+    say(
+      `End to end: accepted ${e2e.acceptedPerSecond}/s, delivered ${e2e.deliveredPerSecondDuringLoad}/s during the load, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : 'not drained'}; RSS peak ${e2e.rssPeakMb} MB.`,
+    );
+    say('');
+  }
+
+  const out = values.out as string;
+  mkdirSync(out, { recursive: true });
+  writeFileSync(join(out, 'latest.md'), `${lines.join('\n')}\n`);
+  writeFileSync(join(out, 'latest.json'), `${JSON.stringify(report, null, 2)}\n`);
+  process.stdout.write(`\nReport: ${join(out, 'latest.md')} and latest.json\n`);
+}
+
+main().catch((error) => {
+  process.stderr.write(`${error instanceof Error ? error.stack : String(error)}\n`);
+  process.exit(1);
+});
