@@ -42,7 +42,7 @@ export const storeReceipt =
   (store: Store, clock: Clock) =>
   async (receipt: ProviderReceipt): Promise<void> => {
     const now = clock.now();
-    await store.transaction((tx) =>
+    await store.groupedTransaction((tx) =>
       tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now }, now),
     );
   };

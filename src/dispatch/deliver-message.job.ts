@@ -49,13 +49,13 @@ export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, sign
   const { store, clock } = ctx;
   // Marking it in flight first means a crash from here on leaves a trace: the next worker asks
   // the provider before sending again, where the provider can say.
-  const [message] = await store.transaction((tx) => tx.messages.markInFlight([job.messageId as string]));
+  const [message] = await store.groupedTransaction((tx) => tx.messages.markInFlight([job.messageId as string]));
   if (!message) return DONE; // no longer queued: canceled, or a receipt already moved it on
   const provider = ctx.providers[message.channel];
   const attempt = message.attempts + 1;
 
   const fail = async (code: string, text: string) => {
-    await store.transaction((tx) => recordFailed(tx, message, { code, message: text }, clock.now()));
+    await store.groupedTransaction((tx) => recordFailed(tx, message, { code, message: text }, clock.now()));
     return DONE;
   };
 
@@ -68,7 +68,9 @@ export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, sign
   if (message.dispatchState === 'in_flight' && provider.lookup) {
     const held = await provider.lookup(message.id);
     if (held) {
-      await store.transaction((tx) => recordAccepted(tx, message, held.providerMessageId, clock.now(), `accepted by ${provider.name}`));
+      await store.groupedTransaction((tx) =>
+        recordAccepted(tx, message, held.providerMessageId, clock.now(), `accepted by ${provider.name}`),
+      );
       return DONE;
     }
   }
@@ -78,7 +80,7 @@ export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, sign
   // Stopped mid-send: the job goes back at once (still in flight, so the next worker asks first).
   if (signal.aborted && !outcome.ok) return { done: false, retryAt: now, error: 'the worker stopped during the hand-over' };
   if (outcome.ok) {
-    await store.transaction(async (tx) => {
+    await store.groupedTransaction(async (tx) => {
       await recordAccepted(tx, message, outcome.providerMessageId, now, `accepted by ${provider.name}`);
       if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
     });

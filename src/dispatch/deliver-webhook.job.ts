@@ -104,8 +104,11 @@ async function record(
   };
 
   if (succeeded) {
-    await store.webhooks.updateDelivery({ ...attempted, status: 'succeeded', nextAttemptAt: null });
-    if (webhook) await store.webhooks.recordAttemptOutcome(webhook.id, true, now);
+    // Grouped: deliveries finishing together share one commit.
+    await store.groupedTransaction(async (tx) => {
+      await tx.webhooks.updateDelivery({ ...attempted, status: 'succeeded', nextAttemptAt: null });
+      if (webhook) await tx.webhooks.recordAttemptOutcome(webhook.id, true, now);
+    });
     return DONE;
   }
   if (webhook && result.statusCode === 410) {

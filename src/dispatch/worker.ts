@@ -101,8 +101,11 @@ export class Worker {
         result = { done: false, retryAt: clock.now() + delay, error: error instanceof Error ? error.message : String(error) };
       }
     }
-    if (result.done) await store.jobs.complete(job.id, this.id);
-    else await store.jobs.reschedule(job.id, this.id, result.retryAt, result.error);
+    // Grouped: the outcomes of jobs finishing together share one commit.
+    const outcome = result;
+    await store.groupedTransaction((tx) =>
+      outcome.done ? tx.jobs.complete(job.id, this.id) : tx.jobs.reschedule(job.id, this.id, outcome.retryAt, outcome.error),
+    );
   }
 
   /** Asks a sleeping loop to look for work now. */

@@ -26,7 +26,7 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
 
     async send(message): Promise<SendOutcome> {
       const behaviour = sandboxBehaviour(channel, message.to);
-      return store.transaction(async (tx) => {
+      return store.groupedTransaction(async (tx) => {
         const known = await tx.sandbox.find(message.id);
         if (known?.acceptedAt != null && known.providerMessageId) {
           await tx.sandbox.recordDuplicate(message.id);

@@ -111,7 +111,7 @@ export type ReceiptResult = 'applied' | 'ignored' | 'unmatched';
  * that state is ignored.
  */
 export async function applyReceipt(store: Store, receipt: ProviderReceipt): Promise<ReceiptResult> {
-  return store.transaction(async (tx) => {
+  return store.groupedTransaction(async (tx) => {
     const match: { message?: Message | undefined; part?: { providerMessageId: string } | undefined } | undefined = receipt.messageId
       ? { message: await tx.messages.findById(receipt.messageId) }
       : await tx.messages.findByProviderIds(receipt.channel, [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])]);

@@ -56,6 +56,9 @@ const toSecrets = (row: WebhookSecretsTable): WebhookSigningSecrets => ({
 
 export function webhooksStore(db: Executor): WebhooksPort {
   const signingSecrets: WebhooksPort['signingSecrets'] = async (accountId, create, at) => {
+    // Read first: every delivery asks, and only an account's first one has to write.
+    const existing = await db.selectFrom('webhook_secrets').selectAll().where('account_id', '=', accountId).executeTakeFirst();
+    if (existing) return toSecrets(existing);
     await db
       .insertInto('webhook_secrets')
       .values({ account_id: accountId, secret: create(), previous_secret: null, previous_until: null, rotated_at: at })
