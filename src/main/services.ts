@@ -39,6 +39,9 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     url: config.databaseUrl,
     schema: config.databaseSchema,
     poolSize: config.databasePoolSize,
+    // Servers and workers run for long: WAL checkpoints on a thread of their own, off the event loop.
+    backgroundCheckpoints: true,
+    onCheckpointError: (message) => logger.warn({ error: message }, 'sqlite background checkpoint failed; retrying'),
   });
   const onJobsCommitted = new Set<() => void>();
   const store = storeOf(

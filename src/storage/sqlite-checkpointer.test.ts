@@ -1,0 +1,59 @@
+import { mkdtempSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { sql } from 'kysely';
+import { describe, expect, it } from 'vitest';
+import { until } from '../../test/wait.js';
+import { createDatabase } from './database.js';
+
+const MB = 1024 * 1024;
+
+/** Writes about 2 MiB in one transaction: it lands in the WAL, not yet in the database file. */
+async function writeTwoMegabytes(database: ReturnType<typeof createDatabase>): Promise<void> {
+  await sql`create table filler (data blob)`.execute(database.db);
+  await database.db.transaction().execute(async (trx) => {
+    for (let i = 0; i < 64; i++) await sql`insert into filler (data) values (randomblob(32768))`.execute(trx);
+  });
+}
+
+describe('WAL checkpoints on a background thread (SQLite)', () => {
+  it("copies committed pages into the database file without the server's connection doing it", async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const database = createDatabase({ url: `sqlite:${path}`, backgroundCheckpoints: true });
+    try {
+      await writeTwoMegabytes(database);
+      const fileSize = await until(async () => {
+        const size = statSync(path).size;
+        return size >= 2 * MB && size;
+      }, 'the checkpoint to reach the database file');
+      expect(fileSize).toBeGreaterThanOrEqual(2 * MB);
+      // The server's own connection never checkpoints: that is the thread's job.
+      expect((await sql<{ wal_autocheckpoint: number }>`pragma wal_autocheckpoint`.execute(database.db)).rows[0]?.wal_autocheckpoint).toBe(
+        0,
+      );
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('leaves the pages in the WAL without it (below the 1,000-page automatic checkpoint)', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const database = createDatabase({ url: `sqlite:${path}` });
+    try {
+      await writeTwoMegabytes(database);
+      await new Promise((resolve) => setTimeout(resolve, 1_500));
+      expect(statSync(path).size).toBeLessThan(MB);
+      expect(statSync(`${path}-wal`).size).toBeGreaterThanOrEqual(2 * MB);
+    } finally {
+      await database.close();
+    }
+  });
+
+  it('stops with the database, and the last close folds the WAL into the file', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const database = createDatabase({ url: `sqlite:${path}`, backgroundCheckpoints: true });
+    await writeTwoMegabytes(database);
+    await database.close();
+    expect(statSync(path).size).toBeGreaterThanOrEqual(2 * MB);
+  });
+});
