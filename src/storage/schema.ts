@@ -105,6 +105,8 @@ export interface JobsTable {
   payload: string | null;
   /** Not claimed before this time (ms). */
   run_at: number;
+  /** Due jobs are claimed lowest priority first, then oldest first (JOB_PRIORITY). */
+  priority: number;
   attempts: number;
   /** The worker holding the job, until `locked_until`; after that any worker may reclaim it. */
   locked_by: string | null;

@@ -9,3 +9,13 @@ export const JOB_KINDS = {
 } as const;
 
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
+
+/**
+ * Due jobs run lowest number first. Receipts go first: they are quick, and a message's final
+ * status, its charge and its webhooks should never wait behind a backlog of sends.
+ */
+export const JOB_PRIORITY: Record<JobKind, number> = {
+  provider_receipt: 0,
+  deliver_message: 1,
+  deliver_webhook: 1,
+};

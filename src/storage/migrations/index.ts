@@ -6,6 +6,7 @@ import * as m0004 from './0004-webhooks.js';
 import * as m0005 from './0005-message-parts.js';
 import * as m0006 from './0006-idempotency-keys.js';
 import * as m0007 from './0007-ip-allow-lists.js';
+import * as m0008 from './0008-job-priority.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -19,4 +20,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0005-message-parts': m0005,
   '0006-idempotency-keys': m0006,
   '0007-ip-allow-lists': m0007,
+  '0008-job-priority': m0008,
 };

@@ -34,6 +34,16 @@ describeEachDialect('job queue store', (dialect) => {
     expect(claimed.every((j) => j.attempts === 1)).toBe(true);
   });
 
+  it('hands out due receipts before any waiting delivery, however long the deliveries have waited', async () => {
+    const deliveries = [await enqueue(T0), await enqueue(T0 + 1), await enqueue(T0 + 2)];
+    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: { r: 1 }, runAt: T0 + 5_000 }, T0);
+    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: null, runAt: T0 + 3 }, T0);
+    // Not due yet: it waits like any job.
+    expect((await store.jobs.claimDue('w1', T0 + 4_999, 30_000, 1)).map((j) => j.id)).toEqual([deliveries[0]]);
+    const claimed = await store.jobs.claimDue('w1', T0 + 5_000, 30_000, 10);
+    expect(claimed.map((j) => j.id)).toEqual([receipt, deliveries[1], deliveries[2], webhook]);
+  });
+
   it('never hands a leased job to a second worker until its lease runs out', async () => {
     const id = await enqueue(T0);
     expect((await store.jobs.claimDue('w1', T0, 30_000, 10)).map((j) => j.id)).toEqual([id]);

@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
@@ -36,6 +37,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       message_id: job.messageId,
       payload: job.payload === null || job.payload === undefined ? null : JSON.stringify(job.payload),
       run_at: job.runAt,
+      priority: JOB_PRIORITY[job.kind as JobKind] ?? 1,
       attempts: 0,
       locked_by: null,
       locked_until: null,
@@ -67,6 +69,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
         .select('id')
         .where('run_at', '<=', now)
         .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+        .orderBy('priority')
         .orderBy('run_at')
         .orderBy('id')
         .limit(limit);
@@ -79,7 +82,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
         .where('id', 'in', due)
         .returningAll()
         .execute();
-      return rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1)).map(toClaimed);
+      return rows.sort((a, b) => a.priority - b.priority || a.run_at - b.run_at || (a.id < b.id ? -1 : 1)).map(toClaimed);
     },
 
     async complete(jobId, workerId) {
