@@ -21,7 +21,7 @@ export interface WorkerOptions {
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   batchSize: 100,
-  concurrency: 32,
+  concurrency: 128,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
 };

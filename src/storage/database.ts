@@ -15,6 +15,7 @@ import pg from 'pg';
 import { MIGRATIONS } from './migrations/index.js';
 import { Migrator } from './migrator.js';
 import type { Database } from './schema.js';
+import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -31,11 +32,18 @@ export interface Capabilities {
    * write side by side (PostgreSQL); SQLite's single writer (BEGIN IMMEDIATE) already excludes them.
    */
   rowLocks: boolean;
+  /**
+   * Grouping concurrent units into one transaction pays: one writer at a time, each commit an
+   * fsync (SQLite). PostgreSQL already flushes concurrent commits together and runs transactions
+   * side by side on its pool; there, grouping would serialise them on one connection and let two
+   * groups deadlock on rows their units take in different orders.
+   */
+  groupCommit: boolean;
 }
 
 const CAPABILITIES: Record<Dialect, Capabilities> = {
-  sqlite: { skipLocked: false, listenNotify: false, rowLocks: false },
-  postgres: { skipLocked: true, listenNotify: true, rowLocks: true },
+  sqlite: { skipLocked: false, listenNotify: false, rowLocks: false, groupCommit: true },
+  postgres: { skipLocked: true, listenNotify: true, rowLocks: true, groupCommit: false },
 };
 
 export interface DatabaseOptions {
@@ -45,6 +53,13 @@ export interface DatabaseOptions {
   schema?: string | undefined;
   /** PostgreSQL pool size. */
   poolSize?: number | undefined;
+  /**
+   * SQLite: checkpoint the WAL on a background thread instead of on the connection that commits
+   * (see sqlite-checkpointer.ts). For long-running processes; off for short-lived ones and tests.
+   */
+  backgroundCheckpoints?: boolean | undefined;
+  /** Told when a background checkpoint fails (the next one tries again). */
+  onCheckpointError?: ((message: string) => void) | undefined;
 }
 
 export interface HeraldDatabase {
@@ -129,6 +144,9 @@ function openSqlite(path: string): SqliteDatabase.Database {
   return database;
 }
 
+/** How often the background thread checkpoints the SQLite WAL. */
+const CHECKPOINT_INTERVAL_MS = 500;
+
 const PG_INT8 = 20;
 
 function openPostgres(options: DatabaseOptions): pg.Pool {
@@ -162,12 +180,16 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
     throw new Error('DATABASE_SCHEMA must be a lower-case SQL identifier');
   }
-  const db =
-    dialect === 'sqlite'
-      ? new Kysely<Database>({
-          dialect: new ImmediateSqliteDialect({ database: withStatementCache(openSqlite(options.url.slice('sqlite:'.length))) }),
-        })
-      : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
+  const sqlitePath = dialect === 'sqlite' ? options.url.slice('sqlite:'.length) : undefined;
+  const sqlite = sqlitePath !== undefined ? openSqlite(sqlitePath) : undefined;
+  let checkpointer: Checkpointer | undefined;
+  if (sqlite && sqlitePath !== ':memory:' && options.backgroundCheckpoints) {
+    sqlite.pragma('wal_autocheckpoint = 0');
+    checkpointer = startCheckpointer(sqlitePath as string, { intervalMs: CHECKPOINT_INTERVAL_MS, onError: options.onCheckpointError });
+  }
+  const db = sqlite
+    ? new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) })
+    : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
 
   const migrator = new Migrator(db as Kysely<unknown>, dialect, MIGRATIONS);
 
@@ -186,6 +208,8 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
       await sql`select 1`.execute(db);
     },
     async close() {
+      await checkpointer?.stop();
+      // The last connection to close checkpoints what is left and removes the log.
       await db.destroy();
     },
   };

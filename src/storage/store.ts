@@ -18,12 +18,12 @@ export interface StoreOptions {
   notifyChannel?: string | undefined;
   /** Called after a commit that added jobs, to wake this process's workers at once. */
   onJobsCommitted?: (() => void) | undefined;
-  /** Group commit for `groupedTransaction` (on unless false): see group-commit.ts. */
+  /** Group commit for `groupedTransaction` where the backend gains from it (SQLite), unless false: see group-commit.ts. */
   groupCommit?: boolean | undefined;
 }
 
 const SINGLE_PROCESS: StoreOptions = {
-  capabilities: { skipLocked: false, listenNotify: false, rowLocks: false },
+  capabilities: { skipLocked: false, listenNotify: false, rowLocks: false, groupCommit: false },
 };
 
 /** The Store port of an open database, with what that database can do. */
@@ -54,7 +54,7 @@ const executorOf = (tx: Store): Kysely<Database> => {
  */
 export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE_PROCESS): Store {
   const store = bind(db, options, undefined, undefined);
-  if (options.groupCommit === false) return store;
+  if (options.groupCommit === false || !options.capabilities.groupCommit) return store;
   const committer = new GroupCommitter<Store>({
     transaction: (work) => store.transaction(work),
     savepoint: savepointStatement('savepoint herald_unit'),
