@@ -181,6 +181,7 @@ async function endToEnd(dialect: Dialect, offeredPerSecond: number) {
     const atEnd = await store.statusCounts();
     const accepted = Math.round(result.rps * E2E_SECONDS) * BULK_100.recipients.length;
     const deliveredDuringLoad = (atEnd.delivered ?? 0) - deliveredBefore;
+    const handedOverDuringLoad = (atEnd.delivered ?? 0) + (atEnd.sent ?? 0) + (atEnd.failed ?? 0) - deliveredBefore;
     // Drain: until nothing is queued or sending, bounded.
     const drainStart = Date.now();
     let counts = atEnd;
@@ -196,6 +197,7 @@ async function endToEnd(dialect: Dialect, offeredPerSecond: number) {
       offeredPerSecond,
       acceptedPerSecond: round(accepted / loadSeconds),
       deliveredPerSecondDuringLoad: round(deliveredDuringLoad / loadSeconds),
+      handedOverPerSecondDuringLoad: round(handedOverDuringLoad / loadSeconds),
       backlogAtEnd: pending(atEnd),
       drained: pending(counts) === 0,
       drainSeconds: round(drainSeconds, 1),
@@ -357,7 +359,7 @@ async function main() {
     );
     say('');
     say(
-      `Accepted ${e2e.acceptedPerSecond} messages/s; **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : `NOT drained after ${e2e.drainSeconds} s`}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
+      `Accepted ${e2e.acceptedPerSecond} messages/s; handed to the sandbox ${e2e.handedOverPerSecondDuringLoad}/s and **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : `NOT drained after ${e2e.drainSeconds} s`}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
     );
     say('');
   }
