@@ -82,6 +82,19 @@ export async function acceptMessages(
 
   // Grouped: concurrent sends share one commit, each in its own savepoint (storage/group-commit.ts).
   await deps.store.groupedTransaction(async (tx) => {
+    await tx.messages.insertQueued(
+      messages.map((message, i) => {
+        const payload = drafts[i]?.payload;
+        return { message, payload: payload ? JSON.stringify(payload) : null };
+      }),
+    );
+    await tx.jobs.enqueueMany(
+      messages.map((m) => ({ kind: JOB_KINDS.deliverMessage, messageId: m.id, payload: null, runAt: Math.max(m.scheduledAt ?? now, now) })),
+      now,
+    );
+    for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
+    // The hold comes last: it locks the account row (PostgreSQL), which every send of the account
+    // needs, so it is held only for this statement and the commit. Refused, it undoes the rest.
     const held = await tx.credits.reserveMany(
       accountId,
       messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
@@ -95,17 +108,6 @@ export async function acceptMessages(
           : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
       );
     }
-    await tx.messages.insertQueued(
-      messages.map((message, i) => {
-        const payload = drafts[i]?.payload;
-        return { message, payload: payload ? JSON.stringify(payload) : null };
-      }),
-    );
-    await tx.jobs.enqueueMany(
-      messages.map((m) => ({ kind: JOB_KINDS.deliverMessage, messageId: m.id, payload: null, runAt: Math.max(m.scheduledAt ?? now, now) })),
-      now,
-    );
-    for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
   });
   return messages;
 }

@@ -47,13 +47,6 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         counts.set(message.channel, (counts.get(message.channel) ?? 0) + 1);
         perAccountChannel.set(message.accountId, counts);
       }
-      for (const [accountId, counts] of perAccountChannel) {
-        await db
-          .updateTable('accounts')
-          .set((eb) => Object.fromEntries([...counts].map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel}`, '+', n)])))
-          .where('id', '=', accountId)
-          .execute();
-      }
       for (const chunk of chunks(entries, 500)) {
         await db
           .insertInto('messages')
@@ -98,6 +91,14 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
               occurred_at: message.createdAt,
             })),
           )
+          .execute();
+      }
+      // Last: the account row is locked (PostgreSQL) from here until the commit, as briefly as can be.
+      for (const [accountId, counts] of perAccountChannel) {
+        await db
+          .updateTable('accounts')
+          .set((eb) => Object.fromEntries([...counts].map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel}`, '+', n)])))
+          .where('id', '=', accountId)
           .execute();
       }
     },
