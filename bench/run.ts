@@ -24,6 +24,7 @@ import {
   startHerald,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
+import { pacedLoad } from './lib/paced.js';
 
 const { values } = parseArgs({
   options: {
@@ -134,24 +135,35 @@ async function acceptVsNoop(dialect: Dialect, env: Record<string, string> = {}) 
   });
 }
 
-/** Sends at a fixed rate (half the measured maximum): p50 and p99. */
+/** Sends at a fixed, evenly spaced rate (half the measured maximum), open loop: p50, p90, p99. */
 async function latencyAt(rate: number) {
   return withServer('sqlite', { worker: false }, async (herald, token) => {
-    const result = await load({
+    const seconds = QUICK ? 3 : 10;
+    const perSecond = Math.max(1, Math.round(rate));
+    const noop = await pacedLoad({
+      url: `${herald.url}/v1/token`,
+      method: 'GET',
+      token,
+      ratePerSecond: perSecond,
+      durationSeconds: seconds,
+    });
+    const result = await pacedLoad({
       url: `${herald.url}/v1/sms/send`,
       method: 'POST',
       token,
       body: SMS,
-      connections: CONNECTIONS,
-      durationSeconds: QUICK ? 3 : 10,
-      overallRate: Math.max(1, Math.round(rate)),
+      ratePerSecond: perSecond,
+      durationSeconds: seconds,
     });
     return {
-      rate: Math.round(rate),
-      achievedRps: round(result.rps),
+      rate: perSecond,
+      achievedRps: round(result.ok / seconds),
       p50: result.p50,
+      p90: result.p90,
       p99: result.p99,
-      failures: result.non2xx + result.errors,
+      max: result.max,
+      failures: result.failed,
+      noop: { p50: noop.p50, p90: noop.p90, p99: noop.p99 },
     };
   });
 }
@@ -346,7 +358,7 @@ async function main() {
       say('## Latency at half the maximum rate (SQLite)');
       say('');
       say(
-        `${latency.rate} sends/s requested, ${latency.achievedRps} achieved: **p50 ${latency.p50} ms, p99 ${latency.p99} ms**; failures ${latency.failures}.`,
+        `${latency.rate} sends/s, evenly spaced (open loop, latency from when each was due): **p50 ${latency.p50} ms, p90 ${latency.p90} ms, p99 ${latency.p99} ms** (max ${latency.max}); failures ${latency.failures}. The no-op at the same rate: p50 ${latency.noop.p50} ms, p99 ${latency.noop.p99} ms.`,
       );
       say('');
     }
