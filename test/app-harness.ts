@@ -93,7 +93,10 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
   });
   await app.ready();
-  const providers = buildProviders({ sandboxReceiptDelayMs: 0 }, { store, clock }).registry;
+  const providers = buildProviders(
+    { sandboxReceiptDelayMs: 0 },
+    { store, clock, logger: logger.child({ component: 'providers' }) },
+  ).registry;
   const dispatch: DispatchContext = {
     store,
     clock,

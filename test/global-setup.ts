@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
-import { TEST_LOG_DIR_ENV } from './logs.js';
+import { TEST_LOG_DIR_ENV, TEST_LOG_DIR_OWNED_ENV } from './logs.js';
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -19,7 +19,10 @@ declare module 'vitest' {
 export default async function setup(project: TestProject): Promise<void> {
   // One directory per run for every log the suite writes; the summary reporter scans it at the end.
   // Test workers inherit the environment.
-  process.env[TEST_LOG_DIR_ENV] ??= mkdtempSync(join(tmpdir(), 'herald-test-logs-'));
+  if (!process.env[TEST_LOG_DIR_ENV]) {
+    process.env[TEST_LOG_DIR_ENV] = mkdtempSync(join(tmpdir(), 'herald-test-logs-'));
+    process.env[TEST_LOG_DIR_OWNED_ENV] = '1';
+  }
   const url = process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test';
   const client = new pg.Client({ connectionString: url, connectionTimeoutMillis: 3000 });
   try {

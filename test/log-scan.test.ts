@@ -36,6 +36,12 @@ describe('the suite-wide log scan', () => {
     expect(scanLogs(dirWith({ 'banner.log': banner, 'json.log': json })).leaks).toEqual([]);
   });
 
+  it("reads every line of a process's standard error, where a crash trace is not a log record", () => {
+    const trace = `Error: bind refused for password ${TEST_PROVIDER_SECRETS.smppPassword}\n    at Object.<anonymous> (cli.js:1:1)\n`;
+    const { leaks } = scanLogs(dirWith({ 'process-serve-1.stderr.log': trace, 'process-serve-1.log': 'not json, deliberate output' }));
+    expect(leaks).toEqual([{ file: 'process-serve-1.stderr.log', line: 1, what: 'the test smppPassword' }]);
+  });
+
   it('finds nothing in what the production logger writes: secrets are redacted by name and in URLs', () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-log-scan-'));
     const logger = createLogger('trace', join(dir, 'app.log'));

@@ -1,6 +1,6 @@
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { TEST_PROVIDER_SECRETS } from './logs.js';
+import { STDERR_SUFFIX, TEST_PROVIDER_SECRETS } from './logs.js';
 
 /** What a leaked credential looks like in a log line. */
 const SECRET_SHAPES: Array<{ what: string; pattern: RegExp }> = [
@@ -32,9 +32,10 @@ export interface Leak {
 }
 
 /**
- * Finds credentials in log records: every line of every file that is a pino record. Other lines
- * are a process's deliberate standard output — the demo account banner, `herald accounts create`
- * and its `--json` answer — which show a new secret once, by design.
+ * Finds credentials in log records: every line of every file that is a pino record, and every
+ * line of a process's standard error (crash traces). Other lines of standard output are deliberate
+ * — the demo account banner, `herald accounts create` and its `--json` answer — and show a new
+ * secret once, by design.
  */
 export function scanLogs(dir: string): { files: number; records: number; leaks: Leak[] } {
   let files = 0;
@@ -49,9 +50,11 @@ export function scanLogs(dir: string): { files: number; records: number; leaks: 
   for (const name of names) {
     files++;
     const lines = readFileSync(join(dir, name), 'utf8').split('\n');
+    const everyLine = name.endsWith(STDERR_SUFFIX);
     lines.forEach((line, index) => {
-      if (!isLogRecord(line)) return;
-      records++;
+      const record = isLogRecord(line);
+      if (record) records++;
+      else if (!everyLine) return;
       for (const shape of SECRET_SHAPES) {
         if (shape.pattern.test(line)) leaks.push({ file: name, line: index + 1, what: shape.what });
       }

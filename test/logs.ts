@@ -10,6 +10,8 @@ import { createLogger } from '../src/main/logger.js';
  * the production logger's redaction; spawned `herald` processes have their output appended.
  */
 export const TEST_LOG_DIR_ENV = 'HERALD_TEST_LOG_DIR';
+/** Set when this run made the directory (and may delete it after a clean scan). */
+export const TEST_LOG_DIR_OWNED_ENV = 'HERALD_TEST_LOG_DIR_OWNED';
 
 /** Provider credentials the suite hands to Herald; none of them may ever appear in a log. */
 export const TEST_PROVIDER_SECRETS = {
@@ -33,10 +35,18 @@ export function testLogger(name: string): Logger {
   return createLogger('trace', join(dir, `${name}-${process.pid}-${loggers}.log`));
 }
 
-/** Keeps a spawned process's output for the scan. */
+/**
+ * Keeps a spawned process's output for the scan: standard output (log records and deliberate
+ * output such as the demo banner) and standard error (crash traces: scanned line by line, whole).
+ */
 export function keepProcessOutput(name: string, pid: number | undefined, stdout: string, stderr: string): void {
   const dir = logDir();
-  if (!dir || (!stdout && !stderr)) return;
+  if (!dir) return;
   mkdirSync(dir, { recursive: true });
-  appendFileSync(join(dir, `process-${name}-${pid ?? 'unknown'}.log`), `${stdout}\n${stderr}\n`);
+  const base = join(dir, `process-${name}-${pid ?? 'unknown'}`);
+  if (stdout) appendFileSync(`${base}.log`, `${stdout}\n`);
+  if (stderr) appendFileSync(`${base}${STDERR_SUFFIX}`, `${stderr}\n`);
 }
+
+/** Files whose every line is scanned, JSON or not. */
+export const STDERR_SUFFIX = '.stderr.log';

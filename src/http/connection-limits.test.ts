@@ -139,6 +139,21 @@ describe('connection limits over HTTPS (TLS_CERT_FILE)', () => {
   });
 });
 
+describe('long deadlines', () => {
+  it('starts with a headers deadline above Node’s default request deadline (300 s)', async () => {
+    const t = await createTestApp('sqlite', {
+      connections: { maxHeaderBytes: 16_384, headersTimeoutMs: 400_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 72_000 },
+    });
+    try {
+      await t.app.listen({ host: '127.0.0.1', port: 0 });
+      expect(t.app.server.headersTimeout).toBe(400_000);
+      expect(t.app.server.requestTimeout).toBe(600_000);
+    } finally {
+      await t.close();
+    }
+  });
+});
+
 describe('the deadline check interval', () => {
   it('is a fifth of the headers deadline, between 25 ms and once a second', () => {
     expect(checkingIntervalOf(DEFAULT_CONNECTION_LIMITS)).toBe(1_000);

@@ -83,6 +83,9 @@ export function connectionOptions(
 } {
   const server = {
     maxHeaderSize: limits.maxHeaderBytes,
+    // Node checks headersTimeout <= requestTimeout when it builds the server, against its own
+    // default (300 s) unless told: Fastify sets the request deadline only afterwards.
+    requestTimeout: limits.requestTimeoutMs,
     headersTimeout: limits.headersTimeoutMs,
     connectionsCheckingInterval: checkingIntervalOf(limits),
   };

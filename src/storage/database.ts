@@ -55,7 +55,7 @@ export interface DatabaseOptions {
   poolSize?: number | undefined;
   /**
    * SQLite: checkpoint the WAL on a background thread instead of on the connection that commits
-   * (see sqlite-checkpointer.ts). For long-running processes; off for short-lived ones and tests.
+   * (see sqlite-checkpointer.ts). Every process built by main/services.ts turns it on.
    */
   backgroundCheckpoints?: boolean | undefined;
   /** Told when a background checkpoint fails (the next one tries again). */
@@ -141,6 +141,8 @@ function openSqlite(path: string): SqliteDatabase.Database {
   // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
+  // Once copied back, a log that grew under a burst is cut back to this size (64 MiB).
+  database.pragma('journal_size_limit = 67108864');
   return database;
 }
 
@@ -185,7 +187,16 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
   let checkpointer: Checkpointer | undefined;
   if (sqlite && sqlitePath !== ':memory:' && options.backgroundCheckpoints) {
     sqlite.pragma('wal_autocheckpoint = 0');
-    checkpointer = startCheckpointer(sqlitePath as string, { intervalMs: CHECKPOINT_INTERVAL_MS, onError: options.onCheckpointError });
+    checkpointer = startCheckpointer(sqlitePath as string, {
+      intervalMs: CHECKPOINT_INTERVAL_MS,
+      onError: options.onCheckpointError,
+      // Without its thread the log would grow for ever: the connection checkpoints again itself.
+      onDeath: () => {
+        if (!sqlite.open) return;
+        sqlite.pragma('wal_autocheckpoint = 1000');
+        options.onCheckpointError?.('the checkpoint thread ended; checkpoints are back on the main connection');
+      },
+    });
   }
   const db = sqlite
     ? new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) })

@@ -79,6 +79,21 @@ describe('group commit', () => {
     expect(outcomes.map((o) => o.status === 'rejected' && (o.reason as Error).message)).toEqual(['disk full', 'disk full', 'disk full']);
   });
 
+  it('fails the group with the error that ended the transaction when its savepoint is gone', async () => {
+    const { backend } = recordingBackend();
+    backend.rollbackToSavepoint = async () => {
+      throw new Error('no such savepoint: herald_unit');
+    };
+    const committer = new GroupCommitter(backend);
+    const outcomes = await Promise.allSettled([
+      committer.run(async () => 1),
+      committer.run(async () => {
+        throw new Error('disk I/O error');
+      }),
+    ]);
+    expect(outcomes.map((o) => o.status === 'rejected' && (o.reason as Error).message)).toEqual(['disk I/O error', 'disk I/O error']);
+  });
+
   it('caps a group at its size and takes units that arrive during a commit into the next', async () => {
     const { calls, backend } = recordingBackend();
     const committer = new GroupCommitter(backend, 2);

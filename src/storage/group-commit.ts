@@ -88,8 +88,14 @@ export class GroupCommitter<Tx> {
             await this.backend.releaseSavepoint(tx);
             outcomes.push({ ok: true, value });
           } catch (error) {
-            await this.backend.rollbackToSavepoint(tx);
-            await this.backend.releaseSavepoint(tx);
+            try {
+              await this.backend.rollbackToSavepoint(tx);
+              await this.backend.releaseSavepoint(tx);
+            } catch {
+              // The database ended the whole transaction itself (an I/O error, a full disk): the
+              // group fails, with the error that caused it rather than "no such savepoint".
+              throw error;
+            }
             outcomes.push({ ok: false, error });
           }
         }

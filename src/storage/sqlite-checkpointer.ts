@@ -37,7 +37,15 @@ parentPort.on('message', (message) => {
 setTimeout(checkpoint, workerData.intervalMs);
 `;
 
-export function startCheckpointer(path: string, options: { intervalMs: number; onError?: (message: string) => void }): Checkpointer {
+export function startCheckpointer(
+  path: string,
+  options: {
+    intervalMs: number;
+    onError?: (message: string) => void;
+    /** Called if the thread ends without being asked to: the caller must checkpoint again itself. */
+    onDeath?: () => void;
+  },
+): Checkpointer {
   const worker = new Worker(SCRIPT, { eval: true, workerData: { path, intervalMs: options.intervalMs, requireFrom: import.meta.url } });
   worker.on('message', (message: { error?: string }) => {
     if (message.error) options.onError?.(message.error);
@@ -45,9 +53,16 @@ export function startCheckpointer(path: string, options: { intervalMs: number; o
   worker.on('error', (error) => options.onError?.(error.message));
   // It must never keep the process alive on its own.
   worker.unref();
-  const exited = new Promise<void>((resolve) => worker.once('exit', () => resolve()));
+  let stopping = false;
+  const exited = new Promise<void>((resolve) =>
+    worker.once('exit', () => {
+      if (!stopping) options.onDeath?.();
+      resolve();
+    }),
+  );
   return {
     async stop() {
+      stopping = true;
       worker.postMessage('stop');
       const timer = setTimeout(() => void worker.terminate(), 2_000);
       await exited;

@@ -95,7 +95,12 @@ function bind(
         executors.set(tx, trx);
         return work(tx);
       });
-      if (inner.jobs) options.onJobsCommitted?.();
+      if (inner.jobs) {
+        // Committed: a wake-up that throws must not turn a durable result into an error.
+        try {
+          options.onJobsCommitted?.();
+        } catch {}
+      }
       return result;
     },
     groupedTransaction(work) {

@@ -81,7 +81,19 @@ export async function acceptMessages(
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
 
   // Grouped: concurrent sends share one commit, each in its own savepoint (storage/group-commit.ts).
+  const insufficient = () =>
+    new ApiError(
+      'INSUFFICIENT_CREDITS',
+      messages.length === 1
+        ? `This message costs ${creditsText(total)}, more than the available balance.`
+        : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
+    );
+
   await deps.store.groupedTransaction(async (tx) => {
+    // A plain read first: a send the balance plainly cannot cover is refused before it writes
+    // anything (its neighbours in a group commit do not wait on its inserts and their rollback).
+    const account = await tx.accounts.findAccount(accountId);
+    if (account && account.creditsMicros - account.reservedMicros < total) throw insufficient();
     await tx.messages.insertQueued(
       messages.map((message, i) => {
         const payload = drafts[i]?.payload;
@@ -93,21 +105,15 @@ export async function acceptMessages(
       now,
     );
     for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
-    // The hold comes last: it locks the account row (PostgreSQL), which every send of the account
-    // needs, so it is held only for this statement and the commit. Refused, it undoes the rest.
+    // The hold itself comes last and decides: it locks the account row (PostgreSQL), which every
+    // send of the account needs, so only for this statement and the commit. Refused (a concurrent
+    // send took the credits since the read), it undoes the rest.
     const held = await tx.credits.reserveMany(
       accountId,
       messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
       now,
     );
-    if (!held) {
-      throw new ApiError(
-        'INSUFFICIENT_CREDITS',
-        messages.length === 1
-          ? `This message costs ${creditsText(total)}, more than the available balance.`
-          : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
-      );
-    }
+    if (!held) throw insufficient();
   });
   return messages;
 }

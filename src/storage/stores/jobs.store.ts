@@ -28,6 +28,9 @@ export interface JobsStoreOptions {
  * The durable job queue. Jobs are deleted when finished, so the table only ever holds work still
  * to do (and its size is the backlog).
  */
+/** Every priority jobs are given, first claimed first. */
+const PRIORITIES = [...new Set(Object.values(JOB_PRIORITY))].sort((a, b) => a - b);
+
 export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
   /** Inserts jobs with ids made here; announces them once (NOTIFY is delivered only on commit). */
   const insert = async (jobs: readonly NewJob[], at: number): Promise<string[]> => {
@@ -64,25 +67,34 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async claimDue(workerId, now, leaseMs, limit) {
-      let due = db
-        .selectFrom('jobs')
-        .select('id')
-        .where('run_at', '<=', now)
-        .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-        .orderBy('priority')
-        .orderBy('run_at')
-        .orderBy('id')
-        .limit(limit);
-      // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
-      // single writer, so its claims are serialised anyway.
-      if (options.capabilities.skipLocked) due = due.forUpdate().skipLocked();
-      const rows = await db
-        .updateTable('jobs')
-        .set((eb) => ({ locked_by: workerId, locked_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
-        .where('id', 'in', due)
-        .returningAll()
-        .execute();
-      return rows.sort((a, b) => a.priority - b.priority || a.run_at - b.run_at || (a.id < b.id ? -1 : 1)).map(toClaimed);
+      // One claim per priority, highest first: with `priority = p` the (priority, run_at, id) index
+      // is read as a range that ends at `now`, so jobs due later (scheduled sends, retries hours
+      // out) are never scanned, however many there are.
+      const claimed: JobsTable[] = [];
+      for (const priority of PRIORITIES) {
+        const wanted = limit - claimed.length;
+        if (wanted <= 0) break;
+        let due = db
+          .selectFrom('jobs')
+          .select('id')
+          .where('priority', '=', priority)
+          .where('run_at', '<=', now)
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(wanted);
+        // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
+        // single writer, so its claims are serialised anyway.
+        if (options.capabilities.skipLocked) due = due.forUpdate().skipLocked();
+        const rows = await db
+          .updateTable('jobs')
+          .set((eb) => ({ locked_by: workerId, locked_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
+          .where('id', 'in', due)
+          .returningAll()
+          .execute();
+        claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1)));
+      }
+      return claimed.map(toClaimed);
     },
 
     async complete(jobId, workerId) {
