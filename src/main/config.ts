@@ -418,10 +418,10 @@ export function loadConfig(environment: Env = process.env): Config {
     worker: {
       batchSize: integer(env, 'WORKER_BATCH_SIZE', DEFAULT_WORKER_OPTIONS.batchSize, 1, 10_000),
       concurrency: integer(env, 'WORKER_CONCURRENCY', DEFAULT_WORKER_OPTIONS.concurrency, 1, 1_000),
-      leaseMs: integer(env, 'WORKER_LEASE_MS', DEFAULT_WORKER_OPTIONS.leaseMs, 1_000, 3_600_000),
+      leaseMs,
       pollIntervalMs: integer(env, 'WORKER_POLL_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.pollIntervalMs, 10, 60_000),
     },
-    sendTimeoutMs: integer(env, 'SEND_TIMEOUT_MS', 30_000, 100, 600_000),
+    sendTimeoutMs,
     retry: {
       baseDelayMs: integer(env, 'RETRY_BASE_DELAY_MS', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 3_600_000),
       maxDelayMs: integer(env, 'RETRY_MAX_DELAY_MS', DEFAULT_RETRY_POLICY.maxDelayMs, 0, 86_400_000),
