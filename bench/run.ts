@@ -59,6 +59,17 @@ const say = (line: string) => {
   lines.push(line);
   process.stdout.write(`${line}\n`);
 };
+/** A `##` section of the report: its title, then paragraphs separated by blank lines. */
+const section = (title: string, ...paragraphs: string[]) => {
+  say(`## ${title}`);
+  for (const paragraph of paragraphs) {
+    say('');
+    say(paragraph);
+  }
+  say('');
+};
+const drainText = (e2e: { drained: boolean; drainSeconds: number }) =>
+  e2e.drained ? `drained in ${e2e.drainSeconds} s` : `NOT drained after ${e2e.drainSeconds} s`;
 
 /** Samples the server's RSS every 250 ms while `work` runs; the peak. */
 async function peakRss<T>(herald: RunningHerald, work: () => Promise<T>): Promise<{ result: T; peak: number }> {
@@ -333,65 +344,51 @@ async function main() {
   if (only.has('accept')) {
     const sqlite = await acceptVsNoop('sqlite');
     report.acceptSqlite = sqlite;
-    say('## Accept vs no-op (SQLite)');
-    say('');
-    say('| case | requests/s (median) | rounds | p50 ms | p99 ms |');
-    say('|---|---|---|---|---|');
-    say(`| \`GET /v1/token\` (authenticated no-op) | ${sqlite.noopRps} | ${sqlite.noopRounds.join(', ')} | | |`);
-    say(
-      `| \`POST /v1/sms/send\` (durable accept) | ${sqlite.acceptRps} | ${sqlite.acceptRounds.join(', ')} | ${sqlite.acceptP50} | ${sqlite.acceptP99} |`,
-    );
-    say('');
-    say(
-      `**accept ÷ no-op = ${sqlite.ratio}**; non-2xx or errors: ${sqlite.failures}. RSS idle ${sqlite.rssIdleMb} MB, peak under load ${sqlite.rssPeakMb} MB.`,
-    );
-    say('');
     const single = await acceptVsNoop('sqlite', { GROUP_COMMIT: 'false' });
     report.acceptSqliteWithoutGroupCommit = single;
-    say(
+    section(
+      'Accept vs no-op (SQLite)',
+      [
+        '| case | requests/s (median) | rounds | p50 ms | p99 ms |',
+        '|---|---|---|---|---|',
+        `| \`GET /v1/token\` (authenticated no-op) | ${sqlite.noopRps} | ${sqlite.noopRounds.join(', ')} | | |`,
+        `| \`POST /v1/sms/send\` (durable accept) | ${sqlite.acceptRps} | ${sqlite.acceptRounds.join(', ')} | ${sqlite.acceptP50} | ${sqlite.acceptP99} |`,
+      ].join('\n'),
+      `**accept ÷ no-op = ${sqlite.ratio}**; non-2xx or errors: ${sqlite.failures}. RSS idle ${sqlite.rssIdleMb} MB, peak under load ${sqlite.rssPeakMb} MB.`,
       `Group commit: with \`GROUP_COMMIT=false\` (one commit per send) the same server accepts ${single.acceptRps} requests/s (p99 ${single.acceptP99} ms) vs ${single.noopRps} no-op (ratio ${single.ratio}); **group commit gains ×${round(sqlite.acceptRps / single.acceptRps, 2)}**.`,
     );
-    say('');
     if (only.has('latency')) {
       const latency = await latencyAt(sqlite.acceptRps / 2);
       report.latency = latency;
-      say('## Latency at half the maximum rate (SQLite)');
-      say('');
-      say(
+      section(
+        'Latency at half the maximum rate (SQLite)',
         `${latency.rate} sends/s, evenly spaced (open loop, latency from when each was due): **p50 ${latency.p50} ms, p90 ${latency.p90} ms, p99 ${latency.p99} ms** (max ${latency.max}); failures ${latency.failures}. The no-op at the same rate: p50 ${latency.noop.p50} ms, p99 ${latency.noop.p99} ms.`,
       );
-      say('');
     }
   }
   if (only.has('e2e')) {
     const e2e = await endToEnd('sqlite', Number(values['e2e-rate']));
     report.endToEndSqlite = e2e;
-    say(
-      `## End to end (SQLite, worker in the same process, sandbox delay 0, ${e2e.offeredPerSecond} messages/s offered for ${E2E_SECONDS} s in bulk sends of 100)`,
+    section(
+      `End to end (SQLite, worker in the same process, sandbox delay 0, ${e2e.offeredPerSecond} messages/s offered for ${E2E_SECONDS} s in bulk sends of 100)`,
+      `Accepted ${e2e.acceptedPerSecond} messages/s; handed to the sandbox ${e2e.handedOverPerSecondDuringLoad}/s and **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${drainText(e2e)}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
     );
-    say('');
-    say(
-      `Accepted ${e2e.acceptedPerSecond} messages/s; handed to the sandbox ${e2e.handedOverPerSecondDuringLoad}/s and **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : `NOT drained after ${e2e.drainSeconds} s`}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
-    );
-    say('');
   }
   if (only.has('bulk')) {
     const b = await bulk();
     report.bulk = b;
-    say('## Bulk (SQLite, 1,000 recipients a request, 4 connections)');
-    say('');
-    say(
+    section(
+      'Bulk (SQLite, 1,000 recipients a request, 4 connections)',
       `${b.requestsPerSecond} requests/s = **${b.messagesPerSecond} messages/s accepted**; p50 ${b.p50} ms, p99 ${b.p99} ms; failures ${b.failures}; RSS peak ${b.rssPeakMb} MB.`,
     );
-    say('');
   }
   if (only.has('webhooks')) {
     const w = await webhooks();
     report.webhooks = w;
-    say('## Webhooks (SQLite, message.sent + message.delivered to one loopback receiver)');
-    say('');
-    say(`${w.events} of ${w.expected} events in ${w.seconds} s: **${w.eventsPerSecond} events/s**.`);
-    say('');
+    section(
+      'Webhooks (SQLite, message.sent + message.delivered to one loopback receiver)',
+      `${w.events} of ${w.expected} events in ${w.seconds} s: **${w.eventsPerSecond} events/s**.`,
+    );
   }
   if (only.has('postgres')) {
     const accept = await acceptVsNoop('postgres');
@@ -399,16 +396,14 @@ async function main() {
     const e2e = await endToEnd('postgres', Number(values['e2e-rate']));
     report.endToEndPostgres = e2e;
     const sqliteAccept = (report.acceptSqlite as { acceptRps?: number } | undefined)?.acceptRps;
-    say('## PostgreSQL (local server)');
-    say('');
-    say(
-      `Accept ${accept.acceptRps} requests/s vs no-op ${accept.noopRps} (ratio ${accept.ratio}); p99 ${accept.acceptP99} ms; failures ${accept.failures}.`,
+    section(
+      'PostgreSQL (local server)',
+      [
+        `Accept ${accept.acceptRps} requests/s vs no-op ${accept.noopRps} (ratio ${accept.ratio}); p99 ${accept.acceptP99} ms; failures ${accept.failures}.`,
+        ...(sqliteAccept ? [`**PostgreSQL accept ÷ SQLite accept = ${round(accept.acceptRps / sqliteAccept, 2)}**.`] : []),
+        `End to end: accepted ${e2e.acceptedPerSecond}/s, delivered ${e2e.deliveredPerSecondDuringLoad}/s during the load, ${drainText(e2e)}; RSS peak ${e2e.rssPeakMb} MB.`,
+      ].join('\n'),
     );
-    if (sqliteAccept) say(`**PostgreSQL accept ÷ SQLite accept = ${round(accept.acceptRps / sqliteAccept, 2)}**.`);
-    say(
-      `End to end: accepted ${e2e.acceptedPerSecond}/s, delivered ${e2e.deliveredPerSecondDuringLoad}/s during the load, ${e2e.drained ? `drained in ${e2e.drainSeconds} s` : 'not drained'}; RSS peak ${e2e.rssPeakMb} MB.`,
-    );
-    say('');
   }
 
   const out = values.out as string;
