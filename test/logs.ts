@@ -24,15 +24,20 @@ export const TEST_PROVIDER_SECRETS = {
 
 const logDir = (): string | undefined => process.env[TEST_LOG_DIR_ENV] || undefined;
 
-let loggers = 0;
+let root: Logger | undefined;
 
-/** A logger writing to this run's log directory (silent when the suite runs without one). */
+/**
+ * A logger writing to this run's log directory (silent when the suite runs without one): one file
+ * per test worker process, opened once; `name` is the `component` of each record.
+ */
 export function testLogger(name: string): Logger {
   const dir = logDir();
   if (!dir) return createLogger('silent');
-  mkdirSync(dir, { recursive: true });
-  loggers++;
-  return createLogger('trace', join(dir, `${name}-${process.pid}-${loggers}.log`));
+  if (!root) {
+    mkdirSync(dir, { recursive: true });
+    root = createLogger('trace', join(dir, `tests-${process.pid}.log`));
+  }
+  return root.child({ component: name });
 }
 
 /**

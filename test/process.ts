@@ -58,7 +58,13 @@ function assertBuilt(): void {
   if (!existsSync(CLI_PATH)) throw new Error(`${CLI_PATH} does not exist: run \`npm run build\` before the end-to-end tests`);
 }
 
-function spawnHerald(args: string[], env: ProcessEnv): { child: ChildProcess; closed: Promise<Exit> } {
+/** What a spawned process wrote so far (appended as it arrives). */
+interface Output {
+  stdout: string;
+  stderr: string;
+}
+
+function spawnHerald(args: string[], env: ProcessEnv): { child: ChildProcess; closed: Promise<Exit>; output: Output } {
   assertBuilt();
   if (!exitHookInstalled) {
     exitHookInstalled = true;
@@ -68,12 +74,11 @@ function spawnHerald(args: string[], env: ProcessEnv): { child: ChildProcess; cl
     });
   }
   const child = spawn(process.execPath, [CLI_PATH, ...args], { env, stdio: ['ignore', 'pipe', 'pipe'] });
-  // Everything the process writes is kept for the suite's log scan (test/logs.ts).
-  let output = '';
-  let errors = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (errors += chunk));
-  child.once('close', () => keepProcessOutput(args[0] ?? 'herald', child.pid, output, errors));
+  // Collected once, here: for the caller, and kept for the suite's log scan (test/logs.ts).
+  const output: Output = { stdout: '', stderr: '' };
+  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (output.stdout += chunk));
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (output.stderr += chunk));
+  child.once('close', () => keepProcessOutput(args[0] ?? 'herald', child.pid, output.stdout, output.stderr));
   // 'close' comes after 'exit' once stdout and stderr are drained, so no output is lost.
   const closed = new Promise<Exit>((resolve) => {
     child.once('close', (code, signal) => resolve({ code, signal }));
@@ -84,7 +89,7 @@ function spawnHerald(args: string[], env: ProcessEnv): { child: ChildProcess; cl
   });
   children.set(child, closed);
   child.once('exit', () => children.delete(child));
-  return { child, closed };
+  return { child, closed, output };
 }
 
 function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error): Promise<T> {
@@ -98,16 +103,14 @@ function withTimeout<T>(promise: Promise<T>, ms: number, onTimeout: () => Error)
 /** Runs `herald <args>` to completion and captures its output; kills it after `timeoutMs`. */
 export async function runCli(args: string[], env: ProcessEnv, options: { timeoutMs?: number } = {}): Promise<CliResult> {
   const timeoutMs = options.timeoutMs ?? 20_000;
-  const { child, closed } = spawnHerald(args, env);
-  let stdout = '';
-  let stderr = '';
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const { child, closed, output } = spawnHerald(args, env);
   const exit = await withTimeout(closed, timeoutMs, () => {
     child.kill('SIGKILL');
-    return new Error(`herald ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout:\n${stdout}\nstderr:\n${stderr}`);
+    return new Error(
+      `herald ${args.join(' ')} did not finish within ${timeoutMs} ms\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`,
+    );
   });
-  return { ...exit, stdout, stderr };
+  return { ...exit, stdout: output.stdout, stderr: output.stderr };
 }
 
 /** Like runCli, but fails (with the output in the message) unless the command exits with 0. */
@@ -168,24 +171,21 @@ export function logRecordsOf(stdout: string): Array<Record<string, unknown>> {
 
 /** A spawned long-running process with its output collected, plus `onRecord` for each complete log record. */
 function launch(name: string, args: string[], env: ProcessEnv, onRecord: (record: Record<string, unknown>) => void) {
-  const { child, closed: exited } = spawnHerald(args, env);
-  let stdout = '';
-  let stderr = '';
+  const { child, closed: exited, output } = spawnHerald(args, env);
   let scanned = 0;
-  child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
-    stdout += chunk;
+  // Runs after spawnHerald's own listener, so output.stdout already holds the chunk.
+  child.stdout?.on('data', () => {
     // Hand over complete lines only.
-    const end = stdout.lastIndexOf('\n') + 1;
+    const end = output.stdout.lastIndexOf('\n') + 1;
     if (end > scanned) {
-      for (const record of logRecordsOf(stdout.slice(scanned, end))) onRecord(record);
+      for (const record of logRecordsOf(output.stdout.slice(scanned, end))) onRecord(record);
       scanned = end;
     }
   });
-  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
 
   const state = { exited: false };
   void exited.then(() => (state.exited = true));
-  const describe = () => `\nstdout:\n${stdout}\nstderr:\n${stderr}`;
+  const describe = () => `\nstdout:\n${output.stdout}\nstderr:\n${output.stderr}`;
 
   let stopping: Promise<Exit> | undefined;
   const stop = (stopOptions: { timeoutMs?: number } = {}): Promise<Exit> => {
@@ -207,13 +207,13 @@ function launch(name: string, args: string[], env: ProcessEnv, onRecord: (record
 
   const handle: HeraldProcess = {
     pid: child.pid ?? -1,
-    stdout: () => stdout,
-    stderr: () => stderr,
-    logRecords: () => logRecordsOf(stdout),
+    stdout: () => output.stdout,
+    stderr: () => output.stderr,
+    logRecords: () => logRecordsOf(output.stdout),
     async waitForStdout(predicate, waitOptions = {}) {
       const ms = waitOptions.timeoutMs ?? 10_000;
       const until = Date.now() + ms;
-      while (!predicate(stdout)) {
+      while (!predicate(output.stdout)) {
         if (Date.now() > until) throw new Error(`${name}: waited ${ms} ms for ${waitOptions.what ?? 'some output'}${describe()}`);
         await new Promise((resolve) => setTimeout(resolve, 20));
       }
