@@ -1,16 +1,9 @@
 import { request as httpsRequest } from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateDatabase, openDatabase } from '../../test/databases.js';
-import { testLogger } from '../../test/logs.js';
+import { createTestApp } from '../../test/app-harness.js';
 import { selfSignedCertificate } from '../../test/tls.js';
-import { AccessTokens } from '../auth/access-tokens.js';
-import { KeyRing } from '../auth/key-ring.js';
-import { ManualClock } from '../core/clock.js';
-import { DEFAULT_PRICES } from '../core/pricing.js';
 import { loadConfig } from '../main/config.js';
-import { storeOf } from '../storage/store.js';
-import { buildApp } from './app.js';
 import type { SecuritySettings } from './transport-security.js';
 
 /** A GET over HTTPS that trusts only `ca`: the certificate must verify for 127.0.0.1. */
@@ -31,33 +24,8 @@ function getOverTls(
   });
 }
 
-async function appWith(security: SecuritySettings) {
-  const location = allocateDatabase('sqlite');
-  const database = await openDatabase(location);
-  const clock = new ManualClock(Date.now());
-  const store = storeOf(database);
-  const tokens = new AccessTokens(new KeyRing(database.db, clock, 3_600_000), clock, 'https://herald.test', 'https://herald.test/v1');
-  const app = await buildApp({
-    store,
-    clock,
-    prices: DEFAULT_PRICES,
-    tokens,
-    database,
-    isDraining: () => false,
-    security,
-    http: { bodyLimitBytes: 1024 * 1024, publicUrl: 'https://herald.test' },
-    webhooks: { allowPrivateNetworks: true },
-    logger: testLogger('transport-security'),
-  });
-  return {
-    app,
-    async close() {
-      await app.close();
-      await database.close();
-      await location.drop();
-    },
-  };
-}
+/** The whole app with these transport settings (the shared harness: a store of its own, the test logger). */
+const appWith = (security: SecuritySettings) => createTestApp('sqlite', { security });
 
 describe('HTTPS and transport security', () => {
   const certificate = selfSignedCertificate();
