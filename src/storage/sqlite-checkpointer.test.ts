@@ -5,6 +5,7 @@ import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../test/wait.js';
 import { createDatabase } from './database.js';
+import { startCheckpointer } from './sqlite-checkpointer.js';
 
 const MB = 1024 * 1024;
 
@@ -47,6 +48,19 @@ describe('WAL checkpoints on a background thread (SQLite)', () => {
     } finally {
       await database.close();
     }
+  });
+
+  it('reports a checkpoint thread that ends unasked, so its owner can checkpoint again itself', async () => {
+    const errors: string[] = [];
+    const died = new Promise<void>((resolve) => {
+      startCheckpointer(join(tmpdir(), 'herald-no-such-dir', 'x', 'herald.db'), {
+        intervalMs: 50,
+        onError: (message) => errors.push(message),
+        onDeath: resolve,
+      });
+    });
+    await died;
+    expect(errors.join(' ')).toMatch(/directory does not exist|unable to open/i);
   });
 
   it('stops with the database, and the last close folds the WAL into the file', async () => {
