@@ -106,6 +106,8 @@ export interface CreditsPort {
   reserveMany(accountId: string, holds: ReadonlyArray<{ messageId: string; micros: number }>, at: number): Promise<boolean>;
   /** Turns a reservation into a charge (a provider accepted the message). */
   capture(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
+  /** `capture` for many messages: one balance update per account, one ledger row per message. */
+  captureMany(captures: ReadonlyArray<{ accountId: string; micros: number; messageId: string; at: number }>): Promise<void>;
   /** Gives a reservation back (failure before acceptance, or cancel). */
   release(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
   ledger(accountId: string): Promise<LedgerEntry[]>;
@@ -145,12 +147,26 @@ export interface MessagesPort {
    */
   transition(change: Transition): Promise<boolean>;
   /**
+   * `transition` for many messages in one statement (and one for their history rows), each move
+   * as conditional as a single one. Returns the messages that moved, with the number their next
+   * event takes when `countEvent` is set (their event counter is advanced in the same update).
+   */
+  transitionMany(changes: readonly Transition[], options: { countEvent: boolean }): Promise<Map<string, { eventSequence: number }>>;
+  /**
    * Marks queued messages as being handed to a provider (`in_flight`, attempts + 1) and returns
    * them as they were before, so the caller sees which were already in flight.
    */
-  markInFlight(messageIds: readonly string[]): Promise<Message[]>;
+  markInFlight(messageIds: readonly string[]): Promise<InFlightMessage[]>;
+  /** Several messages by id, in one query. */
+  findByIds(messageIds: readonly string[]): Promise<Message[]>;
   /** Clears `in_flight` after a provider definitely did not take the message. */
   clearInFlight(messageId: string): Promise<void>;
+}
+
+/** A message as a worker takes it for a hand-over: with its channel-specific fields. */
+export interface InFlightMessage {
+  message: Message;
+  payload: string | null;
 }
 
 export interface MessageListQuery {
@@ -211,6 +227,8 @@ export interface JobsPort {
   claimDue(workerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /** Removes a finished job, if this worker still holds it. */
   complete(jobId: string, workerId: string): Promise<void>;
+  /** Removes finished jobs this worker still holds, in one statement. */
+  completeMany(jobIds: readonly string[], workerId: string): Promise<void>;
   /** Puts a job back to run again at `runAt`. */
   reschedule(jobId: string, workerId: string, runAt: number, error: string | null): Promise<void>;
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
@@ -236,9 +254,16 @@ export interface SandboxSubmission {
 
 export interface SandboxPort {
   find(messageId: string): Promise<SandboxSubmission | undefined>;
-  /** Counts one more hand-over of the message; returns the record after it. */
-  recordAttempt(messageId: string, channel: Channel, recipient: string, at: number): Promise<SandboxSubmission>;
-  recordAcceptance(messageId: string, providerMessageId: string, at: number): Promise<void>;
+  /** The records of several messages, keyed by message id. */
+  findMany(messageIds: readonly string[]): Promise<Map<string, SandboxSubmission>>;
+  /**
+   * Counts one more hand-over of each message, accepted (with its provider id) or not, in one
+   * statement per kind; the caller has read the records first (`findMany`) and decided.
+   */
+  recordAttempts(
+    attempts: ReadonlyArray<{ messageId: string; channel: Channel; recipient: string; providerMessageId: string | null }>,
+    at: number,
+  ): Promise<void>;
   recordDuplicate(messageId: string): Promise<void>;
   /** Totals for tests and operators: accepted submissions and duplicate hand-overs. */
   totals(): Promise<{ accepted: number; duplicates: number }>;
@@ -356,6 +381,7 @@ export interface WebhookSigningSecrets {
 
 export interface WebhooksPort {
   insertEvent(event: StoredEvent): Promise<void>;
+  insertEvents(events: readonly StoredEvent[]): Promise<void>;
   findEvent(eventId: string): Promise<StoredEvent | undefined>;
   /** The next per-message event number (1, 2, ...), taken atomically. */
   nextEventSequence(messageId: string): Promise<number>;
@@ -371,6 +397,8 @@ export interface WebhooksPort {
   recordAttemptOutcome(webhookId: string, succeeded: boolean, at: number): Promise<Webhook | undefined>;
   /** The account's active webhooks, to fan an event out to (filtering by type is the caller's). */
   active(accountId: string): Promise<Webhook[]>;
+  /** `active` for several accounts in one query, keyed by account id (accounts without any are absent). */
+  activeForAccounts(accountIds: readonly string[]): Promise<Map<string, Webhook[]>>;
 
   insertDeliveries(deliveries: readonly WebhookDelivery[]): Promise<void>;
   findDelivery(deliveryId: string): Promise<WebhookDelivery | undefined>;

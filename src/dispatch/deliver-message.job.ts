@@ -1,10 +1,11 @@
-import type { OutboundMessage, Provider, SendOutcome } from '../core/delivery/provider.js';
-import { applyReceipt, recordAccepted, recordFailed } from '../core/messages/lifecycle.js';
+import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../core/delivery/provider.js';
+import { applyReceipts, type FailureReason, recordAcceptedMany, recordFailed } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
-import type { ClaimedJob } from '../core/ports.js';
+import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { DONE, type JobResult } from './job-catalogue.js';
 import { backoffDelayMs } from './retry-policy.js';
+import type { SettleJobs } from './settle-jobs.js';
 
 const unknownOutcome = (error: unknown): SendOutcome => ({
   ok: false,
@@ -28,88 +29,251 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
   };
 }
 
-async function handOver(ctx: DispatchContext, provider: Provider, outbound: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
-  const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
-  try {
-    if (provider.maxPerSecond) await ctx.limiterFor(provider.name, provider.maxPerSecond).acquire(timeout);
-    return await provider.send(outbound, timeout);
-  } catch (error) {
-    // A throw or an abort leaves the outcome unknown: the provider may have the message.
-    return unknownOutcome(error);
-  }
-}
+/** What became of one message of the batch, to be recorded with the others that ended at the same time. */
+type Ending =
+  | { kind: 'accepted'; job: ClaimedJob; message: Message; outcome: Extract<SendOutcome, { ok: true }>; at: number; detail: string }
+  | { kind: 'failed'; job: ClaimedJob; message: Message; reason: FailureReason; at: number }
+  | { kind: 'retry'; job: ClaimedJob; message: Message; result: JobResult; clearInFlight: boolean };
 
 /**
- * Hands one queued message to its provider and records what happened. The dispatcher alone
- * decides about retries, from the outcome value: permanent → failed now; retryable → again after
- * a backoff, until the attempt or age limit, then failed. Credits follow the status machine.
+ * Hands a batch of queued messages to their providers and records what happened. The dispatcher
+ * alone decides about retries, from the outcome values: permanent → failed now; retryable → again
+ * after a backoff, until the attempt or age limit, then failed. Credits follow the status machine.
+ *
+ * The batch is marked in flight in one statement; a provider that takes batches (the sandbox) gets
+ * them in one call, others get each message concurrently. Outcomes are recorded as they arrive:
+ * every outcome that came in during one turn of the event loop is recorded in one transaction, in
+ * multi-row statements, together with the removal of its jobs. So a slow hand-over holds up only
+ * its own record, and a batch costs a handful of statements rather than a few dozen per message.
  */
-export async function deliverMessage(ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
-  if (!job.messageId) return DONE;
-  const { store, clock } = ctx;
-  // Marking it in flight first means a crash from here on leaves a trace: the next worker asks
+export async function deliverMessages(
+  ctx: DispatchContext,
+  jobs: readonly ClaimedJob[],
+  signal: AbortSignal,
+  settle: SettleJobs,
+): Promise<void> {
+  const { store } = ctx;
+  const jobOf = new Map<string, ClaimedJob>();
+  const finished: ClaimedJob[] = [];
+  for (const job of jobs) {
+    if (job.messageId && !jobOf.has(job.messageId)) jobOf.set(job.messageId, job);
+    else finished.push(job);
+  }
+  // Marking them in flight first means a crash from here on leaves a trace: the next worker asks
   // the provider before sending again, where the provider can say.
-  const [message] = await store.groupedTransaction((tx) => tx.messages.markInFlight([job.messageId as string]));
-  if (!message) return DONE; // no longer queued: canceled, or a receipt already moved it on
-  const provider = ctx.providers[message.channel];
-  const attempt = message.attempts + 1;
+  const marked = await store.groupedTransaction(async (tx) => {
+    const rows = await tx.messages.markInFlight([...jobOf.keys()]);
+    const taken = new Set(rows.map((row) => row.message.id));
+    // No longer queued: canceled, or a receipt already moved it on.
+    for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
+    await settle(
+      tx,
+      finished.map((job) => [job, DONE]),
+    );
+    return rows;
+  });
 
-  const fail = async (code: string, text: string) => {
-    await store.groupedTransaction((tx) => recordFailed(tx, message, { code, message: text }, clock.now()));
-    return DONE;
-  };
-
-  // A scheduled message's delivery time starts at its scheduled time, not when it was accepted.
-  const dueSince = Math.max(message.createdAt, message.scheduledAt ?? 0);
-  if (clock.now() - dueSince > ctx.retry.maxAgeMs) {
-    return fail('EXPIRED', 'No provider accepted the message within the delivery time limit.');
+  const recorder = new EndingRecorder(store, settle);
+  const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
+  for (const { message, payload } of marked) {
+    const provider = ctx.providers[message.channel];
+    const list = perProvider.get(provider) ?? [];
+    list.push({ job: jobOf.get(message.id) as ClaimedJob, message, payload });
+    perProvider.set(provider, list);
   }
+  await Promise.all(
+    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, (ending) => recorder.add(ending))),
+  );
+  await recorder.drained();
+}
 
-  if (message.dispatchState === 'in_flight' && provider.lookup) {
-    const held = await provider.lookup(message.id);
-    if (held) {
-      await store.groupedTransaction((tx) =>
-        recordAccepted(tx, message, held.providerMessageId, clock.now(), `accepted by ${provider.name}`),
-      );
-      return DONE;
+/** Checks, asks or sends each message of one provider, and passes on how each ended. */
+async function handOverAll(
+  ctx: DispatchContext,
+  provider: Provider,
+  items: ReadonlyArray<{ job: ClaimedJob; message: Message; payload: string | null }>,
+  signal: AbortSignal,
+  end: (ending: Ending) => void,
+): Promise<void> {
+  const { clock } = ctx;
+  const toSend: Array<{ job: ClaimedJob; message: Message; outbound: OutboundMessage }> = [];
+  await Promise.all(
+    items.map(async ({ job, message, payload }) => {
+      // A scheduled message's delivery time starts at its scheduled time, not when it was accepted.
+      const dueSince = Math.max(message.createdAt, message.scheduledAt ?? 0);
+      if (clock.now() - dueSince > ctx.retry.maxAgeMs) {
+        end({
+          kind: 'failed',
+          job,
+          message,
+          reason: { code: 'EXPIRED', message: 'No provider accepted the message within the delivery time limit.' },
+          at: clock.now(),
+        });
+        return;
+      }
+      if (message.dispatchState === 'in_flight' && provider.lookup) {
+        let held: { providerMessageId: string } | undefined;
+        try {
+          held = await provider.lookup(message.id);
+        } catch (error) {
+          // Unknown whether it holds the message: asked again later, never sent blind.
+          const retryAt = clock.now() + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random);
+          const text = error instanceof Error ? error.message : String(error);
+          end({ kind: 'retry', job, message, result: { done: false, retryAt, error: `lookup failed: ${text}` }, clearInFlight: false });
+          return;
+        }
+        if (held) {
+          end({ kind: 'accepted', job, message, outcome: { ok: true, ...held }, at: clock.now(), detail: `accepted by ${provider.name}` });
+          return;
+        }
+      }
+      toSend.push({ job, message, outbound: toOutbound(message, payload) });
+    }),
+  );
+  if (toSend.length === 0) return;
+
+  const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+  const limiter = provider.maxPerSecond ? ctx.limiterFor(provider.name, provider.maxPerSecond) : undefined;
+  const sendMany = provider.sendMany;
+  if (sendMany && !limiter) {
+    // A throw or an abort leaves every outcome unknown: the provider may have the messages.
+    const outcomes = await sendMany
+      .call(
+        provider,
+        toSend.map((item) => item.outbound),
+        timeout,
+      )
+      .catch((error: unknown) => toSend.map(() => unknownOutcome(error)));
+    for (const [i, item] of toSend.entries()) {
+      end(conclude(ctx, provider, item.job, item.message, outcomes[i] ?? unknownOutcome('no outcome'), signal));
     }
+    return;
   }
+  await Promise.all(
+    toSend.map(async ({ job, message, outbound }) => {
+      let outcome: SendOutcome;
+      try {
+        if (limiter) await limiter.acquire(timeout);
+        outcome = await provider.send(outbound, timeout);
+      } catch (error) {
+        outcome = unknownOutcome(error);
+      }
+      end(conclude(ctx, provider, job, message, outcome, signal));
+    }),
+  );
+}
 
-  const outcome = await handOver(ctx, provider, toOutbound(message, await store.messages.payload(message.id)), signal);
-  const now = clock.now();
+/** What an outcome means for its message: recorded as sent, failed for good, or tried again later. */
+function conclude(
+  ctx: DispatchContext,
+  provider: Provider,
+  job: ClaimedJob,
+  message: Message,
+  outcome: SendOutcome,
+  signal: AbortSignal,
+): Ending {
+  const now = ctx.clock.now();
   // Stopped mid-send: the job goes back at once (still in flight, so the next worker asks first).
-  if (signal.aborted && !outcome.ok) return { done: false, retryAt: now, error: 'the worker stopped during the hand-over' };
-  if (outcome.ok) {
-    await store.groupedTransaction(async (tx) => {
-      await recordAccepted(tx, message, outcome.providerMessageId, now, `accepted by ${provider.name}`);
-      if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
-    });
-    if (outcome.delivered) {
-      await applyReceipt(store, {
-        channel: message.channel,
-        providerMessageId: outcome.providerMessageId,
-        messageId: message.id,
-        status: 'delivered',
-        occurredAt: now,
-      });
-    }
-    return DONE;
+  if (signal.aborted && !outcome.ok) {
+    return {
+      kind: 'retry',
+      job,
+      message,
+      result: { done: false, retryAt: now, error: 'the worker stopped during the hand-over' },
+      clearInFlight: false,
+    };
   }
-  if (!outcome.retryable) return fail(outcome.code, outcome.message);
+  if (outcome.ok) return { kind: 'accepted', job, message, outcome, at: now, detail: `accepted by ${provider.name}` };
+  if (!outcome.retryable) return { kind: 'failed', job, message, reason: { code: outcome.code, message: outcome.message }, at: now };
 
+  const attempt = message.attempts + 1;
+  const dueSince = Math.max(message.createdAt, message.scheduledAt ?? 0);
   const retryAt = now + (outcome.retryAfterMs ?? backoffDelayMs(ctx.retry, attempt, ctx.random));
   const counted = !outcome.unavailable;
   if ((counted && attempt >= ctx.retry.maxAttempts) || retryAt - dueSince > ctx.retry.maxAgeMs) {
-    return fail(outcome.code, `${outcome.message} (gave up after ${attempt} attempts)`);
+    return {
+      kind: 'failed',
+      job,
+      message,
+      reason: { code: outcome.code, message: `${outcome.message} (gave up after ${attempt} attempts)` },
+      at: now,
+    };
   }
-  // A definite "not now" from the provider means it does not hold the message: nothing to ask
-  // about next time. An outcome that may hide an acceptance keeps the in-flight mark.
-  if (!outcome.maybeAccepted) await store.messages.clearInFlight(message.id);
   // A provider outage is logged once by its health tracker, not once per waiting message.
   (outcome.unavailable ? ctx.logger.debug : ctx.logger.info).call(
     ctx.logger,
     { message_id: message.id, attempt, code: outcome.code, retry_at: new Date(retryAt).toISOString() },
     'delivery attempt failed; will retry',
   );
-  return { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` };
+  // A definite "not now" from the provider means it does not hold the message: nothing to ask
+  // about next time. An outcome that may hide an acceptance keeps the in-flight mark.
+  return {
+    kind: 'retry',
+    job,
+    message,
+    result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
+    clearInFlight: !outcome.maybeAccepted,
+  };
+}
+
+/**
+ * Collects endings and records those that arrived in the same turn of the event loop in one
+ * transaction (a "wave"); `drained` waits for every wave and fails if one failed.
+ */
+class EndingRecorder {
+  #pending: Ending[] = [];
+  readonly #waves: Promise<void>[] = [];
+
+  constructor(
+    private readonly store: Store,
+    private readonly settle: SettleJobs,
+  ) {}
+
+  add(ending: Ending): void {
+    this.#pending.push(ending);
+    if (this.#pending.length === 1) this.#waves.push(new Promise((resolve) => setImmediate(resolve)).then(() => this.#record()));
+  }
+
+  /** Waits for every wave recorded so far (call it once no more endings will come). */
+  async drained(): Promise<void> {
+    const results = await Promise.allSettled(this.#waves);
+    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+    if (failure) throw failure.reason;
+  }
+
+  #record(): Promise<void> {
+    const endings = this.#pending;
+    this.#pending = [];
+    return this.store.groupedTransaction(async (tx) => {
+      const accepted = endings.filter((e): e is Extract<Ending, { kind: 'accepted' }> => e.kind === 'accepted');
+      await recordAcceptedMany(
+        tx,
+        accepted.map(({ message, outcome, at, detail }) => ({ message, providerMessageId: outcome.providerMessageId, at, detail })),
+      );
+      for (const { message, outcome } of accepted) {
+        if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
+      }
+      // The provider's acceptance is the delivery itself (Telegram): applied as its receipt.
+      const receipts = accepted
+        .filter(({ outcome }) => outcome.delivered)
+        .map(
+          ({ message, outcome, at }): ProviderReceipt => ({
+            channel: message.channel,
+            providerMessageId: outcome.providerMessageId,
+            messageId: message.id,
+            status: 'delivered',
+            occurredAt: at,
+          }),
+        );
+      if (receipts.length > 0) await applyReceipts(tx, receipts);
+      for (const ending of endings) {
+        if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
+        if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id);
+      }
+      await this.settle(
+        tx,
+        endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
+      );
+    });
+  }
 }

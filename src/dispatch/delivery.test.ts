@@ -225,7 +225,7 @@ describeEachDialect('message delivery through the sandbox', (dialect) => {
     const [claimed] = await t.store.jobs.claimDue('wrk_dead', t.clock.now(), 60_000, 10);
     expect(claimed?.messageId).toBe(id);
     const [inFlight] = await t.store.transaction((tx) => tx.messages.markInFlight([id]));
-    const outbound = { ...inFlight, payload: null, attempt: 1 } as unknown as Parameters<Provider['send']>[0];
+    const outbound = { ...inFlight?.message, payload: null, attempt: 1 } as unknown as Parameters<Provider['send']>[0];
     expect((await t.providers.sms.send(outbound, new AbortController().signal)).ok).toBe(true);
 
     expect(await t.drain()).toBe(0); // the lease still holds

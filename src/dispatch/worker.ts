@@ -1,12 +1,13 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomId } from '../core/ids.js';
 import type { ClaimedJob } from '../core/ports.js';
-import { deliverMessage } from './deliver-message.job.js';
+import { deliverMessages } from './deliver-message.job.js';
 import { deliverWebhook } from './deliver-webhook.job.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { JOB_KINDS, type JobResult } from './job-catalogue.js';
-import { applyProviderReceipt } from './provider-receipt.job.js';
+import { applyProviderReceipts } from './provider-receipt.job.js';
 import { backoffDelayMs } from './retry-policy.js';
+import { type SettleJobs, settleJobsAs } from './settle-jobs.js';
 
 export interface WorkerOptions {
   /** Jobs claimed per round trip to the store. */
@@ -26,11 +27,19 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   pollIntervalMs: 1_000,
 };
 
+/** Runs one job and says what became of it; the worker records that. */
 type Handler = (ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal) => Promise<JobResult>;
+/** Runs jobs of one kind together, settling each (in the transaction that records its work) as it ends. */
+type BatchHandler = (ctx: DispatchContext, jobs: readonly ClaimedJob[], signal: AbortSignal, settle: SettleJobs) => Promise<void>;
 
+/** Kinds whose jobs are run in batches: their work is mostly store writes, which batch well. */
+const BATCH_HANDLERS: Record<string, BatchHandler> = {
+  [JOB_KINDS.deliverMessage]: deliverMessages,
+  [JOB_KINDS.providerReceipt]: applyProviderReceipts,
+};
+
+/** Kinds whose jobs run one by one (a webhook delivery is a request to its own receiver). */
 const HANDLERS: Record<string, Handler> = {
-  [JOB_KINDS.deliverMessage]: deliverMessage,
-  [JOB_KINDS.providerReceipt]: applyProviderReceipt,
   [JOB_KINDS.deliverWebhook]: deliverWebhook,
 };
 
@@ -49,38 +58,54 @@ export class Worker {
   #wake: (() => void) | undefined;
   #woken = false;
   readonly #abort = new AbortController();
-  /** Jobs the running loop has in flight. */
+  /** Work the running loop has in flight (a batch, or one job). */
   readonly #active = new Set<Promise<void>>();
+  /** Jobs in flight: the lanes taken. */
+  #busy = 0;
 
   constructor(
     private readonly ctx: DispatchContext,
     private readonly options: WorkerOptions = DEFAULT_WORKER_OPTIONS,
   ) {}
 
+  readonly #settle = settleJobsAs(this.id);
+
   /** Claims one batch of due jobs and runs what its lease leaves time for; returns how many jobs it claimed. */
   async runOnce(): Promise<number> {
     const claimedAt = this.ctx.clock.now();
     const jobs = await this.ctx.store.jobs.claimDue(this.id, claimedAt, this.options.leaseMs, this.options.batchSize);
     const leaseEnd = claimedAt + this.options.leaseMs;
+    const { batches, singles } = partition(jobs);
     let next = 0;
     const lane = async () => {
-      for (let first = true; next < jobs.length && !this.#abort.signal.aborted; first = false) {
+      for (let first = true; next < singles.length && !this.#abort.signal.aborted; first = false) {
         // Past a lane's first job, a job is only started while a whole send still fits in the
         // lease: once the lease ends another worker may claim the job, and both would hand it over.
         if (!first && this.ctx.clock.now() + this.ctx.sendTimeoutMs >= leaseEnd) return;
-        const job = jobs[next++] as ClaimedJob;
+        const job = singles[next++] as ClaimedJob;
         await this.#run(job);
       }
     };
-    await Promise.all(Array.from({ length: Math.min(this.options.concurrency, jobs.length) }, lane));
+    const lanes = Math.min(this.options.concurrency, singles.length);
+    await Promise.all([...batches.map(([handler, group]) => this.#runBatch(handler, group)), ...Array.from({ length: lanes }, lane)]);
     // Jobs of the batch left unstarted are given back at once, for the next claim (this worker's or
     // another's). Every job started has been completed or rescheduled, so they are all this worker holds.
-    if (next < jobs.length && !this.#abort.signal.aborted) await this.ctx.store.jobs.releaseAll(this.id);
+    if (next < singles.length && !this.#abort.signal.aborted) await this.ctx.store.jobs.releaseAll(this.id);
     return jobs.length;
   }
 
+  /** What to do with a job whose handler threw: again after a backoff, or dropped after too many claims. */
+  #afterThrow(job: ClaimedJob, error: unknown): JobResult {
+    this.ctx.logger.error({ err: error, job_id: job.id, kind: job.kind, message_id: job.messageId }, 'job failed');
+    if (job.attempts >= MAX_CLAIMS_OF_A_FAILING_JOB) {
+      this.ctx.logger.error({ job_id: job.id, kind: job.kind }, 'dropping a job that failed too often');
+      return { done: true };
+    }
+    const delay = backoffDelayMs({ baseDelayMs: 1_000, maxDelayMs: 300_000, maxAttempts: 0, maxAgeMs: 0 }, job.attempts, this.ctx.random);
+    return { done: false, retryAt: this.ctx.clock.now() + delay, error: error instanceof Error ? error.message : String(error) };
+  }
+
   async #run(job: ClaimedJob): Promise<void> {
-    const { store, logger, clock } = this.ctx;
     const handler = HANDLERS[job.kind];
     let result: JobResult;
     try {
@@ -88,24 +113,36 @@ export class Worker {
       result = await handler(this.ctx, job, this.#abort.signal);
     } catch (error) {
       if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
-      logger.error({ err: error, job_id: job.id, kind: job.kind, message_id: job.messageId }, 'job failed');
-      if (job.attempts >= MAX_CLAIMS_OF_A_FAILING_JOB) {
-        logger.error({ job_id: job.id, kind: job.kind }, 'dropping a job that failed too often');
-        result = { done: true };
-      } else {
-        const delay = backoffDelayMs(
-          { baseDelayMs: 1_000, maxDelayMs: 300_000, maxAttempts: 0, maxAgeMs: 0 },
-          job.attempts,
-          this.ctx.random,
-        );
-        result = { done: false, retryAt: clock.now() + delay, error: error instanceof Error ? error.message : String(error) };
-      }
+      result = this.#afterThrow(job, error);
     }
     // Grouped: the outcomes of jobs finishing together share one commit.
-    const outcome = result;
-    await store.groupedTransaction((tx) =>
-      outcome.done ? tx.jobs.complete(job.id, this.id) : tx.jobs.reschedule(job.id, this.id, outcome.retryAt, outcome.error),
-    );
+    await this.ctx.store.groupedTransaction((tx) => this.#settle(tx, [[job, result]]));
+  }
+
+  /**
+   * Runs a batch. If its handler throws (a bug, or the store failing), the jobs it had not settled
+   * are run again one by one, so one bad job cannot hold its whole batch back; a job that fails on
+   * its own is retried after a backoff, and dropped after too many claims.
+   */
+  async #runBatch(handler: BatchHandler, jobs: readonly ClaimedJob[]): Promise<void> {
+    const settled = new Set<string>();
+    const settle: SettleJobs = (tx, outcomes) => {
+      for (const [job] of outcomes) settled.add(job.id);
+      return this.#settle(tx, outcomes);
+    };
+    try {
+      await handler(this.ctx, jobs, this.#abort.signal, settle);
+    } catch (error) {
+      if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
+      const left = jobs.filter((job) => !settled.has(job.id));
+      if (left.length > 1) {
+        this.ctx.logger.warn({ err: error, kind: left[0]?.kind, jobs: left.length }, 'job batch failed; running its jobs one by one');
+        await Promise.all(left.map((job) => this.#runBatch(handler, [job])));
+        return;
+      }
+      const outcomes = left.map((job): [ClaimedJob, JobResult] => [job, this.#afterThrow(job, error)]);
+      if (outcomes.length > 0) await this.ctx.store.groupedTransaction((tx) => this.#settle(tx, outcomes));
+    }
   }
 
   /** Asks a sleeping loop to look for work now. */
@@ -131,28 +168,33 @@ export class Worker {
       // finding due work (receivers busy, retried in 250 ms) would never let sockets and timers run.
       await yieldToEventLoop();
       this.#woken = false;
-      const free = this.options.concurrency - this.#active.size;
+      const free = this.options.concurrency - this.#busy;
       if (free > 0) {
         try {
           const limit = Math.min(free, this.options.batchSize);
           const jobs = await this.ctx.store.jobs.claimDue(this.id, this.ctx.clock.now(), this.options.leaseMs, limit);
-          for (const job of jobs) this.#startJob(job);
+          const { batches, singles } = partition(jobs);
+          for (const [handler, group] of batches) this.#track(group.length, this.#runBatch(handler, group));
+          for (const job of singles) this.#track(1, this.#run(job));
           if (jobs.length === limit) continue; // more may be due
         } catch (error) {
           this.ctx.logger.error({ err: error }, 'worker could not claim jobs; retrying');
         }
       }
       if (!this.#running) break;
-      const full = this.#active.size >= this.options.concurrency;
+      const full = this.#busy >= this.options.concurrency;
       await this.#sleep(full ? this.options.pollIntervalMs : await this.#untilNextDue());
     }
     await Promise.allSettled([...this.#active]);
   }
 
-  #startJob(job: ClaimedJob): void {
-    const running: Promise<void> = this.#run(job)
-      .catch((error: unknown) => this.ctx.logger.error({ err: error, job_id: job.id }, 'could not record a job outcome'))
+  /** Counts `lanes` jobs in flight until `work` ends, then wakes the loop to claim for them. */
+  #track(lanes: number, work: Promise<void>): void {
+    this.#busy += lanes;
+    const running: Promise<void> = work
+      .catch((error: unknown) => this.ctx.logger.error({ err: error, kind: 'jobs' }, 'could not record a job outcome'))
       .finally(() => {
+        this.#busy -= lanes;
         this.#active.delete(running);
         this.wake();
       });
@@ -207,4 +249,21 @@ export class Worker {
     const released = await this.ctx.store.jobs.releaseAll(this.id);
     if (released > 0) this.ctx.logger.info({ released }, 'gave back unfinished jobs');
   }
+}
+
+/** Splits claimed jobs into batches of one kind (for kinds run in batches) and jobs run one by one. */
+function partition(jobs: readonly ClaimedJob[]): { batches: Array<[BatchHandler, ClaimedJob[]]>; singles: ClaimedJob[] } {
+  const grouped = new Map<BatchHandler, ClaimedJob[]>();
+  const singles: ClaimedJob[] = [];
+  for (const job of jobs) {
+    const handler = BATCH_HANDLERS[job.kind];
+    if (!handler) {
+      singles.push(job);
+      continue;
+    }
+    const group = grouped.get(handler) ?? [];
+    group.push(job);
+    grouped.set(handler, group);
+  }
+  return { batches: [...grouped], singles };
 }

@@ -1,8 +1,8 @@
 import type { Clock } from '../../core/clock.js';
 import { JOB_KINDS } from '../../core/delivery/job-kinds.js';
-import type { Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
+import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
 import { type Channel, randomId } from '../../core/ids.js';
-import type { Store } from '../../core/ports.js';
+import type { NewJob, Store } from '../../core/ports.js';
 import { sandboxBehaviour } from './magic-recipients.js';
 
 export interface SandboxOptions {
@@ -20,52 +20,80 @@ export interface SandboxOptions {
  */
 export function createSandboxProvider(channel: Channel, options: SandboxOptions): Provider {
   const { store, clock } = options;
+
+  /** Receipts (and complaints) the carrier will report for an accepted message, as queued jobs. */
+  const receiptsFor = (message: OutboundMessage, providerMessageId: string, now: number): NewJob[] => {
+    const behaviour = sandboxBehaviour(channel, message.to);
+    const jobs: NewJob[] = [];
+    const receipt = behaviour.kind === 'accept' ? behaviour.receipt : 'delivered';
+    if (receipt !== 'none') {
+      const payload: ProviderReceipt = {
+        channel,
+        providerMessageId,
+        messageId: message.id,
+        occurredAt: now + options.receiptDelayMs,
+        ...(receipt === 'delivered' ? { status: 'delivered' } : { status: 'failed', code: receipt.failed, message: receipt.message }),
+      };
+      jobs.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload, runAt: now + options.receiptDelayMs });
+    }
+    if (behaviour.kind === 'accept' && behaviour.thenComplaint) {
+      // Strictly after the delivery (at least 1 ms, even with no delay), so it always follows it.
+      const complainedAt = now + 2 * options.receiptDelayMs + 1;
+      const complaint: ProviderReceipt = {
+        channel,
+        providerMessageId,
+        messageId: message.id,
+        status: 'complained',
+        occurredAt: complainedAt,
+      };
+      jobs.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: complaint, runAt: complainedAt });
+    }
+    return jobs;
+  };
+
+  /** Takes a batch in one transaction: a read of what it already holds, then a few multi-row writes. */
+  const sendMany = (messages: readonly OutboundMessage[], _signal: AbortSignal): Promise<SendOutcome[]> =>
+    store.groupedTransaction(async (tx) => {
+      const known = await tx.sandbox.findMany(messages.map((message) => message.id));
+      const now = clock.now();
+      const attempts: Parameters<Store['sandbox']['recordAttempts']>[0][number][] = [];
+      const receipts: NewJob[] = [];
+      const outcomes: SendOutcome[] = [];
+      for (const message of messages) {
+        const record = known.get(message.id);
+        if (record?.acceptedAt != null && record.providerMessageId) {
+          await tx.sandbox.recordDuplicate(message.id);
+          outcomes.push({ ok: true, providerMessageId: record.providerMessageId });
+          continue;
+        }
+        const behaviour = sandboxBehaviour(channel, message.to);
+        const attempt = { messageId: message.id, channel, recipient: message.to, providerMessageId: null as string | null };
+        attempts.push(attempt);
+        if (behaviour.kind === 'reject') {
+          outcomes.push({ ok: false, retryable: false, code: behaviour.code, message: behaviour.message });
+        } else if (behaviour.kind === 'fail-first-attempt' && (record?.attempts ?? 0) === 0) {
+          outcomes.push({ ok: false, retryable: true, code: behaviour.code, message: behaviour.message });
+        } else {
+          attempt.providerMessageId = `sbx_${randomId(20)}`;
+          receipts.push(...receiptsFor(message, attempt.providerMessageId, now));
+          outcomes.push({ ok: true, providerMessageId: attempt.providerMessageId });
+        }
+      }
+      await tx.sandbox.recordAttempts(attempts, now);
+      await tx.jobs.enqueueMany(receipts, now);
+      return outcomes;
+    });
+
   return {
     name: 'sandbox',
     channel,
 
-    async send(message): Promise<SendOutcome> {
-      const behaviour = sandboxBehaviour(channel, message.to);
-      return store.groupedTransaction(async (tx) => {
-        const known = await tx.sandbox.find(message.id);
-        if (known?.acceptedAt != null && known.providerMessageId) {
-          await tx.sandbox.recordDuplicate(message.id);
-          return { ok: true, providerMessageId: known.providerMessageId };
-        }
-        const now = clock.now();
-        const submission = await tx.sandbox.recordAttempt(message.id, channel, message.to, now);
-        if (behaviour.kind === 'reject') return { ok: false, retryable: false, code: behaviour.code, message: behaviour.message };
-        if (behaviour.kind === 'fail-first-attempt' && submission.attempts === 1) {
-          return { ok: false, retryable: true, code: behaviour.code, message: behaviour.message };
-        }
-        const providerMessageId = `sbx_${randomId(20)}`;
-        await tx.sandbox.recordAcceptance(message.id, providerMessageId, now);
-        const receipt = behaviour.kind === 'accept' ? behaviour.receipt : 'delivered';
-        if (receipt !== 'none') {
-          const payload: ProviderReceipt = {
-            channel,
-            providerMessageId,
-            messageId: message.id,
-            occurredAt: now + options.receiptDelayMs,
-            ...(receipt === 'delivered' ? { status: 'delivered' } : { status: 'failed', code: receipt.failed, message: receipt.message }),
-          };
-          await tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload, runAt: now + options.receiptDelayMs }, now);
-        }
-        if (behaviour.kind === 'accept' && behaviour.thenComplaint) {
-          // Strictly after the delivery (at least 1 ms, even with no delay), so it always follows it.
-          const complainedAt = now + 2 * options.receiptDelayMs + 1;
-          const complaint: ProviderReceipt = {
-            channel,
-            providerMessageId,
-            messageId: message.id,
-            status: 'complained',
-            occurredAt: complainedAt,
-          };
-          await tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: complaint, runAt: complainedAt }, now);
-        }
-        return { ok: true, providerMessageId };
-      });
+    async send(message, signal): Promise<SendOutcome> {
+      const [outcome] = await sendMany([message], signal);
+      return outcome as SendOutcome;
     },
+
+    sendMany,
 
     async lookup(messageId) {
       const known = await store.sandbox.find(messageId);

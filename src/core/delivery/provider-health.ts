@@ -44,38 +44,64 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     else logger?.info(fields, 'provider working again');
   };
 
+  const noteOutcome = (outcome: SendOutcome, now: number) => {
+    if (outcome.ok) {
+      reached = true;
+      sent.push(now);
+      setFailing(false);
+    } else if (isProviderTrouble(outcome)) {
+      // Answered normally (a retryable refusal), as opposed to unreachable or lost mid-send.
+      reached = !outcome.maybeAccepted && !outcome.unavailable;
+      lastError = { message: `${outcome.code}: ${outcome.message}`, at: now };
+      setFailing(true, lastError.message);
+    } else {
+      reached = true; // a permanent refusal of one message: the provider answered
+    }
+  };
+
+  const noteThrow = (error: unknown) => {
+    reached = false;
+    lastError = { message: error instanceof Error ? error.message : String(error), at: clock.now() };
+    setFailing(true, lastError.message);
+  };
+
   async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
     inFlight++;
     try {
       const outcome = await provider.send(message, signal);
       const now = clock.now();
-      if (outcome.ok) {
-        reached = true;
-        sent.push(now);
-        prune(now);
-        setFailing(false);
-      } else if (isProviderTrouble(outcome)) {
-        // Answered normally (a retryable refusal), as opposed to unreachable or lost mid-send.
-        reached = !outcome.maybeAccepted && !outcome.unavailable;
-        lastError = { message: `${outcome.code}: ${outcome.message}`, at: now };
-        setFailing(true, lastError.message);
-      } else {
-        reached = true; // a permanent refusal of one message: the provider answered
-      }
+      noteOutcome(outcome, now);
+      prune(now);
       return outcome;
     } catch (error) {
-      reached = false;
-      lastError = { message: error instanceof Error ? error.message : String(error), at: clock.now() };
-      setFailing(true, lastError.message);
+      noteThrow(error);
       throw error;
     } finally {
       inFlight--;
     }
   }
 
+  const sendMany = provider.sendMany?.bind(provider);
+  async function trackedSendMany(messages: readonly OutboundMessage[], signal: AbortSignal): Promise<SendOutcome[]> {
+    inFlight += messages.length;
+    try {
+      const outcomes = await (sendMany as NonNullable<Provider['sendMany']>)(messages, signal);
+      const now = clock.now();
+      for (const outcome of outcomes) noteOutcome(outcome, now);
+      prune(now);
+      return outcomes;
+    } catch (error) {
+      noteThrow(error);
+      throw error;
+    } finally {
+      inFlight -= messages.length;
+    }
+  }
+
   const tracked: TrackedProvider = {
     ...provider,
     send,
+    ...(sendMany ? { sendMany: trackedSendMany } : {}),
     health() {
       const now = clock.now();
       prune(now);

@@ -56,6 +56,12 @@ export interface Provider {
   readonly maxPerSecond?: number;
   send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome>;
   /**
+   * Hands several messages over at once, for providers that take batches (the sandbox records
+   * them in a few statements): one outcome per message, in order. Without it, the dispatcher
+   * calls `send` for each, concurrently.
+   */
+  sendMany?(messages: readonly OutboundMessage[], signal: AbortSignal): Promise<SendOutcome[]>;
+  /**
    * Whether the provider already holds this message, asked before re-sending one whose earlier
    * hand-over has an unknown outcome (a crash or timeout mid-send). Providers that cannot say
    * leave it out, and such a message is sent again (at-least-once).

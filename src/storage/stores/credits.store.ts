@@ -120,6 +120,48 @@ export function creditsStore(db: Executor): CreditsPort {
       await move(accountId, 'capture', micros, messageId, at, null);
     },
 
+    async captureMany(captures) {
+      const perAccount = new Map<string, number>();
+      for (const capture of captures) {
+        assertAmount(capture.micros);
+        perAccount.set(capture.accountId, (perAccount.get(capture.accountId) ?? 0) + capture.micros);
+      }
+      // Accounts in one order in every transaction, so two workers capturing for the same accounts
+      // take their row locks (PostgreSQL) in the same order and never wait on each other in a cycle.
+      for (const accountId of [...perAccount.keys()].sort()) {
+        const deltas = ledgerDeltas('capture', perAccount.get(accountId) as number);
+        const result = await db
+          .updateTable('accounts')
+          .set((eb) => ({
+            credits_micros: eb('credits_micros', '+', deltas.credits),
+            reserved_micros: eb('reserved_micros', '+', deltas.reserved),
+          }))
+          .where('id', '=', accountId)
+          .executeTakeFirst();
+        if (Number(result.numUpdatedRows) !== 1) throw new Error(`account ${accountId} does not exist`);
+      }
+      for (const chunk of chunks(captures, 500)) {
+        await db
+          .insertInto('credit_ledger')
+          .values(
+            chunk.map((capture) => {
+              const deltas = ledgerDeltas('capture', capture.micros);
+              return {
+                id: newLedgerEntryId(capture.at),
+                account_id: capture.accountId,
+                kind: 'capture' as const,
+                credits_delta: deltas.credits,
+                reserved_delta: deltas.reserved,
+                message_id: capture.messageId,
+                note: null,
+                created_at: capture.at,
+              };
+            }),
+          )
+          .execute();
+      }
+    },
+
     async release(accountId, micros, messageId, at) {
       await move(accountId, 'release', micros, messageId, at, null);
     },

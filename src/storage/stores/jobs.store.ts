@@ -101,6 +101,12 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       await db.deleteFrom('jobs').where('id', '=', jobId).where('locked_by', '=', workerId).execute();
     },
 
+    async completeMany(jobIds, workerId) {
+      for (const chunk of chunks(jobIds, 1000)) {
+        await db.deleteFrom('jobs').where('id', 'in', chunk).where('locked_by', '=', workerId).execute();
+      }
+    },
+
     async reschedule(jobId, workerId, runAt, error) {
       await db
         .updateTable('jobs')

@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import { CHANNELS, type Channel } from '../../core/ids.js';
 import type { Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
 import type { MessagesPort, Transition } from '../../core/ports.js';
@@ -27,6 +28,20 @@ const toMessage = (row: MessagesTable): Message => ({
   attempts: row.attempts,
   batchId: row.batch_id,
 });
+
+/**
+ * A column's new value in a multi-row UPDATE: one value when every row gets the same, else a CASE
+ * on the row's id. Cast, so PostgreSQL types the CASE's parameters as the column's type.
+ */
+function perRow<T extends string | number>(changes: readonly Transition[], value: (change: Transition) => T, type: 'bigint' | 'text') {
+  const values = changes.map(value);
+  if (values.every((v) => v === values[0])) return sql<T>`${values[0]}`;
+  const branches = sql.join(
+    changes.map((change, i) => sql`when ${change.messageId} then ${values[i]}`),
+    sql` `,
+  );
+  return sql<T>`cast(case id ${branches} end as ${sql.raw(type)})`;
+}
 
 export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): MessagesPort {
   const countByChannel = async (accountId: string, channels: readonly Channel[]): Promise<number> => {
@@ -263,6 +278,75 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return true;
     },
 
+    async transitionMany(changes, options) {
+      const moved = new Map<string, { eventSequence: number }>();
+      const first = changes[0];
+      if (!first) return moved;
+      const shape = (c: Transition) =>
+        JSON.stringify([
+          c.from,
+          c.to,
+          c.chargeState,
+          c.clearInFlight,
+          c.requireNotInFlight,
+          c.sentAt !== undefined,
+          c.deliveredAt !== undefined,
+          c.providerMessageId !== undefined,
+          c.error !== undefined,
+        ]);
+      if (changes.some((change) => shape(change) !== shape(first))) throw new Error('transitionMany takes changes of one kind');
+      for (const chunk of chunks(changes, 500)) {
+        const byId = new Map(chunk.map((change) => [change.messageId, change]));
+        if (byId.size !== chunk.length) throw new Error('transitionMany takes each message once');
+        let update = db
+          .updateTable('messages')
+          .set((eb) => ({
+            status: first.to,
+            status_sequence: eb('status_sequence', '+', 1),
+            updated_at: perRow(chunk, (c) => c.at, 'bigint'),
+            ...(options.countEvent ? { event_sequence: eb('event_sequence', '+', 1) } : {}),
+            ...(first.sentAt !== undefined ? { sent_at: perRow(chunk, (c) => c.sentAt as number, 'bigint') } : {}),
+            ...(first.deliveredAt !== undefined ? { delivered_at: perRow(chunk, (c) => c.deliveredAt as number, 'bigint') } : {}),
+            ...(first.providerMessageId !== undefined
+              ? { provider_message_id: perRow(chunk, (c) => c.providerMessageId as string, 'text') }
+              : {}),
+            ...(first.chargeState !== undefined ? { charge_state: first.chargeState } : {}),
+            ...(first.error !== undefined
+              ? {
+                  error_code: perRow(chunk, (c) => c.error?.code as string, 'text'),
+                  error_message: perRow(chunk, (c) => c.error?.message as string, 'text'),
+                }
+              : {}),
+            ...(first.clearInFlight ? { dispatch_state: null } : {}),
+          }))
+          .where('id', 'in', [...byId.keys()])
+          .where('status', 'in', [...first.from]);
+        if (first.requireNotInFlight) update = update.where('dispatch_state', 'is', null);
+        const rows = await update.returning(['id', 'status_sequence', 'event_sequence']).execute();
+        if (rows.length === 0) continue;
+        await db
+          .insertInto('message_status_history')
+          .values(
+            rows.map((row) => {
+              const change = byId.get(row.id) as Transition;
+              return { message_id: row.id, sequence: row.status_sequence, status: first.to, detail: change.detail, occurred_at: change.at };
+            }),
+          )
+          .execute();
+        for (const row of rows) moved.set(row.id, { eventSequence: row.event_sequence });
+      }
+      return moved;
+    },
+
+    async findByIds(messageIds) {
+      const found: Message[] = [];
+      for (const chunk of chunks(messageIds, 1000)) {
+        const rows = await db.selectFrom('messages').selectAll().where('id', 'in', chunk).execute();
+        for (const row of rows) found.push(toMessage(row));
+      }
+      return found;
+    },
+
     async markInFlight(messageIds) {
       if (messageIds.length === 0) return [];
       let select = db
@@ -285,7 +369,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         )
         .where('status', '=', 'queued')
         .execute();
-      return before.map(toMessage);
+      return before.map((row) => ({ message: toMessage(row), payload: row.payload }));
     },
 
     async clearInFlight(messageId) {

@@ -2,6 +2,7 @@ import type { Channel } from '../../core/ids.js';
 import type { SandboxPort, SandboxSubmission } from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import type { SandboxSubmissionsTable } from '../schema.js';
+import { chunks } from './chunks.js';
 
 const toSubmission = (row: SandboxSubmissionsTable): SandboxSubmission => ({
   messageId: row.message_id,
@@ -21,31 +22,39 @@ export function sandboxStore(db: Executor): SandboxPort {
   };
   return {
     find,
-    async recordAttempt(messageId, channel, recipient, at) {
-      await db
-        .insertInto('sandbox_submissions')
-        .values({
-          message_id: messageId,
-          channel,
-          recipient,
-          attempts: 1,
-          provider_message_id: null,
-          accepted_at: null,
-          duplicates: 0,
-          created_at: at,
-        })
-        .onConflict((oc) => oc.column('message_id').doUpdateSet((eb) => ({ attempts: eb('sandbox_submissions.attempts', '+', 1) })))
-        .execute();
-      const row = await find(messageId);
-      if (!row) throw new Error(`sandbox submission ${messageId} vanished`);
-      return row;
+    async findMany(messageIds) {
+      const found = new Map<string, SandboxSubmission>();
+      for (const chunk of chunks(messageIds, 1000)) {
+        const rows = await db.selectFrom('sandbox_submissions').selectAll().where('message_id', 'in', chunk).execute();
+        for (const row of rows) found.set(row.message_id, toSubmission(row));
+      }
+      return found;
     },
-    async recordAcceptance(messageId, providerMessageId, at) {
-      await db
-        .updateTable('sandbox_submissions')
-        .set({ provider_message_id: providerMessageId, accepted_at: at })
-        .where('message_id', '=', messageId)
-        .execute();
+    async recordAttempts(attempts, at) {
+      for (const chunk of chunks(attempts, 500)) {
+        await db
+          .insertInto('sandbox_submissions')
+          .values(
+            chunk.map((attempt) => ({
+              message_id: attempt.messageId,
+              channel: attempt.channel,
+              recipient: attempt.recipient,
+              attempts: 1,
+              provider_message_id: attempt.providerMessageId,
+              accepted_at: attempt.providerMessageId === null ? null : at,
+              duplicates: 0,
+              created_at: at,
+            })),
+          )
+          .onConflict((oc) =>
+            oc.column('message_id').doUpdateSet((eb) => ({
+              attempts: eb('sandbox_submissions.attempts', '+', 1),
+              provider_message_id: eb.ref('excluded.provider_message_id'),
+              accepted_at: eb.ref('excluded.accepted_at'),
+            })),
+          )
+          .execute();
+      }
     },
     async recordDuplicate(messageId) {
       await db

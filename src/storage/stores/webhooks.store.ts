@@ -1,7 +1,16 @@
-import type { DeliveryStatus, Webhook, WebhookDelivery, WebhookSigningSecrets, WebhooksPort } from '../../core/ports.js';
+import type { DeliveryStatus, StoredEvent, Webhook, WebhookDelivery, WebhookSigningSecrets, WebhooksPort } from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import type { WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
 import { chunks } from './chunks.js';
+
+const fromEvent = (event: StoredEvent) => ({
+  id: event.id,
+  account_id: event.accountId,
+  message_id: event.messageId,
+  type: event.type,
+  body: event.body,
+  created_at: event.createdAt,
+});
 
 const toWebhook = (row: WebhooksTable): Webhook => ({
   id: row.id,
@@ -80,17 +89,11 @@ export function webhooksStore(db: Executor): WebhooksPort {
 
   return {
     async insertEvent(event) {
-      await db
-        .insertInto('events')
-        .values({
-          id: event.id,
-          account_id: event.accountId,
-          message_id: event.messageId,
-          type: event.type,
-          body: event.body,
-          created_at: event.createdAt,
-        })
-        .execute();
+      await db.insertInto('events').values(fromEvent(event)).execute();
+    },
+
+    async insertEvents(events) {
+      for (const chunk of chunks(events, 1000)) await db.insertInto('events').values(chunk.map(fromEvent)).execute();
     },
 
     async findEvent(eventId) {
@@ -200,6 +203,25 @@ export function webhooksStore(db: Executor): WebhooksPort {
         .where('deleted_at', 'is', null)
         .execute();
       return rows.map(toWebhook);
+    },
+
+    async activeForAccounts(accountIds) {
+      const byAccount = new Map<string, Webhook[]>();
+      for (const chunk of chunks([...new Set(accountIds)], 1000)) {
+        const rows = await db
+          .selectFrom('webhooks')
+          .selectAll()
+          .where('account_id', 'in', chunk)
+          .where('active', '=', 1)
+          .where('deleted_at', 'is', null)
+          .execute();
+        for (const row of rows) {
+          const list = byAccount.get(row.account_id) ?? [];
+          list.push(toWebhook(row));
+          byAccount.set(row.account_id, list);
+        }
+      }
+      return byAccount;
     },
 
     async insertDeliveries(deliveries) {

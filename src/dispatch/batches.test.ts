@@ -1,0 +1,158 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
+import { sumLedger } from '../core/accounts/ledger.js';
+import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
+import { applyReceipts } from '../core/messages/lifecycle.js';
+
+/**
+ * The worker runs deliveries and receipts in batches (multi-row statements, outcomes recorded in
+ * waves). These tests hold each message of a batch to what it would get alone.
+ */
+describeEachDialect('deliveries and receipts in batches', (dialect) => {
+  let t: TestApp;
+  let account: CreatedAccount;
+  let token: string;
+  let receiver: WebhookReceiver | undefined;
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+    account = await t.createAccount({ credits: 1_000 });
+    token = await t.tokenFor(account);
+  });
+  afterEach(async () => {
+    await receiver?.close();
+    receiver = undefined;
+    await t.close();
+  });
+
+  const send = async (to: string) => {
+    const response = await t.call('POST', '/v1/sms/send', token, { to, message: 'Your code is 123456' });
+    expect(response.statusCode).toBe(200);
+    return response.json().data.message_id as string;
+  };
+  const history = async (id: string) => (await t.store.messages.statusHistory(id)).map((h) => h.status);
+  const eventsOf = async (id: string) =>
+    (await t.database.db.selectFrom('events').select('body').where('message_id', '=', id).orderBy('id').execute()).map(
+      (row) => JSON.parse(row.body) as { type: string; data: { sequence: number; status: string } },
+    );
+  const expectLedgerBalanced = async () => {
+    const stored = await t.store.accounts.findAccount(account.account.id);
+    const sums = sumLedger(await t.store.credits.ledger(account.account.id));
+    expect(sums).toEqual({ creditsMicros: stored?.creditsMicros, reservedMicros: stored?.reservedMicros });
+  };
+
+  it('ends each message of a mixed batch as it would end alone, each with its own provider id, history and events', async () => {
+    receiver = await startReceiver(() => 204);
+    // Room for every delivery at once: the test is about what is sent, not about receiver slots.
+    t.dispatch.webhooks = { ...t.dispatch.webhooks, perReceiverConcurrency: 50 };
+    await t.store.webhooks.create({
+      id: 'wh_batch',
+      accountId: account.account.id,
+      url: receiver.url,
+      events: ['message.sent'],
+      description: null,
+      active: true,
+      disabledReason: null,
+      failingSince: null,
+      createdAt: t.clock.now(),
+    });
+    const ordinary = [];
+    for (let i = 0; i < 30; i++) ordinary.push(await send(`+1415555${String(2000 + i)}`));
+    const rejected = await send('+15005550001');
+    const failsLater = await send('+15005550002');
+    const silent = await send('+15005550003');
+    const retried = await send('+15005550004');
+
+    // One claim takes every delivery job (the harness claims up to 50).
+    expect(await t.worker.runOnce()).toBe(34);
+    for (const id of ordinary) expect(await history(id)).toEqual(['queued', 'sent']);
+    expect(await history(rejected)).toEqual(['queued', 'failed']);
+    expect(await history(retried)).toEqual(['queued']);
+    await t.drain();
+    t.clock.advance(60_000);
+    await t.drain();
+
+    for (const id of ordinary) {
+      expect(await history(id)).toEqual(['queued', 'sent', 'delivered']);
+      expect((await eventsOf(id)).map((e) => [e.type, e.data.sequence])).toEqual([
+        ['message.sent', 1],
+        ['message.delivered', 2],
+      ]);
+    }
+    const providerIds = await Promise.all(ordinary.map(async (id) => (await t.store.messages.findById(id))?.providerMessageId));
+    expect(new Set(providerIds).size).toBe(ordinary.length);
+    for (const [i, id] of ordinary.entries()) expect((await t.store.sandbox.find(id))?.providerMessageId).toBe(providerIds[i]);
+
+    expect(await history(rejected)).toEqual(['queued', 'failed']);
+    expect(await history(failsLater)).toEqual(['queued', 'sent', 'failed']);
+    expect(await history(silent)).toEqual(['queued', 'sent']);
+    expect(await history(retried)).toEqual(['queued', 'sent', 'delivered']);
+    expect((await t.store.sandbox.find(retried))?.attempts).toBe(2);
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 33, duplicates: 0 });
+
+    // message.sent went to the webhook once per message sent, each delivery with its event.
+    const sentEvents = receiver.received.map((r) => JSON.parse(r.body) as { type: string; data: { message_id: string } });
+    expect(sentEvents).toHaveLength(33);
+    expect(new Set(sentEvents.map((e) => e.data.message_id)).size).toBe(33);
+
+    // Charged: every message a provider took (32 normal + the silent one), released the rejected one.
+    const balance = (await t.call('GET', '/v1/account/balance', await t.tokenFor(account))).json().data;
+    expect(balance).toEqual({ credits: 1_000 - 33, reserved: 0, available: 1_000 - 33 });
+    await expectLedgerBalanced();
+    expect(await t.store.jobs.count()).toBe(0);
+  });
+
+  it('applies receipts in batches: delivered ones together, two for one message in order, an overtaking one implies the acceptance', async () => {
+    const sent = await send('+14155552671');
+    const twice = await send('+14155552672');
+    const queued = await send('+14155552673');
+    const wrongChannel = await send('+14155552674');
+    // Hand over the first two only: their delivery jobs run, their receipts are removed unapplied.
+    await t.database.db.deleteFrom('jobs').where('message_id', 'in', [queued, wrongChannel]).execute();
+    await t.worker.runOnce();
+    await t.database.db.deleteFrom('jobs').execute();
+    const providerId = async (id: string) => (await t.store.messages.findById(id))?.providerMessageId as string;
+    const at = t.clock.now();
+    const [sentId, twiceId] = [await providerId(sent), await providerId(twice)];
+
+    const results = await t.store.transaction((tx) =>
+      applyReceipts(tx, [
+        { channel: 'sms', providerMessageId: sentId, messageId: sent, status: 'delivered', occurredAt: at },
+        { channel: 'sms', providerMessageId: twiceId, messageId: twice, status: 'delivered', occurredAt: at },
+        { channel: 'sms', providerMessageId: twiceId, messageId: twice, status: 'read', occurredAt: at + 1 },
+        { channel: 'sms', providerMessageId: 'carrier-7', messageId: queued, status: 'delivered', occurredAt: at },
+        { channel: 'whatsapp', providerMessageId: 'x', messageId: wrongChannel, status: 'delivered', occurredAt: at },
+        { channel: 'sms', providerMessageId: 'x', messageId: 'msg_nobody', status: 'delivered', occurredAt: at },
+        { channel: 'sms', providerMessageId: sentId, messageId: sent, status: 'failed', occurredAt: at + 2 },
+      ]),
+    );
+    expect(results).toEqual(['applied', 'applied', 'applied', 'applied', 'unmatched', 'unmatched', 'ignored']);
+    expect(await history(sent)).toEqual(['queued', 'sent', 'delivered']);
+    expect(await history(twice)).toEqual(['queued', 'sent', 'delivered', 'read']);
+    expect(await history(queued)).toEqual(['queued', 'sent', 'delivered']);
+    expect(await providerId(queued)).toBe('carrier-7');
+    expect(await history(wrongChannel)).toEqual(['queued']);
+    expect((await eventsOf(twice)).map((e) => e.data.sequence)).toEqual([1, 2, 3]);
+    // Captured once each: three sent, one still reserved.
+    const stored = await t.store.accounts.findAccount(account.account.id);
+    expect({ credits: stored?.creditsMicros, reserved: stored?.reservedMicros }).toEqual({ credits: 997_000_000, reserved: 1_000_000 });
+    await expectLedgerBalanced();
+  });
+
+  it('sets aside a message that breaks its batch (an unreadable stored payload) and delivers the rest', async () => {
+    const good = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
+    const broken = await send('+14155552674');
+    await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
+
+    await t.drain();
+    for (const id of good) expect(await history(id)).toEqual(['queued', 'sent', 'delivered']);
+    expect(await history(broken)).toEqual(['queued']);
+    const [job] = await t.database.db.selectFrom('jobs').selectAll().where('message_id', '=', broken).execute();
+    expect(job?.last_error).toContain('JSON');
+    expect(job?.locked_by).toBeNull();
+    expect(job?.run_at).toBeGreaterThan(t.clock.now()); // after a backoff
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+  });
+});
