@@ -155,4 +155,30 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(job?.run_at).toBeGreaterThan(t.clock.now()); // after a backoff
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
   });
+
+  it('gives a provider with a throughput limit only what it can take within the send timeout; the rest go back untried', async () => {
+    const sandbox = t.dispatch.providers.sms;
+    t.dispatch.providers = { ...t.dispatch.providers, sms: { ...sandbox, sendMany: undefined, maxPerSecond: 5 } };
+    t.dispatch.sendTimeoutMs = 600;
+    const ids = [];
+    for (let i = 0; i < 15; i++) ids.push(await send(`+1415555${String(3000 + i)}`));
+
+    await t.worker.runOnce();
+    const histories = await Promise.all(ids.map(history));
+    const sent = histories.filter((h) => h.includes('sent')).length;
+    // A burst of 5, then 5 a second for 0.6 s: about 8 (bounds left loose for a slow machine).
+    expect(sent).toBeGreaterThanOrEqual(5);
+    expect(sent).toBeLessThanOrEqual(11);
+    const waiting = ids.filter((_, i) => !histories[i]?.includes('sent'));
+    for (const id of waiting) {
+      const message = await t.store.messages.findById(id);
+      expect(message?.dispatchState).toBeNull(); // not tried: nothing to ask the provider about
+      expect(await t.store.sandbox.find(id)).toBeUndefined();
+      const [job] = await t.database.db.selectFrom('jobs').selectAll().where('message_id', '=', id).execute();
+      expect(job?.last_error).toBe('waiting for the provider throughput limit');
+      expect(job?.locked_by).toBeNull();
+    }
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: sent, duplicates: 0 });
+  });
 });
+

@@ -132,10 +132,10 @@ async function handOverAll(
   );
   if (toSend.length === 0) return;
 
-  const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
   const limiter = provider.maxPerSecond ? ctx.limiterFor(provider.name, provider.maxPerSecond) : undefined;
   const sendMany = provider.sendMany;
   if (sendMany && !limiter) {
+    const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
     // A throw or an abort leaves every outcome unknown: the provider may have the messages.
     const outcomes = await sendMany
       .call(
@@ -151,10 +151,26 @@ async function handOverAll(
   }
   await Promise.all(
     toSend.map(async ({ job, message, outbound }) => {
+      if (limiter) {
+        try {
+          await limiter.acquire(AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]));
+        } catch {
+          // More of this provider's messages waiting than its throughput lets through in a send
+          // timeout: this one was not tried, and goes back to the queue as it was.
+          const retryAt = signal.aborted ? clock.now() : clock.now() + 1_000;
+          end({
+            kind: 'retry',
+            job,
+            message,
+            result: { done: false, retryAt, error: 'waiting for the provider throughput limit' },
+            clearInFlight: true,
+          });
+          return;
+        }
+      }
       let outcome: SendOutcome;
       try {
-        if (limiter) await limiter.acquire(timeout);
-        outcome = await provider.send(outbound, timeout);
+        outcome = await provider.send(outbound, AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]));
       } catch (error) {
         outcome = unknownOutcome(error);
       }

@@ -21,8 +21,8 @@ export interface WorkerOptions {
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
-  batchSize: 100,
-  concurrency: 128,
+  batchSize: 500,
+  concurrency: 1_000,
   leaseMs: 60_000,
   pollIntervalMs: 1_000,
 };
