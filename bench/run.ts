@@ -21,7 +21,9 @@ import {
   createAccount,
   type Dialect,
   type RunningHerald,
+  type RunningWorker,
   startHerald,
+  startWorker,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
 import { pacedLoad } from './lib/paced.js';
@@ -184,11 +186,32 @@ async function latencyAt(rate: number) {
  * offered at a fixed rate (bulk requests of 100) for E2E_SECONDS, delivered messages counted in the
  * store; then how long what is left takes to drain (bounded at 60 s).
  */
-async function endToEnd(dialect: Dialect, offeredPerSecond: number) {
-  return withServer(dialect, { worker: true }, async (herald, token, _account, store) => {
+async function endToEnd(dialect: Dialect, offeredPerSecond: number, options: { separateWorker?: boolean } = {}) {
+  return withServer(dialect, { worker: !options.separateWorker }, async (herald, token, _account, store) => {
+    const worker = options.separateWorker ? await startWorker(store) : undefined;
+    try {
+      return await endToEndOn(herald, token, store, offeredPerSecond, worker);
+    } finally {
+      await worker?.stop();
+    }
+  });
+}
+
+async function endToEndOn(
+  herald: RunningHerald,
+  token: string,
+  store: BenchStore,
+  offeredPerSecond: number,
+  worker: RunningWorker | undefined,
+) {
+  {
     const before = await store.statusCounts();
     const deliveredBefore = before.delivered ?? 0;
     const started = Date.now();
+    let workerPeak = worker?.rss() ?? 0;
+    const workerRss = setInterval(() => {
+      workerPeak = Math.max(workerPeak, worker?.rss() ?? 0);
+    }, 250);
     const { result, peak } = await peakRss(herald, () =>
       load({
         url: `${herald.url}/v1/sms/bulk`,
@@ -200,6 +223,7 @@ async function endToEnd(dialect: Dialect, offeredPerSecond: number) {
         overallRate: Math.max(1, Math.round(offeredPerSecond / BULK_100.recipients.length)),
       }),
     );
+    clearInterval(workerRss);
     const loadSeconds = (Date.now() - started) / 1000;
     const atEnd = await store.statusCounts();
     const accepted = Math.round(result.rps * E2E_SECONDS) * BULK_100.recipients.length;
@@ -228,8 +252,9 @@ async function endToEnd(dialect: Dialect, offeredPerSecond: number) {
       messages: total,
       failures: result.non2xx + result.errors,
       rssPeakMb: mb(peak),
+      workerRssPeakMb: worker ? mb(workerPeak) : null,
     };
-  });
+  }
 }
 
 /** 1,000-recipient bulk requests: messages accepted per second. */
@@ -372,6 +397,13 @@ async function main() {
     section(
       `End to end (SQLite, worker in the same process, sandbox delay 0, ${e2e.offeredPerSecond} messages/s offered for ${E2E_SECONDS} s in bulk sends of 100)`,
       `Accepted ${e2e.acceptedPerSecond} messages/s; handed to the sandbox ${e2e.handedOverPerSecondDuringLoad}/s and **delivered ${e2e.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${e2e.backlogAtEnd}, ${drainText(e2e)}; ${e2e.deliveredPerSecondOverall} delivered/s overall (${e2e.messages} messages). RSS peak ${e2e.rssPeakMb} MB. Failures ${e2e.failures}.`,
+    );
+    // The other layout: the API server and a `herald worker` process, one core each.
+    const split = await endToEnd('sqlite', Number(values['e2e-rate']), { separateWorker: true });
+    report.endToEndSqliteSeparateWorker = split;
+    section(
+      `End to end (SQLite, \`herald serve --no-worker\` + \`herald worker\`, otherwise the same)`,
+      `Accepted ${split.acceptedPerSecond} messages/s; **delivered ${split.deliveredPerSecondDuringLoad} messages/s during the load**; backlog at the end ${split.backlogAtEnd}, ${drainText(split)}; ${split.deliveredPerSecondOverall} delivered/s overall (${split.messages} messages). RSS peak ${split.rssPeakMb} MB (server), ${split.workerRssPeakMb} MB (worker). Failures ${split.failures}.`,
     );
   }
   if (only.has('bulk')) {

@@ -137,10 +137,7 @@ export async function startHerald(store: BenchStore, options: { worker: boolean;
   return {
     url,
     pid,
-    rss() {
-      const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
-      return Number(match?.[1] ?? 0) * 1024;
-    },
+    rss: () => rssOf(pid),
     async token(account) {
       const response = await fetch(`${url}/oauth/token`, {
         method: 'POST',
@@ -150,6 +147,43 @@ export async function startHerald(store: BenchStore, options: { worker: boolean;
       if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
       return body.access_token;
     },
+    async stop() {
+      child.kill('SIGTERM');
+      const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);
+      await exited;
+      clearTimeout(killer);
+    },
+  };
+}
+
+/** Resident set size of a process, in bytes (0 once it is gone). */
+function rssOf(pid: number): number {
+  try {
+    const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
+    return Number(match?.[1] ?? 0) * 1024;
+  } catch {
+    return 0;
+  }
+}
+
+export interface RunningWorker {
+  pid: number;
+  rss(): number;
+  stop(): Promise<void>;
+}
+
+/** `herald worker` as a child process on the bench store: delivery in a process of its own. */
+export async function startWorker(store: BenchStore, env: Record<string, string> = {}): Promise<RunningWorker> {
+  const child: ChildProcess = spawn(process.execPath, [CLI, 'worker'], { env: benchEnv(store, env), stdio: ['ignore', 'ignore', 'pipe'] });
+  let stderr = '';
+  child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  await new Promise((resolve) => setTimeout(resolve, 1_000));
+  if (child.exitCode !== null) throw new Error(`herald worker exited at start: ${stderr}`);
+  const pid = child.pid as number;
+  return {
+    pid,
+    rss: () => rssOf(pid),
     async stop() {
       child.kill('SIGTERM');
       const killer = setTimeout(() => child.kill('SIGKILL'), 15_000);

@@ -148,10 +148,13 @@ export interface MessagesPort {
   transition(change: Transition): Promise<boolean>;
   /**
    * `transition` for many messages in one statement (and one for their history rows), each move
-   * as conditional as a single one. Returns the messages that moved, with the number their next
-   * event takes when `countEvent` is set (their event counter is advanced in the same update).
+   * as conditional as a single one. Returns the messages that moved, as they are after it, with the
+   * number their next event takes when `countEvent` is set (the counter advances in the same update).
    */
-  transitionMany(changes: readonly Transition[], options: { countEvent: boolean }): Promise<Map<string, { eventSequence: number }>>;
+  transitionMany(
+    changes: readonly Transition[],
+    options: { countEvent: boolean },
+  ): Promise<Map<string, { message: Message; eventSequence: number }>>;
   /**
    * Marks queued messages as being handed to a provider (`in_flight`, attempts + 1) and returns
    * them as they were before, so the caller sees which were already in flight.

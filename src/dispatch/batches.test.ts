@@ -125,10 +125,11 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
         { channel: 'sms', providerMessageId: 'carrier-7', messageId: queued, status: 'delivered', occurredAt: at },
         { channel: 'whatsapp', providerMessageId: 'x', messageId: wrongChannel, status: 'delivered', occurredAt: at },
         { channel: 'sms', providerMessageId: 'x', messageId: 'msg_nobody', status: 'delivered', occurredAt: at },
+        { channel: 'sms', providerMessageId: 'x', messageId: 'msg_sms_01nobody', status: 'delivered', occurredAt: at },
         { channel: 'sms', providerMessageId: sentId, messageId: sent, status: 'failed', occurredAt: at + 2 },
       ]),
     );
-    expect(results).toEqual(['applied', 'applied', 'applied', 'applied', 'unmatched', 'unmatched', 'ignored']);
+    expect(results).toEqual(['applied', 'applied', 'applied', 'applied', 'unmatched', 'unmatched', 'unmatched', 'ignored']);
     expect(await history(sent)).toEqual(['queued', 'sent', 'delivered']);
     expect(await history(twice)).toEqual(['queued', 'sent', 'delivered', 'read']);
     expect(await history(queued)).toEqual(['queued', 'sent', 'delivered']);
@@ -181,4 +182,3 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(await t.store.sandbox.totals()).toEqual({ accepted: sent, duplicates: 0 });
   });
 });
-

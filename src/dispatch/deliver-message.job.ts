@@ -264,7 +264,12 @@ class EndingRecorder {
       const accepted = endings.filter((e): e is Extract<Ending, { kind: 'accepted' }> => e.kind === 'accepted');
       await recordAcceptedMany(
         tx,
-        accepted.map(({ message, outcome, at, detail }) => ({ message, providerMessageId: outcome.providerMessageId, at, detail })),
+        accepted.map(({ message, outcome, at, detail }) => ({
+          messageId: message.id,
+          providerMessageId: outcome.providerMessageId,
+          at,
+          detail,
+        })),
       );
       for (const { message, outcome } of accepted) {
         if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);

@@ -40,43 +40,40 @@ async function move(
 
 /** One message's move in a `moveMany`. */
 interface Move {
-  message: Message;
+  messageId: string;
   change: Omit<Transition, 'messageId'>;
   eventData?: Record<string, unknown>;
 }
 
 /**
- * `move` for many messages going to the same status: one update, one history insert and the
- * events in multi-row inserts. Returns the messages that moved, as they now are.
+ * `move` for many messages going to the same status: one update (which returns the rows it
+ * moved), one history insert and the events in multi-row inserts. Returns the messages that
+ * moved, as they now are.
  */
 async function moveMany(tx: Store, moves: readonly Move[]): Promise<Message[]> {
   const first = moves[0];
   if (!first) return [];
   const type = statusEventType(first.change.to);
-  const movedIds = await tx.messages.transitionMany(
-    moves.map(({ message, change }) => ({ ...change, messageId: message.id })),
+  const moved = await tx.messages.transitionMany(
+    moves.map(({ messageId, change }) => ({ ...change, messageId })),
     { countEvent: type !== undefined },
   );
-  const moved = moves.filter(({ message }) => movedIds.has(message.id));
+  const movedMoves = moves.filter(({ messageId }) => moved.has(messageId));
   if (type) {
     await emitEvents(
       tx,
-      moved.map(({ message, change, eventData }) => ({
-        type,
-        message,
-        status: change.to,
-        at: change.at,
-        sequence: movedIds.get(message.id)?.eventSequence as number,
-        ...(eventData ? { data: eventData } : {}),
-      })),
+      movedMoves.map(({ messageId, change, eventData }) => {
+        const { message, eventSequence } = moved.get(messageId) as { message: Message; eventSequence: number };
+        return { type, message, status: change.to, at: change.at, sequence: eventSequence, ...(eventData ? { data: eventData } : {}) };
+      }),
     );
   }
-  return moved.map(({ message, change }) => ({ ...message, status: change.to as MessageStatus }));
+  return movedMoves.map(({ messageId }) => (moved.get(messageId) as { message: Message }).message);
 }
 
 /** A provider took a message: what `recordAcceptedMany` records of it. */
 export interface Acceptance {
-  message: Message;
+  messageId: string;
   providerMessageId: string;
   at: number;
   detail: string | null;
@@ -84,23 +81,26 @@ export interface Acceptance {
 
 /**
  * `recordAccepted` for many messages at once, in multi-row statements (the worker's batches).
- * Returns the ids of the messages that were still queued and are now sent.
+ * Returns the messages that were still queued and are now sent.
  */
-export async function recordAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Set<string>> {
+export async function recordAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Message[]> {
   const sent = await moveMany(
     tx,
-    acceptances.map(({ message, providerMessageId, at, detail }) => ({
-      message,
+    acceptances.map(({ messageId, providerMessageId, at, detail }) => ({
+      messageId,
       change: { from: ['queued'], to: 'sent', at, detail, sentAt: at, providerMessageId, chargeState: 'captured', clearInFlight: true },
     })),
   );
-  const sentIds = new Set(sent.map((message) => message.id));
-  const captured = acceptances.filter(({ message }) => sentIds.has(message.id));
   await tx.credits.captureMany(
-    captured.map(({ message, at }) => ({ accountId: message.accountId, micros: message.costMicros, messageId: message.id, at })),
+    sent.map((message) => ({
+      accountId: message.accountId,
+      micros: message.costMicros,
+      messageId: message.id,
+      at: message.sentAt as number,
+    })),
   );
-  for (const { message, at } of captured) await recordEmailEvent(tx, { ...message, status: 'sent' }, 'sent', at);
-  return sentIds;
+  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
+  return sent;
 }
 
 /** A provider took the message: its cost is captured. */
@@ -191,51 +191,64 @@ export async function applyReceipts(tx: Store, receipts: readonly ProviderReceip
   for (const receipt of receipts) if (receipt.messageId) perMessage.set(receipt.messageId, (perMessage.get(receipt.messageId) ?? 0) + 1);
   const quick: number[] = [];
   const oneByOne: number[] = [];
-  receipts.forEach((receipt, i) => {
+  for (const [i, receipt] of receipts.entries()) {
     const single = receipt.messageId !== undefined && perMessage.get(receipt.messageId) === 1;
-    (single && receipt.status === 'delivered' ? quick : oneByOne).push(i);
-  });
-
-  const found = new Map(
-    (await tx.messages.findByIds(quick.map((i) => (receipts[i] as ProviderReceipt).messageId as string))).map((m) => [m.id, m]),
-  );
-  const implied: Acceptance[] = [];
-  const deliveries: Array<{ i: number; message: Message }> = [];
-  for (const i of quick) {
-    const receipt = receipts[i] as ProviderReceipt;
-    const message = found.get(receipt.messageId as string);
-    if (!message || message.channel !== receipt.channel) {
-      results[i] = 'unmatched';
-      continue;
-    }
-    if (message.status === 'queued') {
-      implied.push({
-        message,
-        providerMessageId: receipt.providerMessageId,
-        at: receipt.occurredAt,
-        detail: 'accepted (implied by a receipt)',
-      });
-    }
-    deliveries.push({ i, message });
+    // Our ids name their channel (msg_sms_...): a receipt for an id of another channel is left to
+    // the one-by-one path, which finds it unmatched.
+    const ofItsChannel = receipt.messageId?.startsWith(`msg_${receipt.channel}_`) === true;
+    (single && ofItsChannel && receipt.status === 'delivered' ? quick : oneByOne).push(i);
   }
-  const nowSent = implied.length > 0 ? await recordAcceptedMany(tx, implied) : new Set<string>();
-  const delivered = await moveMany(
-    tx,
-    deliveries.map(({ i, message }) => {
+
+  // Straight from sent to delivered, which is what nearly every receipt finds: one update that
+  // returns what moved.
+  const deliverAll = async (indexes: readonly number[]) => {
+    const moves = indexes.map((i): Move => {
       const receipt = receipts[i] as ProviderReceipt;
       const at = receipt.occurredAt;
       return {
-        message: nowSent.has(message.id) ? { ...message, status: 'sent' as const } : message,
+        messageId: receipt.messageId as string,
         change: { from: ['sent'], to: 'delivered', at, detail: receipt.code ?? null, deliveredAt: at },
       };
-    }),
-  );
-  const deliveredIds = new Set(delivered.map((message) => message.id));
-  for (const { i, message } of deliveries) results[i] = deliveredIds.has(message.id) ? 'applied' : 'ignored';
-  for (const { i, message } of deliveries) {
-    if (deliveredIds.has(message.id)) {
-      await recordEmailEvent(tx, { ...message, status: 'delivered' }, 'delivered', (receipts[i] as ProviderReceipt).occurredAt);
+    });
+    const delivered = new Set<string>();
+    for (const message of await moveMany(tx, moves)) {
+      delivered.add(message.id);
+      await recordEmailEvent(tx, message, 'delivered', message.deliveredAt as number);
     }
+    return delivered;
+  };
+  const delivered = await deliverAll(quick);
+  const left = quick.filter((i) => !delivered.has((receipts[i] as ProviderReceipt).messageId as string));
+  for (const i of quick) if (delivered.has((receipts[i] as ProviderReceipt).messageId as string)) results[i] = 'applied';
+
+  // The rest: no such message (or not of that channel), already past sent, or still queued (the
+  // receipt overtook our record of the hand-over, and implies the acceptance first).
+  const found = new Map(
+    (await tx.messages.findByIds(left.map((i) => (receipts[i] as ProviderReceipt).messageId as string))).map((m) => [m.id, m]),
+  );
+  const implied: number[] = [];
+  for (const i of left) {
+    const receipt = receipts[i] as ProviderReceipt;
+    const message = found.get(receipt.messageId as string);
+    if (!message || message.channel !== receipt.channel) results[i] = 'unmatched';
+    else if (message.status === 'queued') implied.push(i);
+    else results[i] = 'ignored';
+  }
+  if (implied.length > 0) {
+    await recordAcceptedMany(
+      tx,
+      implied.map((i) => {
+        const receipt = receipts[i] as ProviderReceipt;
+        return {
+          messageId: receipt.messageId as string,
+          providerMessageId: receipt.providerMessageId,
+          at: receipt.occurredAt,
+          detail: 'accepted (implied by a receipt)',
+        };
+      }),
+    );
+    const deliveredLate = await deliverAll(implied);
+    for (const i of implied) results[i] = deliveredLate.has((receipts[i] as ProviderReceipt).messageId as string) ? 'applied' : 'ignored';
   }
 
   for (const i of oneByOne) results[i] = await applyReceiptIn(tx, receipts[i] as ProviderReceipt);

@@ -279,7 +279,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     },
 
     async transitionMany(changes, options) {
-      const moved = new Map<string, { eventSequence: number }>();
+      const moved = new Map<string, { message: Message; eventSequence: number }>();
       const first = changes[0];
       if (!first) return moved;
       const shape = (c: Transition) =>
@@ -322,7 +322,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           .where('id', 'in', [...byId.keys()])
           .where('status', 'in', [...first.from]);
         if (first.requireNotInFlight) update = update.where('dispatch_state', 'is', null);
-        const rows = await update.returning(['id', 'status_sequence', 'event_sequence']).execute();
+        const rows = await update.returningAll().execute();
         if (rows.length === 0) continue;
         await db
           .insertInto('message_status_history')
@@ -333,7 +333,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             }),
           )
           .execute();
-        for (const row of rows) moved.set(row.id, { eventSequence: row.event_sequence });
+        for (const row of rows) moved.set(row.id, { message: toMessage(row), eventSequence: row.event_sequence });
       }
       return moved;
     },
