@@ -101,9 +101,16 @@ export interface CreditsPort {
   reserve(accountId: string, micros: number, messageId: string, at: number): Promise<boolean>;
   /**
    * Holds the cost of several messages at once, all or none: one balance check for the total,
-   * one ledger row per message (so each can later be captured or released on its own).
+   * one ledger row per message (so each can later be captured or released on its own). `counts`
+   * adds new messages to the account's per-channel message counters in the same update, so an
+   * accepted send writes the account row once.
    */
-  reserveMany(accountId: string, holds: ReadonlyArray<{ messageId: string; micros: number }>, at: number): Promise<boolean>;
+  reserveMany(
+    accountId: string,
+    holds: ReadonlyArray<{ messageId: string; micros: number }>,
+    at: number,
+    counts?: Partial<Record<Channel, number>>,
+  ): Promise<boolean>;
   /** Turns a reservation into a charge (a provider accepted the message). */
   capture(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
   /** `capture` for many messages: one balance update per account, one ledger row per message. */
@@ -114,7 +121,10 @@ export interface CreditsPort {
 }
 
 export interface MessagesPort {
-  /** Inserts new messages in status `queued`, each with the first entry of its status history. */
+  /**
+   * Inserts new messages in status `queued`, each with the first entry of its status history. The
+   * account's message counters are the caller's to move (`credits.reserveMany` does it with the hold).
+   */
   insertQueued(messages: ReadonlyArray<{ message: Message; payload: string | null }>): Promise<void>;
   /** Messages of one account, newest first (created_at, then id), filtered, with the total count. */
   list(query: MessageListQuery): Promise<{ messages: Message[]; total: number }>;

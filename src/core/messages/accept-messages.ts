@@ -90,10 +90,6 @@ export async function acceptMessages(
     );
 
   await deps.store.groupedTransaction(async (tx) => {
-    // A plain read first: a send the balance plainly cannot cover is refused before it writes
-    // anything (its neighbours in a group commit do not wait on its inserts and their rollback).
-    const account = await tx.accounts.findAccount(accountId);
-    if (account && account.creditsMicros - account.reservedMicros < total) throw insufficient();
     await tx.messages.insertQueued(
       messages.map((message, i) => {
         const payload = drafts[i]?.payload;
@@ -105,13 +101,17 @@ export async function acceptMessages(
       now,
     );
     for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
-    // The hold itself comes last and decides: it locks the account row (PostgreSQL), which every
-    // send of the account needs, so only for this statement and the commit. Refused (a concurrent
-    // send took the credits since the read), it undoes the rest.
+    // The hold comes last and decides: it locks the account row (PostgreSQL), which every send of
+    // the account needs, so only for this statement and the commit. Refused, it undoes the rest
+    // (the transaction, or this send's savepoint in a group commit). The account's message
+    // counters move in the same update.
+    const counts: Partial<Record<Channel, number>> = {};
+    for (const message of messages) counts[message.channel] = (counts[message.channel] ?? 0) + 1;
     const held = await tx.credits.reserveMany(
       accountId,
       messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
       now,
+      counts,
     );
     if (!held) throw insufficient();
   });

@@ -1,9 +1,10 @@
 import { type LedgerEntry, type LedgerKind, ledgerDeltas } from '../../core/accounts/ledger.js';
 import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
-import { newLedgerEntryId } from '../../core/ids.js';
+import { type Channel, newLedgerEntryId } from '../../core/ids.js';
 import type { CreditsPort } from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import { chunks } from './chunks.js';
+import { insertRows } from './insert-rows.js';
 
 /**
  * Balance columns and ledger rows move together, always inside the caller's transaction, so the
@@ -61,7 +62,7 @@ export function creditsStore(db: Executor): CreditsPort {
     await appendEntry(accountId, kind, micros, messageId, at, note);
   };
 
-  const reserveMany: CreditsPort['reserveMany'] = async (accountId, holds, at) => {
+  const reserveMany: CreditsPort['reserveMany'] = async (accountId, holds, at, counts = {}) => {
     let total = 0;
     for (const hold of holds) {
       assertAmount(hold.micros);
@@ -71,27 +72,31 @@ export function creditsStore(db: Executor): CreditsPort {
     // makes check-and-hold atomic, so concurrent sends can never overspend.
     const result = await db
       .updateTable('accounts')
-      .set((eb) => ({ reserved_micros: eb('reserved_micros', '+', total) }))
+      .set((eb) => ({
+        reserved_micros: eb('reserved_micros', '+', total),
+        ...Object.fromEntries(
+          Object.entries(counts).map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel as Channel}`, '+', n as number)]),
+        ),
+      }))
       .where('id', '=', accountId)
       .where((eb) => eb(eb('credits_micros', '-', eb.ref('reserved_micros')), '>=', total))
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) return false;
     for (const chunk of chunks(holds, 500)) {
-      await db
-        .insertInto('credit_ledger')
-        .values(
-          chunk.map((hold) => ({
-            id: newLedgerEntryId(at),
-            account_id: accountId,
-            kind: 'reserve' as const,
-            credits_delta: 0,
-            reserved_delta: hold.micros,
-            message_id: hold.messageId,
-            note: null,
-            created_at: at,
-          })),
-        )
-        .execute();
+      await insertRows(
+        db,
+        'credit_ledger',
+        chunk.map((hold) => ({
+          id: newLedgerEntryId(at),
+          account_id: accountId,
+          kind: 'reserve' as const,
+          credits_delta: 0,
+          reserved_delta: hold.micros,
+          message_id: hold.messageId,
+          note: null,
+          created_at: at,
+        })),
+      );
     }
     return true;
   };

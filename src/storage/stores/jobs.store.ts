@@ -5,6 +5,7 @@ import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { JobsTable } from '../schema.js';
 import { chunks } from './chunks.js';
+import { insertRows } from './insert-rows.js';
 
 const toClaimed = (row: JobsTable): ClaimedJob => ({
   id: row.id,
@@ -48,7 +49,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       created_at: at,
     }));
     if (rows.length === 0) return [];
-    for (const chunk of chunks(rows, 1000)) await db.insertInto('jobs').values(chunk).execute();
+    for (const chunk of chunks(rows, 1000)) await insertRows(db, 'jobs', chunk);
     if (options.capabilities.listenNotify && options.notifyChannel) {
       await sql`select pg_notify(${options.notifyChannel}, '')`.execute(db);
     }

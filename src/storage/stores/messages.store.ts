@@ -5,6 +5,7 @@ import type { MessagesPort, Transition } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
+import { insertRows } from './insert-rows.js';
 
 const toMessage = (row: MessagesTable): Message => ({
   id: row.id,
@@ -56,65 +57,49 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
 
   return {
     async insertQueued(entries) {
-      const perAccountChannel = new Map<string, Map<Channel, number>>();
-      for (const { message } of entries) {
-        const counts = perAccountChannel.get(message.accountId) ?? new Map<Channel, number>();
-        counts.set(message.channel, (counts.get(message.channel) ?? 0) + 1);
-        perAccountChannel.set(message.accountId, counts);
-      }
       for (const chunk of chunks(entries, 500)) {
-        await db
-          .insertInto('messages')
-          .values(
-            chunk.map(({ message, payload }) => ({
-              id: message.id,
-              account_id: message.accountId,
-              channel: message.channel,
-              recipient: message.to,
-              sender: message.sender,
-              body: message.body,
-              payload,
-              status: 'queued',
-              segments: message.segments,
-              cost_micros: message.costMicros,
-              charge_state: message.chargeState,
-              callback_url: message.callbackUrl,
-              scheduled_at: message.scheduledAt,
-              created_at: message.createdAt,
-              updated_at: message.createdAt,
-              sent_at: null,
-              delivered_at: null,
-              error_code: null,
-              error_message: null,
-              provider_message_id: null,
-              status_sequence: 1,
-              dispatch_state: null,
-              attempts: 0,
-              batch_id: message.batchId,
-              event_sequence: 0,
-            })),
-          )
-          .execute();
-        await db
-          .insertInto('message_status_history')
-          .values(
-            chunk.map(({ message }) => ({
-              message_id: message.id,
-              sequence: 1,
-              status: 'queued',
-              detail: null,
-              occurred_at: message.createdAt,
-            })),
-          )
-          .execute();
-      }
-      // Last: the account row is locked (PostgreSQL) from here until the commit, as briefly as can be.
-      for (const [accountId, counts] of perAccountChannel) {
-        await db
-          .updateTable('accounts')
-          .set((eb) => Object.fromEntries([...counts].map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel}`, '+', n)])))
-          .where('id', '=', accountId)
-          .execute();
+        await insertRows(
+          db,
+          'messages',
+          chunk.map(({ message, payload }) => ({
+            id: message.id,
+            account_id: message.accountId,
+            channel: message.channel,
+            recipient: message.to,
+            sender: message.sender,
+            body: message.body,
+            payload,
+            status: 'queued',
+            segments: message.segments,
+            cost_micros: message.costMicros,
+            charge_state: message.chargeState,
+            callback_url: message.callbackUrl,
+            scheduled_at: message.scheduledAt,
+            created_at: message.createdAt,
+            updated_at: message.createdAt,
+            sent_at: null,
+            delivered_at: null,
+            error_code: null,
+            error_message: null,
+            provider_message_id: null,
+            status_sequence: 1,
+            dispatch_state: null,
+            attempts: 0,
+            batch_id: message.batchId,
+            event_sequence: 0,
+          })),
+        );
+        await insertRows(
+          db,
+          'message_status_history',
+          chunk.map(({ message }) => ({
+            message_id: message.id,
+            sequence: 1,
+            status: 'queued',
+            detail: null,
+            occurred_at: message.createdAt,
+          })),
+        );
       }
     },
 

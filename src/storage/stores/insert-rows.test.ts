@@ -1,0 +1,42 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import type { HeraldDatabase } from '../database.js';
+import { insertRows } from './insert-rows.js';
+
+describeEachDialect('inserts with SQL built once per shape', (dialect) => {
+  let location: TestDatabaseLocation;
+  let database: HeraldDatabase;
+
+  beforeEach(async () => {
+    location = allocateDatabase(dialect);
+    database = await openDatabase(location);
+  });
+  afterEach(async () => {
+    await database.close();
+    await location.drop();
+  });
+
+  const secret = (name: string, value: string | null = `v-${name}`) => ({ name, value: value as string, created_at: 1_000 });
+  const stored = () => database.db.selectFrom('server_secrets').selectAll().orderBy('name').execute();
+
+  it('inserts each row with its own values when the same shape comes again, in and out of a transaction', async () => {
+    await insertRows(database.db, 'server_secrets', [secret('a'), secret('b')]);
+    await insertRows(database.db, 'server_secrets', [secret('c'), secret('d')]);
+    await database.db.transaction().execute((tx) => insertRows(tx, 'server_secrets', [secret('e'), secret('f')]));
+    await insertRows(database.db, 'server_secrets', [secret('g')]);
+    expect((await stored()).map((row) => [row.name, row.value])).toEqual(
+      ['a', 'b', 'c', 'd', 'e', 'f', 'g'].map((name) => [name, `v-${name}`]),
+    );
+  });
+
+  it('refuses rows that differ in their columns, and writes nothing', async () => {
+    const odd = { name: 'x', value: 'y' } as ReturnType<typeof secret>; // no created_at
+    await expect(insertRows(database.db, 'server_secrets', [secret('a'), odd])).rejects.toThrow(/differ in their columns/);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('takes no statement for no rows', async () => {
+    await insertRows(database.db, 'server_secrets', []);
+    expect(await stored()).toEqual([]);
+  });
+});
