@@ -127,18 +127,28 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async nextDueAt(now) {
-      const row = await db
+      // The first free job of each priority, read in claim order (so jobs due much later are not
+      // scanned), and the first lease to run out, from the index of running leases.
+      const candidates: number[] = [];
+      for (const priority of PRIORITIES) {
+        const row = await db
+          .selectFrom('jobs')
+          .select('run_at')
+          .where('priority', '=', priority)
+          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .orderBy('run_at')
+          .orderBy('id')
+          .limit(1)
+          .executeTakeFirst();
+        if (row) candidates.push(Number(row.run_at));
+      }
+      const lease = await db
         .selectFrom('jobs')
-        .select((eb) => [
-          eb.fn
-            .min('run_at')
-            .filterWhere((w) => w.or([w('locked_until', 'is', null), w('locked_until', '<', now)]))
-            .as('next_free'),
-          eb.fn.min('locked_until').filterWhere('locked_until', '>=', now).as('next_lease_end'),
-        ])
+        .select((eb) => eb.fn.min('locked_until').as('next'))
+        .where('locked_until', '>=', now)
         .executeTakeFirst();
-      const candidates = [row?.next_free, row?.next_lease_end].filter((v): v is number => v !== null && v !== undefined);
-      return candidates.length ? Math.min(...candidates.map(Number)) : undefined;
+      if (lease?.next !== null && lease?.next !== undefined) candidates.push(Number(lease.next));
+      return candidates.length ? Math.min(...candidates) : undefined;
     },
 
     async deleteForMessage(messageId) {
