@@ -244,6 +244,8 @@ export interface JobsPort {
   completeMany(jobIds: readonly string[], workerId: string): Promise<void>;
   /** Puts a job back to run again at `runAt`. */
   reschedule(jobId: string, workerId: string, runAt: number, error: string | null): Promise<void>;
+  /** `reschedule` for several jobs going back with the same time and error, in one statement. */
+  rescheduleMany(jobIds: readonly string[], workerId: string, runAt: number, error: string | null): Promise<void>;
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
   releaseAll(workerId: string): Promise<number>;
   /** When the next job becomes due (or its lease runs out), if there is one. */

@@ -34,8 +34,33 @@ export function webhookRetryDelayMs(failedAttempts: number, random: () => number
  * failures disable it too; other failures retry on the schedule above, then give up.
  */
 export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
+  const { deliveryId, receiver } = job.payload as { deliveryId: string; receiver?: string };
+  // The job names its receiver (jobs queued by earlier versions do not): a busy receiver is then
+  // seen before anything is read, so waiting deliveries cost the store nothing but their reschedule.
+  if (receiver === undefined) return deliverOnce(ctx, deliveryId, undefined, signal);
+  if (!ctx.receiverSlots.take(receiver, ctx.webhooks.perReceiverConcurrency)) return busy(ctx);
+  try {
+    return await deliverOnce(ctx, deliveryId, receiver, signal);
+  } finally {
+    ctx.receiverSlots.give(receiver);
+  }
+}
+
+/** Back in a moment: rounded up to a 50 ms step, so deliveries waiting together are put back in one statement. */
+const busy = (ctx: DispatchContext): JobResult => ({
+  done: false,
+  retryAt: Math.ceil((ctx.clock.now() + BUSY_RECEIVER_DELAY_MS) / 50) * 50,
+  error: 'receiver busy',
+});
+
+/** One attempt; `heldSlot` is the receiver slot the caller already holds, if it does. */
+async function deliverOnce(
+  ctx: DispatchContext,
+  deliveryId: string,
+  heldSlot: string | undefined,
+  signal: AbortSignal,
+): Promise<JobResult> {
   const { store, clock } = ctx;
-  const { deliveryId } = job.payload as { deliveryId: string };
   const delivery = await store.webhooks.findDelivery(deliveryId);
   if (delivery?.status !== 'pending') return DONE;
 
@@ -53,9 +78,7 @@ export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, sign
   }
 
   const slot = delivery.webhookId ?? delivery.url;
-  if (!ctx.receiverSlots.take(slot, ctx.webhooks.perReceiverConcurrency)) {
-    return { done: false, retryAt: clock.now() + BUSY_RECEIVER_DELAY_MS, error: 'receiver busy' };
-  }
+  if (heldSlot === undefined && !ctx.receiverSlots.take(slot, ctx.webhooks.perReceiverConcurrency)) return busy(ctx);
   try {
     const event = await store.webhooks.findEvent(delivery.eventId);
     if (!event) return DONE;
@@ -80,7 +103,7 @@ export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, sign
     if (signal.aborted) return { done: false, retryAt: clock.now(), error: 'the worker stopped during the delivery' };
     return await record(ctx, delivery, webhook, result);
   } finally {
-    ctx.receiverSlots.give(slot);
+    if (heldSlot === undefined) ctx.receiverSlots.give(slot);
   }
 }
 

@@ -13,8 +13,19 @@ export function settleJobsAs(workerId: string): SettleJobs {
   return async (tx, outcomes) => {
     const done = outcomes.filter(([, result]) => result.done).map(([job]) => job.id);
     if (done.length > 0) await tx.jobs.completeMany(done, workerId);
+    // Jobs going back at the same time with the same error (deliveries waiting for a busy
+    // receiver) are put back together.
+    const back = new Map<string, { runAt: number; error: string; ids: string[] }>();
     for (const [job, result] of outcomes) {
-      if (!result.done) await tx.jobs.reschedule(job.id, workerId, result.retryAt, result.error);
+      if (result.done) continue;
+      const key = `${result.retryAt}|${result.error}`;
+      const group = back.get(key) ?? { runAt: result.retryAt, error: result.error, ids: [] };
+      group.ids.push(job.id);
+      back.set(key, group);
+    }
+    for (const { runAt, error, ids } of back.values()) {
+      if (ids.length === 1) await tx.jobs.reschedule(ids[0] as string, workerId, runAt, error);
+      else await tx.jobs.rescheduleMany(ids, workerId, runAt, error);
     }
   };
 }

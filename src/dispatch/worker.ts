@@ -115,8 +115,37 @@ export class Worker {
       if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
       result = this.#afterThrow(job, error);
     }
-    // Grouped: the outcomes of jobs finishing together share one commit.
-    await this.ctx.store.groupedTransaction((tx) => this.#settle(tx, [[job, result]]));
+    await this.#settleSoon(job, result);
+  }
+
+  /** Outcomes of single jobs waiting to be recorded, all those of one turn of the event loop together. */
+  #toSettle: Array<{ outcome: [ClaimedJob, JobResult]; done: () => void; failed: (error: unknown) => void }> = [];
+
+  /** Records a single job's outcome with the others that end in the same turn: one transaction for them all. */
+  #settleSoon(job: ClaimedJob, result: JobResult): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#toSettle.push({ outcome: [job, result], done: resolve, failed: reject });
+      if (this.#toSettle.length > 1) return;
+      setImmediate(() => {
+        const batch = this.#toSettle;
+        this.#toSettle = [];
+        this.ctx.store
+          .groupedTransaction((tx) =>
+            this.#settle(
+              tx,
+              batch.map((entry) => entry.outcome),
+            ),
+          )
+          .then(
+            () => {
+              for (const entry of batch) entry.done();
+            },
+            (error: unknown) => {
+              for (const entry of batch) entry.failed(error);
+            },
+          );
+      });
+    });
   }
 
   /**

@@ -53,7 +53,8 @@ const executorOf = (tx: Store): Kysely<Database> => {
  * nothing of the backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
  */
 export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE_PROCESS): Store {
-  const store = bind(db, options, undefined, undefined);
+  const notifyOthers = options.capabilities.listenNotify && options.notifyChannel ? coalescedNotify(db, options.notifyChannel) : undefined;
+  const store = bind(db, options, undefined, undefined, notifyOthers);
   if (options.groupCommit === false || !options.capabilities.groupCommit) return store;
   const committer = new GroupCommitter<Store>({
     transaction: (work) => store.transaction(work),
@@ -61,7 +62,34 @@ export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE
     rollbackToSavepoint: savepointStatement('rollback to savepoint herald_unit'),
     releaseSavepoint: savepointStatement('release savepoint herald_unit'),
   });
-  return bind(db, options, undefined, committer);
+  return bind(db, options, undefined, committer, notifyOthers);
+}
+
+/**
+ * A NOTIFY on `channel` after commits that added jobs, sent on its own (not inside the sending
+ * transaction: PostgreSQL serialises the commits of notifying transactions on one lock) and
+ * coalesced: while one is on its way, any number of further requests make one more, sent after it.
+ * Every commit is thus followed by a NOTIFY that starts after it. A NOTIFY that fails is dropped:
+ * workers also look on their own every poll interval.
+ */
+function coalescedNotify(db: Kysely<Database>, channel: string): () => void {
+  let sending = false;
+  let again = false;
+  const send = async () => {
+    sending = true;
+    try {
+      do {
+        again = false;
+        await sql`select pg_notify(${channel}, '')`.execute(db).catch(() => {});
+      } while (again);
+    } finally {
+      sending = false;
+    }
+  };
+  return () => {
+    if (sending) again = true;
+    else void send();
+  };
 }
 
 /** `pending` is set inside a transaction: it records that jobs were added, to announce after commit. */
@@ -70,15 +98,23 @@ function bind(
   options: StoreOptions,
   pending: { jobs: boolean } | undefined,
   committer: GroupCommitter<Store> | undefined,
+  notifyOthers: (() => void) | undefined,
 ): Store {
+  /** Jobs were committed: wake this process's workers, and other processes' (PostgreSQL NOTIFY). */
+  const announce = () => {
+    // Committed: a wake-up that throws must not turn a durable result into an error.
+    try {
+      options.onJobsCommitted?.();
+    } catch {}
+    notifyOthers?.();
+  };
   const store: Store = {
     accounts: accountsStore(db),
     credits: creditsStore(db),
     messages: messagesStore(db, options.capabilities),
     jobs: jobsStore(db, {
       capabilities: options.capabilities,
-      notifyChannel: options.notifyChannel,
-      onEnqueued: pending ? () => (pending.jobs = true) : () => options.onJobsCommitted?.(),
+      onEnqueued: pending ? () => (pending.jobs = true) : announce,
     }),
     sandbox: sandboxStore(db),
     templates: templatesStore(db),
@@ -91,16 +127,11 @@ function bind(
       if (pending) return work(store);
       const inner = { jobs: false };
       const result = await db.transaction().execute((trx) => {
-        const tx = bind(trx, options, inner, undefined);
+        const tx = bind(trx, options, inner, undefined, undefined);
         executors.set(tx, trx);
         return work(tx);
       });
-      if (inner.jobs) {
-        // Committed: a wake-up that throws must not turn a durable result into an error.
-        try {
-          options.onJobsCommitted?.();
-        } catch {}
-      }
+      if (inner.jobs) announce();
       return result;
     },
     groupedTransaction(work) {

@@ -4,7 +4,7 @@ export const JOB_KINDS = {
   deliverMessage: 'deliver_message',
   /** Feed a provider's delivery report into the status machine. Payload: a ProviderReceipt. */
   providerReceipt: 'provider_receipt',
-  /** Post one event to one receiver (a webhook or a callback_url). Payload: `{deliveryId}`. */
+  /** Post one event to one receiver (a webhook or a callback_url). Payload: `{deliveryId, receiver}` (webhook id or URL). */
   deliverWebhook: 'deliver_webhook',
 } as const;
 

@@ -1,11 +1,10 @@
 import type { Clock } from '../clock.js';
 import { creditsText } from '../credits.js';
-import { JOB_KINDS } from '../delivery/job-kinds.js';
 import { ApiError, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
 import type { Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
-import { recordEmailEvent } from './email-events.js';
+import { acceptQueueOf } from './accept-queue.js';
 import type { Message } from './message.js';
 
 export interface SendDeps {
@@ -89,31 +88,13 @@ export async function acceptMessages(
         : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
     );
 
-  await deps.store.groupedTransaction(async (tx) => {
-    await tx.messages.insertQueued(
-      messages.map((message, i) => {
-        const payload = drafts[i]?.payload;
-        return { message, payload: payload ? JSON.stringify(payload) : null };
-      }),
-    );
-    await tx.jobs.enqueueMany(
-      messages.map((m) => ({ kind: JOB_KINDS.deliverMessage, messageId: m.id, payload: null, runAt: Math.max(m.scheduledAt ?? now, now) })),
-      now,
-    );
-    for (const message of messages) await recordEmailEvent(tx, message, 'queued', now);
-    // The hold comes last and decides: it locks the account row (PostgreSQL), which every send of
-    // the account needs, so only for this statement and the commit. Refused, it undoes the rest
-    // (the transaction, or this send's savepoint in a group commit). The account's message
-    // counters move in the same update.
-    const counts: Partial<Record<Channel, number>> = {};
-    for (const message of messages) counts[message.channel] = (counts[message.channel] ?? 0) + 1;
-    const held = await tx.credits.reserveMany(
-      accountId,
-      messages.map((m) => ({ messageId: m.id, micros: m.costMicros })),
-      now,
-      counts,
-    );
-    if (!held) throw insufficient();
+  // Written with the other requests of the moment, in one transaction (accept-queue.ts).
+  await acceptQueueOf(deps.store).submit({
+    accountId,
+    messages,
+    payloads: drafts.map((draft) => (draft.payload ? JSON.stringify(draft.payload) : null)),
+    now,
+    insufficient,
   });
   return messages;
 }

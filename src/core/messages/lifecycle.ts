@@ -226,15 +226,18 @@ export async function applyReceipts(tx: Store, receipts: readonly ProviderReceip
   const found = new Map(
     (await tx.messages.findByIds(left.map((i) => (receipts[i] as ProviderReceipt).messageId as string))).map((m) => [m.id, m]),
   );
+  // Sent by now: the hand-over's record committed between the update above and this read (PostgreSQL).
+  const again: number[] = [];
   const implied: number[] = [];
   for (const i of left) {
     const receipt = receipts[i] as ProviderReceipt;
     const message = found.get(receipt.messageId as string);
     if (!message || message.channel !== receipt.channel) results[i] = 'unmatched';
     else if (message.status === 'queued') implied.push(i);
+    else if (message.status === 'sent') again.push(i);
     else results[i] = 'ignored';
   }
-  if (implied.length > 0) {
+  if (implied.length > 0 || again.length > 0) {
     await recordAcceptedMany(
       tx,
       implied.map((i) => {
@@ -247,8 +250,10 @@ export async function applyReceipts(tx: Store, receipts: readonly ProviderReceip
         };
       }),
     );
-    const deliveredLate = await deliverAll(implied);
-    for (const i of implied) results[i] = deliveredLate.has((receipts[i] as ProviderReceipt).messageId as string) ? 'applied' : 'ignored';
+    const deliveredLate = await deliverAll([...implied, ...again]);
+    for (const i of [...implied, ...again]) {
+      results[i] = deliveredLate.has((receipts[i] as ProviderReceipt).messageId as string) ? 'applied' : 'ignored';
+    }
   }
 
   for (const i of oneByOne) results[i] = await applyReceiptIn(tx, receipts[i] as ProviderReceipt);

@@ -31,7 +31,13 @@ export async function queueDeliveries(tx: Store, deliveries: readonly WebhookDel
   if (deliveries.length === 0) return;
   await tx.webhooks.insertDeliveries(deliveries);
   await tx.jobs.enqueueMany(
-    deliveries.map((d) => ({ kind: JOB_KINDS.deliverWebhook, messageId: null, payload: { deliveryId: d.id }, runAt: at })),
+    // The receiver (its webhook, or the callback URL) rides along, so a worker sees a busy one before reading anything.
+    deliveries.map((d) => ({
+      kind: JOB_KINDS.deliverWebhook,
+      messageId: null,
+      payload: { deliveryId: d.id, receiver: d.webhookId ?? d.url },
+      runAt: at,
+    })),
     at,
   );
 }

@@ -28,15 +28,16 @@ export async function insertRows<T extends keyof Database & string>(
   }
   const adapter = db.getExecutor().adapter;
   let shapes = compiled.get(adapter);
-  if (!shapes) compiled.set(adapter, (shapes = new Map()));
+  if (!shapes) {
+    shapes = new Map();
+    compiled.set(adapter, shapes);
+  }
   const key = `${table}|${rows.length}|${columns.join(',')}`;
   let sql = shapes.get(key);
   if (sql === undefined) {
-    // biome-ignore lint/suspicious/noExplicitAny: the rows are typed by the caller's table
-    const query = db
-      .insertInto(table)
-      .values(rows as any)
-      .compile();
+    // The rows were typed against the table by the caller; Kysely's generic signature cannot follow.
+    const insert = db.insertInto(table) as unknown as { values(rows: unknown): { compile(): CompiledQuery } };
+    const query = insert.values(rows).compile();
     // The SQL is reused with parameters taken in this order: it must be Kysely's order too.
     const same = query.parameters.length === parameters.length && query.parameters.every((value, i) => Object.is(value, parameters[i]));
     if (!same) throw new Error(`insertRows: the rows of ${table} differ in their columns`);

@@ -1,4 +1,3 @@
-import { sql } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
@@ -19,9 +18,7 @@ const toClaimed = (row: JobsTable): ClaimedJob => ({
 
 export interface JobsStoreOptions {
   capabilities: Capabilities;
-  /** PostgreSQL NOTIFY channel that wakes workers in other processes. */
-  notifyChannel: string | undefined;
-  /** Called after each insert (the store announces it once the transaction commits). */
+  /** Called after each insert (the store announces it, in this process and to others, once committed). */
   onEnqueued?: () => void;
 }
 
@@ -33,7 +30,7 @@ export interface JobsStoreOptions {
 const PRIORITIES = [...new Set(Object.values(JOB_PRIORITY))].sort((a, b) => a - b);
 
 export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
-  /** Inserts jobs with ids made here; announces them once (NOTIFY is delivered only on commit). */
+  /** Inserts jobs with ids made here; the store announces them once they are committed. */
   const insert = async (jobs: readonly NewJob[], at: number): Promise<string[]> => {
     const rows = jobs.map((job) => ({
       id: newJobId(at),
@@ -50,9 +47,6 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     }));
     if (rows.length === 0) return [];
     for (const chunk of chunks(rows, 1000)) await insertRows(db, 'jobs', chunk);
-    if (options.capabilities.listenNotify && options.notifyChannel) {
-      await sql`select pg_notify(${options.notifyChannel}, '')`.execute(db);
-    }
     options.onEnqueued?.();
     return rows.map((row) => row.id);
   };
@@ -115,6 +109,17 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
         .where('id', '=', jobId)
         .where('locked_by', '=', workerId)
         .execute();
+    },
+
+    async rescheduleMany(jobIds, workerId, runAt, error) {
+      for (const chunk of chunks(jobIds, 1000)) {
+        await db
+          .updateTable('jobs')
+          .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
+          .where('id', 'in', chunk)
+          .where('locked_by', '=', workerId)
+          .execute();
+      }
     },
 
     async releaseAll(workerId) {

@@ -1,0 +1,133 @@
+import { afterEach, beforeEach, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import { sumLedger } from '../accounts/ledger.js';
+import type { CreatedAccount } from '../accounts/manage-accounts.js';
+import { MICROS_PER_CREDIT } from '../credits.js';
+import { ApiError } from '../errors.js';
+import { newMessageId } from '../ids.js';
+import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
+import type { Message } from './message.js';
+
+/** Concurrent requests are accepted in batches (one transaction, multi-row writes); each is answered as if alone. */
+describeEachDialect('accepting concurrent requests together', (dialect) => {
+  let t: TestApp;
+
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterEach(() => t.close());
+
+  const expectLedgerBalanced = async (account: CreatedAccount) => {
+    const stored = await t.store.accounts.findAccount(account.account.id);
+    const sums = sumLedger(await t.store.credits.ledger(account.account.id));
+    expect(sums).toEqual({ creditsMicros: stored?.creditsMicros, reservedMicros: stored?.reservedMicros });
+  };
+
+  it('accepts exactly what the balance covers when 40 sends arrive at once, and refuses the rest with nothing written', async () => {
+    const account = await t.createAccount({ credits: 25 });
+    const token = await t.tokenFor(account);
+    const responses = await Promise.all(
+      Array.from({ length: 40 }, (_, i) =>
+        t.call('POST', '/v1/sms/send', token, { to: `+1415555${String(2000 + i)}`, message: 'Your code is 123456' }),
+      ),
+    );
+    const accepted = responses.filter((r) => r.statusCode === 200);
+    const refused = responses.filter((r) => r.statusCode === 402);
+    expect(accepted).toHaveLength(25);
+    expect(refused).toHaveLength(15);
+    for (const response of refused) expect(response.json().error.code).toBe('INSUFFICIENT_CREDITS');
+    const ids = accepted.map((r) => r.json().data.message_id as string);
+    expect(new Set(ids).size).toBe(25);
+
+    const stored = await t.store.accounts.findAccount(account.account.id);
+    expect(stored?.reservedMicros).toBe(25 * MICROS_PER_CREDIT);
+    expect(await t.store.jobs.count()).toBe(25);
+    const rows = await t.database.db.selectFrom('messages').select('id').execute();
+    expect(rows.map((row) => row.id).sort()).toEqual([...ids].sort());
+    for (const id of ids) expect((await t.store.messages.statusHistory(id)).map((h) => h.status)).toEqual(['queued']);
+    // The list's unfiltered total comes from the account's counters, moved with the holds.
+    const list = (await t.call('GET', '/v1/messages?limit=1', token)).json();
+    expect(list.data.pagination.total).toBe(25);
+    await expectLedgerBalanced(account);
+  });
+
+  const unit = (accountId: string, n: number, overrides: Partial<Message> = {}): AcceptUnit => {
+    const now = t.clock.now();
+    const messages = Array.from(
+      { length: n },
+      (): Message => ({
+        id: newMessageId('sms', now),
+        accountId,
+        channel: 'sms',
+        to: '+14155552671',
+        sender: null,
+        body: 'hi',
+        status: 'queued',
+        segments: 1,
+        costMicros: MICROS_PER_CREDIT,
+        chargeState: 'reserved',
+        callbackUrl: null,
+        scheduledAt: null,
+        createdAt: now,
+        sentAt: null,
+        deliveredAt: null,
+        error: null,
+        providerMessageId: null,
+        dispatchState: null,
+        attempts: 0,
+        batchId: null,
+        ...overrides,
+      }),
+    );
+    return { accountId, messages, payloads: messages.map(() => null), now, insufficient: () => new ApiError('INSUFFICIENT_CREDITS', 'no') };
+  };
+
+  it('writes the units of several accounts in one batch, each account held for its own', async () => {
+    const a = await t.createAccount({ credits: 10 });
+    const b = await t.createAccount({ credits: 3 });
+    const queue = new AcceptQueue(t.store);
+    const outcomes = await Promise.allSettled([
+      queue.submit(unit(a.account.id, 4)),
+      queue.submit(unit(b.account.id, 2)),
+      queue.submit(unit(a.account.id, 5)),
+      queue.submit(unit(b.account.id, 2)), // 4 > 3: refused
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'fulfilled', 'fulfilled', 'rejected']);
+    expect((await t.store.accounts.findAccount(a.account.id))?.reservedMicros).toBe(9 * MICROS_PER_CREDIT);
+    expect((await t.store.accounts.findAccount(b.account.id))?.reservedMicros).toBe(2 * MICROS_PER_CREDIT);
+    expect(await t.store.jobs.count()).toBe(11);
+    await expectLedgerBalanced(a);
+    await expectLedgerBalanced(b);
+  });
+
+  it('splits what waits into batches of at most its message cap, never splitting a request', async () => {
+    const account = await t.createAccount({ credits: 20 });
+    const queue = new AcceptQueue(t.store, 3);
+    const sizes = [2, 2, 5, 1, 1];
+    const outcomes = await Promise.allSettled(sizes.map((n) => queue.submit(unit(account.account.id, n))));
+    expect(outcomes.every((o) => o.status === 'fulfilled')).toBe(true);
+    expect(await t.store.jobs.count()).toBe(11);
+    await expectLedgerBalanced(account);
+  });
+
+  it('writes each unit of a batch that fails as a whole again on its own, so only the faulty one fails', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const queue = new AcceptQueue(t.store);
+    const first = unit(account.account.id, 1);
+    await queue.submit(first);
+    // A unit reusing a stored message's id breaks the batch's multi-row insert.
+    const faulty = unit(account.account.id, 1, { id: first.messages[0]?.id as string });
+    const good = [unit(account.account.id, 2), unit(account.account.id, 1)];
+    const outcomes = await Promise.allSettled([
+      queue.submit(good[0] as AcceptUnit),
+      queue.submit(faulty),
+      queue.submit(good[1] as AcceptUnit),
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).not.toBeInstanceOf(ApiError);
+    expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(4 * MICROS_PER_CREDIT);
+    expect(await t.store.jobs.count()).toBe(4);
+    await expectLedgerBalanced(account);
+  });
+});

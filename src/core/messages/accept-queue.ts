@@ -1,0 +1,170 @@
+import { JOB_KINDS } from '../delivery/job-kinds.js';
+import type { ApiError } from '../errors.js';
+import type { Channel } from '../ids.js';
+import type { Store } from '../ports.js';
+import { recordEmailEvent } from './email-events.js';
+import type { Message } from './message.js';
+
+/** One request's messages, to be held for and stored together, all or none. */
+export interface AcceptUnit {
+  accountId: string;
+  messages: readonly Message[];
+  /** Each message's channel-specific fields as JSON, in order. */
+  payloads: ReadonlyArray<string | null>;
+  now: number;
+  /** The error to answer with when the available balance does not cover the unit. */
+  insufficient: () => ApiError;
+}
+
+interface Queued {
+  unit: AcceptUnit;
+  resolve: () => void;
+  reject: (error: unknown) => void;
+}
+
+/**
+ * Accepts concurrent requests together: the units that arrive while the previous batch is being
+ * written are written as one, in one transaction — one conditional hold per account (the sum of
+ * its units, or unit by unit when the sum does not fit) and one multi-row insert each for the
+ * messages, their history, their jobs and their ledger rows, however many requests there are. A
+ * request is answered once its batch is committed; a request the balance cannot cover is refused
+ * and writes nothing, and its neighbours are not affected. If the batch fails as a whole (a
+ * statement error), each of its units is written again on its own, so the cause fails alone.
+ *
+ * On SQLite the batch is one unit of the store's group commit (it shares the commit with the
+ * worker's writes); on PostgreSQL it is a transaction of its own, taking the account rows in one
+ * order, and a handful of round trips serve the whole batch instead of a handful per request.
+ */
+export class AcceptQueue {
+  #queue: Queued[] = [];
+  #writing = false;
+
+  constructor(
+    private readonly store: Store,
+    /** The most messages one batch takes (a unit is never split); the rest wait for the next. */
+    private readonly maxMessages = 5_000,
+  ) {}
+
+  /** Resolves once the unit is durable; rejects with `unit.insufficient()` when its hold is refused. */
+  submit(unit: AcceptUnit): Promise<void> {
+    return new Promise((resolve, reject) => {
+      this.#queue.push({ unit, resolve, reject });
+      if (!this.#writing) void this.#drain();
+    });
+  }
+
+  async #drain(): Promise<void> {
+    this.#writing = true;
+    try {
+      while (this.#queue.length > 0) {
+        // Requests read in the same turn of the event loop join this batch.
+        await new Promise<void>((resolve) => setImmediate(resolve));
+        let taken = 0;
+        let messages = 0;
+        while (
+          taken < this.#queue.length &&
+          (taken === 0 || messages + (this.#queue[taken] as Queued).unit.messages.length <= this.maxMessages)
+        ) {
+          messages += (this.#queue[taken] as Queued).unit.messages.length;
+          taken++;
+        }
+        const batch = this.#queue.splice(0, taken);
+        try {
+          this.#settle(
+            batch,
+            await this.store.groupedTransaction((tx) =>
+              writeUnits(
+                tx,
+                batch.map((q) => q.unit),
+              ),
+            ),
+          );
+        } catch (error) {
+          if (batch.length === 1) (batch[0] as Queued).reject(error);
+          else await Promise.all(batch.map((queued) => this.#writeAlone(queued)));
+        }
+      }
+    } finally {
+      this.#writing = false;
+    }
+  }
+
+  async #writeAlone(queued: Queued): Promise<void> {
+    try {
+      this.#settle([queued], await this.store.groupedTransaction((tx) => writeUnits(tx, [queued.unit])));
+    } catch (error) {
+      queued.reject(error);
+    }
+  }
+
+  #settle(batch: readonly Queued[], held: readonly boolean[]): void {
+    for (const [i, queued] of batch.entries()) {
+      if (held[i]) queued.resolve();
+      else queued.reject(queued.unit.insufficient());
+    }
+  }
+}
+
+/** The queue of a store, made on first use: every request on that store shares it. */
+const queues = new WeakMap<Store, AcceptQueue>();
+export function acceptQueueOf(store: Store): AcceptQueue {
+  let queue = queues.get(store);
+  if (!queue) {
+    queue = new AcceptQueue(store);
+    queues.set(store, queue);
+  }
+  return queue;
+}
+
+/**
+ * Writes units in the caller's transaction; returns, per unit, whether its hold was granted (a
+ * unit that was not wrote nothing). Holds come first, account by account in id order, so two
+ * batches never wait on each other's account rows in a cycle.
+ */
+export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promise<boolean[]> {
+  const held = units.map(() => false);
+  const byAccount = new Map<string, number[]>();
+  for (const [i, unit] of units.entries()) byAccount.set(unit.accountId, [...(byAccount.get(unit.accountId) ?? []), i]);
+  for (const accountId of [...byAccount.keys()].sort()) {
+    const indexes = byAccount.get(accountId) as number[];
+    const together =
+      indexes.length > 1 &&
+      (await reserve(
+        tx,
+        accountId,
+        indexes.map((i) => units[i] as AcceptUnit),
+      ));
+    for (const i of indexes) held[i] = together || (await reserve(tx, accountId, [units[i] as AcceptUnit]));
+  }
+
+  const accepted = units.filter((_, i) => held[i]);
+  if (accepted.length === 0) return held;
+  await tx.messages.insertQueued(
+    accepted.flatMap((unit) => unit.messages.map((message, i) => ({ message, payload: unit.payloads[i] ?? null }))),
+  );
+  await tx.jobs.enqueueMany(
+    accepted.flatMap((unit) =>
+      unit.messages.map((m) => ({
+        kind: JOB_KINDS.deliverMessage,
+        messageId: m.id,
+        payload: null,
+        runAt: Math.max(m.scheduledAt ?? unit.now, unit.now),
+      })),
+    ),
+    Math.max(...accepted.map((unit) => unit.now)),
+  );
+  for (const unit of accepted) for (const message of unit.messages) await recordEmailEvent(tx, message, 'queued', unit.now);
+  return held;
+}
+
+/** One conditional hold for the units' total cost; the account's message counters move with it. */
+function reserve(tx: Store, accountId: string, units: readonly AcceptUnit[]): Promise<boolean> {
+  const counts: Partial<Record<Channel, number>> = {};
+  for (const unit of units) for (const message of unit.messages) counts[message.channel] = (counts[message.channel] ?? 0) + 1;
+  return tx.credits.reserveMany(
+    accountId,
+    units.flatMap((unit) => unit.messages.map((m) => ({ messageId: m.id, micros: m.costMicros }))),
+    (units[0] as AcceptUnit).now,
+    counts,
+  );
+}
