@@ -31,6 +31,11 @@ export interface Store {
    * Inside a transaction it joins that transaction, like `transaction`.
    */
   groupedTransaction<T>(work: (tx: Store) => Promise<T>): Promise<T>;
+  /**
+   * Whether concurrent units may share a commit at all (the operator's GROUP_COMMIT): where they
+   * may, requests to accept messages are also written together (core/messages/accept-queue.ts).
+   */
+  readonly sharesCommits: boolean;
 }
 
 /** A response stored under an idempotency key, replayed to retries. */

@@ -134,6 +134,7 @@ function bind(
       if (inner.jobs) announce();
       return result;
     },
+    sharesCommits: options.groupCommit !== false,
     groupedTransaction(work) {
       return pending || !committer ? store.transaction(work) : committer.run(work);
     },

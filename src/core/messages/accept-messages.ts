@@ -4,7 +4,7 @@ import { ApiError, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
 import type { Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
-import { acceptQueueOf } from './accept-queue.js';
+import { type AcceptUnit, acceptQueueOf, writeUnits } from './accept-queue.js';
 import type { Message } from './message.js';
 
 export interface SendDeps {
@@ -88,13 +88,19 @@ export async function acceptMessages(
         : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
     );
 
-  // Written with the other requests of the moment, in one transaction (accept-queue.ts).
-  await acceptQueueOf(deps.store).submit({
+  const unit: AcceptUnit = {
     accountId,
     messages,
     payloads: drafts.map((draft) => (draft.payload ? JSON.stringify(draft.payload) : null)),
     now,
     insufficient,
-  });
+  };
+  if (deps.store.sharesCommits) {
+    // Written with the other requests of the moment, in one transaction (accept-queue.ts).
+    await acceptQueueOf(deps.store).submit(unit);
+  } else {
+    const [held] = await deps.store.groupedTransaction((tx) => writeUnits(tx, [unit]));
+    if (!held) throw insufficient();
+  }
   return messages;
 }

@@ -1,13 +1,16 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { storeOf } from '../../storage/store.js';
 import { sumLedger } from '../accounts/ledger.js';
 import type { CreatedAccount } from '../accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../credits.js';
 import { ApiError } from '../errors.js';
 import { newMessageId } from '../ids.js';
+import { DEFAULT_PRICES } from '../pricing.js';
 import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
 import type { Message } from './message.js';
+import { sendSms } from './send-sms.js';
 
 /** Concurrent requests are accepted in batches (one transaction, multi-row writes); each is answered as if alone. */
 describeEachDialect('accepting concurrent requests together', (dialect) => {
@@ -128,6 +131,21 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     expect((outcomes[1] as PromiseRejectedResult).reason).not.toBeInstanceOf(ApiError);
     expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(4 * MICROS_PER_CREDIT);
     expect(await t.store.jobs.count()).toBe(4);
+    await expectLedgerBalanced(account);
+  });
+
+  it('writes each request in a transaction of its own under GROUP_COMMIT=false, with the same outcome', async () => {
+    const account = await t.createAccount({ credits: 6 });
+    const store = storeOf(t.database, undefined, { groupCommit: false });
+    expect(store.sharesCommits).toBe(false);
+    const deps = { store, clock: t.clock, prices: DEFAULT_PRICES };
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 10 }, (_, i) => sendSms(deps, account.account.id, { to: `+1415555${String(4000 + i)}`, message: 'hi' })),
+    );
+    expect(outcomes.filter((o) => o.status === 'fulfilled')).toHaveLength(6);
+    const refused = outcomes.filter((o): o is PromiseRejectedResult => o.status === 'rejected');
+    expect(refused.map((o) => (o.reason as ApiError).code)).toEqual(Array(4).fill('INSUFFICIENT_CREDITS'));
+    expect(await t.store.jobs.count()).toBe(6);
     await expectLedgerBalanced(account);
   });
 });
