@@ -16,8 +16,14 @@ export const WEBHOOK_RETRY_DELAYS_MS = [
 /** A webhook failing for this long without a single success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 
-/** How long a delivery waits for a free slot at a busy receiver. */
+/** How long a delivery put back for a busy receiver waits before it is tried again. */
 const BUSY_RECEIVER_DELAY_MS = 250;
+/**
+ * How long a delivery waits in this process for a slot at a busy receiver (at most four times as
+ * many as it has slots wait), before it is put back: a quick receiver is fed without a round trip
+ * through the queue, a hanging one holds few lanes for long.
+ */
+const SLOT_WAIT_MS = 1_000;
 
 /** Re-exported: the overlap belongs to the signing rules in core. */
 export { SECRET_OVERLAP_MS } from '../core/webhooks/signing.js';
@@ -38,7 +44,9 @@ export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, sign
   // The job names its receiver (jobs queued by earlier versions do not): a busy receiver is then
   // seen before anything is read, so waiting deliveries cost the store nothing but their reschedule.
   if (receiver === undefined) return deliverOnce(ctx, deliveryId, undefined, signal);
-  if (!ctx.receiverSlots.take(receiver, ctx.webhooks.perReceiverConcurrency)) return busy(ctx);
+  const limit = ctx.webhooks.perReceiverConcurrency;
+  const slot = await ctx.receiverSlots.acquire(receiver, limit, { maxWaiting: limit * 4, maxWaitMs: SLOT_WAIT_MS, signal });
+  if (!slot) return busy(ctx);
   try {
     return await deliverOnce(ctx, deliveryId, receiver, signal);
   } finally {

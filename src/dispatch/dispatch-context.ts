@@ -27,9 +27,14 @@ export interface DispatchContext {
   receiverSlots: ReceiverSlots;
 }
 
-/** Counting slots per key: how many deliveries to one receiver run at once in this process. */
+/**
+ * Counting slots per key: how many deliveries to one receiver run at once in this process. A few
+ * deliveries may wait for a slot (a queue per key, first come first served), so a busy but quick
+ * receiver is fed the next delivery as soon as one ends instead of having it put back for later.
+ */
 export class ReceiverSlots {
   readonly #used = new Map<string, number>();
+  readonly #waiting = new Map<string, Array<(granted: boolean) => void>>();
 
   /** Takes a slot for `key` unless `limit` are already taken. */
   take(key: string, limit: number): boolean {
@@ -39,7 +44,42 @@ export class ReceiverSlots {
     return true;
   }
 
+  /**
+   * Takes a slot, waiting for one up to `maxWaitMs` when no more than `maxWaiting` wait already.
+   * False when the queue is full, the wait ran out or `signal` aborted: the caller comes back later.
+   */
+  acquire(key: string, limit: number, options: { maxWaiting: number; maxWaitMs: number; signal: AbortSignal }): Promise<boolean> {
+    if (this.take(key, limit)) return Promise.resolve(true);
+    const queue = this.#waiting.get(key) ?? [];
+    if (queue.length >= options.maxWaiting || options.signal.aborted) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      const done = (granted: boolean) => {
+        clearTimeout(timer);
+        options.signal.removeEventListener('abort', giveUp);
+        resolve(granted);
+      };
+      const giveUp = () => {
+        const index = queue.indexOf(done);
+        if (index >= 0) queue.splice(index, 1);
+        if (queue.length === 0 && this.#waiting.get(key) === queue) this.#waiting.delete(key);
+        done(false);
+      };
+      const timer = setTimeout(giveUp, options.maxWaitMs);
+      options.signal.addEventListener('abort', giveUp, { once: true });
+      queue.push(done);
+      this.#waiting.set(key, queue);
+    });
+  }
+
   give(key: string): void {
+    // A waiting delivery takes the slot over as it is: the count stays.
+    const queue = this.#waiting.get(key);
+    const next = queue?.shift();
+    if (queue && queue.length === 0) this.#waiting.delete(key);
+    if (next) {
+      next(true);
+      return;
+    }
     const used = (this.#used.get(key) ?? 1) - 1;
     if (used <= 0) this.#used.delete(key);
     else this.#used.set(key, used);
