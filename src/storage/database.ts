@@ -107,9 +107,11 @@ class ImmediateSqliteDialect extends SqliteDialect {
 /**
  * better-sqlite3 with its prepared statements kept: Kysely prepares every query it runs, and
  * preparing costs as much as running a short one. Statements are reused by SQL text (least recently
- * used out past `max`); one still busy (a stream being read) is never handed out twice.
+ * used out past `max`); one still busy (a stream being read) is never handed out twice. Long
+ * statements (multi-row writes of hundreds of rows) are not kept: each holds megabytes of compiled
+ * program, and preparing one is small beside the rows it writes.
  */
-export function withStatementCache(database: SqliteDatabase.Database, max = 500): SqliteDatabase.Database {
+export function withStatementCache(database: SqliteDatabase.Database, max = 500, maxLength = 16_384): SqliteDatabase.Database {
   const statements = new Map<string, SqliteDatabase.Statement>();
   const prepare = (source: string): SqliteDatabase.Statement => {
     const cached = statements.get(source);
@@ -119,7 +121,7 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500)
       return cached;
     }
     const statement = database.prepare(source);
-    if (!cached) {
+    if (!cached && source.length <= maxLength) {
       statements.set(source, statement);
       if (statements.size > max) statements.delete(statements.keys().next().value as string);
     }

@@ -29,6 +29,16 @@ describe('the SQLite statement cache', () => {
     expect(seen).toEqual([0, 3, 1, 3, 2, 3]);
   });
 
+  it('does not keep a long statement (a multi-row write of hundreds of rows), but runs it', () => {
+    const { db } = open();
+    const long = `insert into t (n) values ${Array.from({ length: 3_000 }, (_, i) => `(${i})`).join(', ')}`;
+    expect(long.length).toBeGreaterThan(16_384);
+    const first = db.prepare(long);
+    first.run();
+    expect(db.prepare(long)).not.toBe(first);
+    expect(db.prepare('select count(*) as c from t').get()).toEqual({ c: 3_000 });
+  });
+
   it('keeps at most max statements, the least recently used going first', () => {
     const { db } = open(2);
     const a = db.prepare('select 1');

@@ -4,8 +4,9 @@ import type { Database } from '../schema.js';
 
 /** SQL text of multi-row inserts by shape (table, columns, row count), per dialect. */
 const compiled = new WeakMap<DialectAdapter, Map<string, string>>();
-/** Shapes kept per dialect: bulk sends of every size from 1 to 1,000 would fit, and no more. */
-const MAX_SHAPES = 2_048;
+/** Shapes kept per dialect, and the most rows a kept shape has: building the SQL of a longer insert is small beside its rows. */
+const MAX_SHAPES = 512;
+const MAX_ROWS_KEPT = 64;
 
 /**
  * `insertInto(table).values(rows)`, with the SQL built once per shape instead of on every call:
@@ -42,7 +43,7 @@ export async function insertRows<T extends keyof Database & string>(
     const same = query.parameters.length === parameters.length && query.parameters.every((value, i) => Object.is(value, parameters[i]));
     if (!same) throw new Error(`insertRows: the rows of ${table} differ in their columns`);
     sql = query.sql;
-    if (shapes.size < MAX_SHAPES) shapes.set(key, sql);
+    if (shapes.size < MAX_SHAPES && rows.length <= MAX_ROWS_KEPT) shapes.set(key, sql);
   }
   await db.executeQuery(CompiledQuery.raw(sql, parameters));
 }
