@@ -267,19 +267,18 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       const moved = new Map<string, { message: Message; eventSequence: number }>();
       const first = changes[0];
       if (!first) return moved;
-      const shape = (c: Transition) =>
-        JSON.stringify([
-          c.from,
-          c.to,
-          c.chargeState,
-          c.clearInFlight,
-          c.requireNotInFlight,
-          c.sentAt !== undefined,
-          c.deliveredAt !== undefined,
-          c.providerMessageId !== undefined,
-          c.error !== undefined,
-        ]);
-      if (changes.some((change) => shape(change) !== shape(first))) throw new Error('transitionMany takes changes of one kind');
+      const fromFirst = first.from.join();
+      const sameKind = (c: Transition) =>
+        c.to === first.to &&
+        c.from.join() === fromFirst &&
+        c.chargeState === first.chargeState &&
+        c.clearInFlight === first.clearInFlight &&
+        c.requireNotInFlight === first.requireNotInFlight &&
+        (c.sentAt === undefined) === (first.sentAt === undefined) &&
+        (c.deliveredAt === undefined) === (first.deliveredAt === undefined) &&
+        (c.providerMessageId === undefined) === (first.providerMessageId === undefined) &&
+        (c.error === undefined) === (first.error === undefined);
+      if (!changes.every(sameKind)) throw new Error('transitionMany takes changes of one kind');
       for (const chunk of chunks(changes, 500)) {
         const byId = new Map(chunk.map((change) => [change.messageId, change]));
         if (byId.size !== chunk.length) throw new Error('transitionMany takes each message once');
