@@ -116,6 +116,11 @@ export interface CreditsPort {
     at: number,
     counts?: Partial<Record<Channel, number>>,
   ): Promise<boolean>;
+  /**
+   * Locks these accounts' rows until the transaction ends, in one order (PostgreSQL; SQLite's single
+   * writer needs none), so a transaction that moves several accounts' credits takes them all up front.
+   */
+  lockAccounts(accountIds: readonly string[]): Promise<void>;
   /** Turns a reservation into a charge (a provider accepted the message). */
   capture(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
   /** `capture` for many messages: one balance update per account, one ledger row per message. */

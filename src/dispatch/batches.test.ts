@@ -5,6 +5,7 @@ import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import { applyReceipts } from '../core/messages/lifecycle.js';
+import type { Store } from '../core/ports.js';
 
 /**
  * The worker runs deliveries and receipts in batches (multi-row statements, outcomes recorded in
@@ -180,5 +181,29 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
       expect(job?.locked_by).toBeNull();
     }
     expect(await t.store.sandbox.totals()).toEqual({ accepted: sent, duplicates: 0 });
+  });
+
+  it('records a wave again when its transaction fails, without handing any message over twice', async () => {
+    const ids = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
+    const real = t.dispatch.store;
+    let calls = 0;
+    // The worker's second transaction is the wave's record (the first marks the batch in flight).
+    t.dispatch.store = {
+      ...real,
+      groupedTransaction: <T>(work: (tx: Store) => Promise<T>) =>
+        ++calls === 2 ? Promise.reject(new Error('deadlock detected')) : real.groupedTransaction(work),
+    };
+    try {
+      await t.worker.runOnce();
+    } finally {
+      t.dispatch.store = real;
+    }
+    expect(calls).toBeGreaterThanOrEqual(3);
+    for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent']);
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+    await t.drain();
+    for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent', 'delivered']);
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+    await expectLedgerBalanced();
   });
 });

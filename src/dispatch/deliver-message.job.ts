@@ -1,5 +1,5 @@
 import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../core/delivery/provider.js';
-import { applyReceipts, type FailureReason, recordAcceptedMany, recordFailed } from '../core/messages/lifecycle.js';
+import { applyReceipts, captureAccepted, type FailureReason, markAcceptedMany, recordFailed } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -73,7 +73,7 @@ export async function deliverMessages(
     return rows;
   });
 
-  const recorder = new EndingRecorder(store, settle);
+  const recorder = new EndingRecorder(ctx, settle);
   const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
   for (const { message, payload } of marked) {
     const provider = ctx.providers[message.channel];
@@ -81,10 +81,14 @@ export async function deliverMessages(
     list.push({ job: jobOf.get(message.id) as ClaimedJob, message, payload });
     perProvider.set(provider, list);
   }
-  await Promise.all(
+  // Every provider's hand-overs end (and are recorded) before a failure of one is reported: the
+  // worker runs the unsettled jobs of a failed batch again, which must not overlap their sends.
+  const handedOver = await Promise.allSettled(
     [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, (ending) => recorder.add(ending))),
   );
   await recorder.drained();
+  const failure = handedOver.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  if (failure) throw failure.reason;
 }
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
@@ -163,7 +167,8 @@ async function handOverAll(
             job,
             message,
             result: { done: false, retryAt, error: 'waiting for the provider throughput limit' },
-            clearInFlight: true,
+            // Not tried now; a mark left by an earlier attempt with an unknown outcome stays.
+            clearInFlight: message.dispatchState !== 'in_flight',
           });
           return;
         }
@@ -241,60 +246,94 @@ class EndingRecorder {
   readonly #waves: Promise<void>[] = [];
 
   constructor(
-    private readonly store: Store,
+    private readonly ctx: DispatchContext,
     private readonly settle: SettleJobs,
   ) {}
 
   add(ending: Ending): void {
     this.#pending.push(ending);
-    if (this.#pending.length === 1) this.#waves.push(new Promise((resolve) => setImmediate(resolve)).then(() => this.#record()));
+    if (this.#pending.length > 1) return;
+    // A wave never rejects: what it could not record is dealt with inside (see #record).
+    this.#waves.push(new Promise((resolve) => setImmediate(resolve)).then(() => this.#record()));
   }
 
   /** Waits for every wave recorded so far (call it once no more endings will come). */
   async drained(): Promise<void> {
-    const results = await Promise.allSettled(this.#waves);
-    const failure = results.find((result): result is PromiseRejectedResult => result.status === 'rejected');
-    if (failure) throw failure.reason;
+    await Promise.all(this.#waves);
   }
 
-  #record(): Promise<void> {
+  /**
+   * Records a wave in one transaction. If that fails (a deadlock, a lost connection), the same
+   * endings are recorded again — never handed over again — once together, then one by one; an
+   * ending that still cannot be recorded has its job put back after a backoff (its message keeps
+   * its in-flight mark, so the next attempt asks the provider first where it can), or, if even that
+   * fails, left to its lease.
+   */
+  async #record(): Promise<void> {
     const endings = this.#pending;
     this.#pending = [];
-    return this.store.groupedTransaction(async (tx) => {
-      const accepted = endings.filter((e): e is Extract<Ending, { kind: 'accepted' }> => e.kind === 'accepted');
-      await recordAcceptedMany(
-        tx,
-        accepted.map(({ message, outcome, at, detail }) => ({
-          messageId: message.id,
+    for (const attempt of [endings, endings]) {
+      try {
+        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, attempt));
+        return;
+      } catch (error) {
+        this.ctx.logger.warn({ err: error, endings: attempt.length }, 'could not record delivery outcomes; trying again');
+      }
+    }
+    for (const ending of endings) {
+      try {
+        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, [ending]));
+      } catch (error) {
+        this.ctx.logger.error({ err: error, job_id: ending.job.id, message_id: ending.message.id }, 'could not record a delivery outcome');
+        const retryAt = this.ctx.clock.now() + backoffDelayMs(this.ctx.retry, ending.message.attempts + 1, this.ctx.random);
+        const text = error instanceof Error ? error.message : String(error);
+        await this.ctx.store
+          .groupedTransaction((tx) => this.settle(tx, [[ending.job, { done: false, retryAt, error: `recording failed: ${text}` }]]))
+          .catch(() => {});
+      }
+    }
+  }
+
+  async #write(tx: Store, endings: readonly Ending[]): Promise<void> {
+    const accepted = endings.filter((e): e is Extract<Ending, { kind: 'accepted' }> => e.kind === 'accepted');
+    const sent = await markAcceptedMany(
+      tx,
+      accepted.map(({ message, outcome, at, detail }) => ({
+        messageId: message.id,
+        providerMessageId: outcome.providerMessageId,
+        at,
+        detail,
+      })),
+    );
+    for (const { message, outcome } of accepted) {
+      if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
+    }
+    // The provider's acceptance is the delivery itself (Telegram): applied as its receipt.
+    const receipts = accepted
+      .filter(({ outcome }) => outcome.delivered)
+      .map(
+        ({ message, outcome, at }): ProviderReceipt => ({
+          channel: message.channel,
           providerMessageId: outcome.providerMessageId,
-          at,
-          detail,
-        })),
+          messageId: message.id,
+          status: 'delivered',
+          occurredAt: at,
+        }),
       );
-      for (const { message, outcome } of accepted) {
-        if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
-      }
-      // The provider's acceptance is the delivery itself (Telegram): applied as its receipt.
-      const receipts = accepted
-        .filter(({ outcome }) => outcome.delivered)
-        .map(
-          ({ message, outcome, at }): ProviderReceipt => ({
-            channel: message.channel,
-            providerMessageId: outcome.providerMessageId,
-            messageId: message.id,
-            status: 'delivered',
-            occurredAt: at,
-          }),
-        );
-      if (receipts.length > 0) await applyReceipts(tx, receipts);
-      for (const ending of endings) {
-        if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
-        if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id);
-      }
-      await this.settle(
-        tx,
-        endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
-      );
-    });
+    if (receipts.length > 0) await applyReceipts(tx, receipts);
+    // Credits last. Charges alone take their accounts in one order (captureMany sorts them); with
+    // refunds too, every account of the wave is locked first, at once and in that order
+    // (PostgreSQL), so waves and batches of sends never wait on each other's account rows in a cycle.
+    const failed = endings.filter((e) => e.kind === 'failed');
+    if (failed.length > 0) await tx.credits.lockAccounts([...sent, ...failed.map((e) => e.message)].map((m) => m.accountId));
+    await captureAccepted(tx, sent);
+    for (const ending of endings) {
+      if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
+      if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id);
+    }
+    await this.settle(
+      tx,
+      endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
+    );
   }
 }

@@ -110,7 +110,7 @@ function bind(
   };
   const store: Store = {
     accounts: accountsStore(db),
-    credits: creditsStore(db),
+    credits: creditsStore(db, options.capabilities),
     messages: messagesStore(db, options.capabilities),
     jobs: jobsStore(db, {
       capabilities: options.capabilities,

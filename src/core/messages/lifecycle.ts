@@ -84,6 +84,16 @@ export interface Acceptance {
  * Returns the messages that were still queued and are now sent.
  */
 export async function recordAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Message[]> {
+  const sent = await markAcceptedMany(tx, acceptances);
+  await captureAccepted(tx, sent);
+  return sent;
+}
+
+/**
+ * The status half of `recordAcceptedMany`: sent, with history and events, but not yet charged —
+ * for a caller that takes the account rows later, all at once (`captureAccepted`).
+ */
+export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Message[]> {
   const sent = await moveMany(
     tx,
     acceptances.map(({ messageId, providerMessageId, at, detail }) => ({
@@ -91,6 +101,12 @@ export async function recordAcceptedMany(tx: Store, acceptances: readonly Accept
       change: { from: ['queued'], to: 'sent', at, detail, sentAt: at, providerMessageId, chargeState: 'captured', clearInFlight: true },
     })),
   );
+  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
+  return sent;
+}
+
+/** The charge half: the cost of each message `markAcceptedMany` moved to sent is captured. */
+export async function captureAccepted(tx: Store, sent: readonly Message[]): Promise<void> {
   await tx.credits.captureMany(
     sent.map((message) => ({
       accountId: message.accountId,
@@ -99,8 +115,6 @@ export async function recordAcceptedMany(tx: Store, acceptances: readonly Accept
       at: message.sentAt as number,
     })),
   );
-  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
-  return sent;
 }
 
 /** A provider took the message: its cost is captured. */

@@ -2,7 +2,7 @@ import { type LedgerEntry, type LedgerKind, ledgerDeltas } from '../../core/acco
 import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
 import { type Channel, newLedgerEntryId } from '../../core/ids.js';
 import type { CreditsPort } from '../../core/ports.js';
-import type { Executor } from '../database.js';
+import type { Capabilities, Executor } from '../database.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 
@@ -15,7 +15,7 @@ function assertAmount(micros: number): void {
     throw new Error(`a credit movement must be a non-negative whole number of micro-credits (got ${micros})`);
 }
 
-export function creditsStore(db: Executor): CreditsPort {
+export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): CreditsPort {
   const appendEntry = async (
     accountId: string,
     kind: LedgerKind,
@@ -123,6 +123,14 @@ export function creditsStore(db: Executor): CreditsPort {
 
     async capture(accountId, micros, messageId, at) {
       await move(accountId, 'capture', micros, messageId, at, null);
+    },
+
+    async lockAccounts(accountIds) {
+      if (!capabilities.rowLocks || accountIds.length === 0) return;
+      const ids = [...new Set(accountIds)].sort();
+      for (const chunk of chunks(ids, 1000)) {
+        await db.selectFrom('accounts').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
+      }
     },
 
     async captureMany(captures) {
