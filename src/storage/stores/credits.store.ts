@@ -40,16 +40,8 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       .execute();
   };
 
-  const move = async (
-    accountId: string,
-    kind: LedgerKind,
-    micros: number,
-    messageId: string | null,
-    at: number,
-    note: string | null,
-  ): Promise<void> => {
-    assertAmount(micros);
-    const deltas = ledgerDeltas(kind, micros);
+  /** Moves an account's balance columns; the ledger rows are the caller's. */
+  const applyDeltas = async (accountId: string, deltas: { credits: number; reserved: number }): Promise<void> => {
     const result = await db
       .updateTable('accounts')
       .set((eb) => ({
@@ -59,6 +51,18 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       .where('id', '=', accountId)
       .executeTakeFirst();
     if (Number(result.numUpdatedRows) !== 1) throw new Error(`account ${accountId} does not exist`);
+  };
+
+  const move = async (
+    accountId: string,
+    kind: LedgerKind,
+    micros: number,
+    messageId: string | null,
+    at: number,
+    note: string | null,
+  ): Promise<void> => {
+    assertAmount(micros);
+    await applyDeltas(accountId, ledgerDeltas(kind, micros));
     await appendEntry(accountId, kind, micros, messageId, at, note);
   };
 
@@ -142,16 +146,7 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       // Accounts in one order in every transaction, so two workers capturing for the same accounts
       // take their row locks (PostgreSQL) in the same order and never wait on each other in a cycle.
       for (const accountId of [...perAccount.keys()].sort()) {
-        const deltas = ledgerDeltas('capture', perAccount.get(accountId) as number);
-        const result = await db
-          .updateTable('accounts')
-          .set((eb) => ({
-            credits_micros: eb('credits_micros', '+', deltas.credits),
-            reserved_micros: eb('reserved_micros', '+', deltas.reserved),
-          }))
-          .where('id', '=', accountId)
-          .executeTakeFirst();
-        if (Number(result.numUpdatedRows) !== 1) throw new Error(`account ${accountId} does not exist`);
+        await applyDeltas(accountId, ledgerDeltas('capture', perAccount.get(accountId) as number));
       }
       for (const chunk of chunks(captures, 500)) {
         await db

@@ -51,6 +51,17 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     return rows.map((row) => row.id);
   };
 
+  const rescheduleMany: JobsPort['rescheduleMany'] = async (jobIds, workerId, runAt, error) => {
+    for (const chunk of chunks(jobIds, 1000)) {
+      await db
+        .updateTable('jobs')
+        .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
+        .where('id', 'in', chunk)
+        .where('locked_by', '=', workerId)
+        .execute();
+    }
+  };
+
   return {
     async enqueue(job, at) {
       const [id] = await insert([job], at);
@@ -103,24 +114,10 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async reschedule(jobId, workerId, runAt, error) {
-      await db
-        .updateTable('jobs')
-        .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
-        .where('id', '=', jobId)
-        .where('locked_by', '=', workerId)
-        .execute();
+      await rescheduleMany([jobId], workerId, runAt, error);
     },
 
-    async rescheduleMany(jobIds, workerId, runAt, error) {
-      for (const chunk of chunks(jobIds, 1000)) {
-        await db
-          .updateTable('jobs')
-          .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
-          .where('id', 'in', chunk)
-          .where('locked_by', '=', workerId)
-          .execute();
-      }
-    },
+    rescheduleMany,
 
     async releaseAll(workerId) {
       const result = await db

@@ -64,6 +64,24 @@ const toSecrets = (row: WebhookSecretsTable): WebhookSigningSecrets => ({
 });
 
 export function webhooksStore(db: Executor): WebhooksPort {
+  const activeForAccounts: WebhooksPort['activeForAccounts'] = async (accountIds) => {
+    const byAccount = new Map<string, Webhook[]>();
+    for (const chunk of chunks([...new Set(accountIds)], 1000)) {
+      const rows = await db
+        .selectFrom('webhooks')
+        .selectAll()
+        .where('account_id', 'in', chunk)
+        .where('active', '=', 1)
+        .where('deleted_at', 'is', null)
+        .execute();
+      for (const row of rows) {
+        const list = byAccount.get(row.account_id) ?? [];
+        list.push(toWebhook(row));
+        byAccount.set(row.account_id, list);
+      }
+    }
+    return byAccount;
+  };
   const signingSecrets: WebhooksPort['signingSecrets'] = async (accountId, create, at) => {
     // Read first: every delivery asks, and only an account's first one has to write.
     const existing = await db.selectFrom('webhook_secrets').selectAll().where('account_id', '=', accountId).executeTakeFirst();
@@ -195,34 +213,10 @@ export function webhooksStore(db: Executor): WebhooksPort {
     },
 
     async active(accountId) {
-      const rows = await db
-        .selectFrom('webhooks')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('active', '=', 1)
-        .where('deleted_at', 'is', null)
-        .execute();
-      return rows.map(toWebhook);
+      return (await activeForAccounts([accountId])).get(accountId) ?? [];
     },
 
-    async activeForAccounts(accountIds) {
-      const byAccount = new Map<string, Webhook[]>();
-      for (const chunk of chunks([...new Set(accountIds)], 1000)) {
-        const rows = await db
-          .selectFrom('webhooks')
-          .selectAll()
-          .where('account_id', 'in', chunk)
-          .where('active', '=', 1)
-          .where('deleted_at', 'is', null)
-          .execute();
-        for (const row of rows) {
-          const list = byAccount.get(row.account_id) ?? [];
-          list.push(toWebhook(row));
-          byAccount.set(row.account_id, list);
-        }
-      }
-      return byAccount;
-    },
+    activeForAccounts,
 
     async insertDeliveries(deliveries) {
       for (const chunk of chunks(deliveries, 500)) await db.insertInto('webhook_deliveries').values(chunk.map(fromDelivery)).execute();
