@@ -272,12 +272,12 @@ class EndingRecorder {
   async #record(): Promise<void> {
     const endings = this.#pending;
     this.#pending = [];
-    for (const attempt of [endings, endings]) {
+    for (let tries = 0; tries < 2; tries++) {
       try {
-        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, attempt));
+        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, endings));
         return;
       } catch (error) {
-        this.ctx.logger.warn({ err: error, endings: attempt.length }, 'could not record delivery outcomes; trying again');
+        this.ctx.logger.warn({ err: error, endings: endings.length }, 'could not record delivery outcomes; trying again');
       }
     }
     for (const ending of endings) {

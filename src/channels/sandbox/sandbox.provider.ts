@@ -22,8 +22,12 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
   const { store, clock } = options;
 
   /** Receipts (and complaints) the carrier will report for an accepted message, as queued jobs. */
-  const receiptsFor = (message: OutboundMessage, providerMessageId: string, now: number): NewJob[] => {
-    const behaviour = sandboxBehaviour(channel, message.to);
+  const receiptsFor = (
+    message: OutboundMessage,
+    behaviour: ReturnType<typeof sandboxBehaviour>,
+    providerMessageId: string,
+    now: number,
+  ): NewJob[] => {
     const jobs: NewJob[] = [];
     const receipt = behaviour.kind === 'accept' ? behaviour.receipt : 'delivered';
     if (receipt !== 'none') {
@@ -75,7 +79,7 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
           outcomes.push({ ok: false, retryable: true, code: behaviour.code, message: behaviour.message });
         } else {
           attempt.providerMessageId = `sbx_${randomId(20)}`;
-          receipts.push(...receiptsFor(message, attempt.providerMessageId, now));
+          receipts.push(...receiptsFor(message, behaviour, attempt.providerMessageId, now));
           outcomes.push({ ok: true, providerMessageId: attempt.providerMessageId });
         }
       }

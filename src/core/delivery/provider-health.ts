@@ -65,27 +65,11 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     setFailing(true, lastError.message);
   };
 
-  async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
-    inFlight++;
+  /** Runs a hand-over of `count` messages, counting them in flight and noting how each went. */
+  async function track(count: number, handOver: () => Promise<SendOutcome[]>): Promise<SendOutcome[]> {
+    inFlight += count;
     try {
-      const outcome = await provider.send(message, signal);
-      const now = clock.now();
-      noteOutcome(outcome, now);
-      prune(now);
-      return outcome;
-    } catch (error) {
-      noteThrow(error);
-      throw error;
-    } finally {
-      inFlight--;
-    }
-  }
-
-  const sendMany = provider.sendMany?.bind(provider);
-  async function trackedSendMany(messages: readonly OutboundMessage[], signal: AbortSignal): Promise<SendOutcome[]> {
-    inFlight += messages.length;
-    try {
-      const outcomes = await (sendMany as NonNullable<Provider['sendMany']>)(messages, signal);
+      const outcomes = await handOver();
       const now = clock.now();
       for (const outcome of outcomes) noteOutcome(outcome, now);
       prune(now);
@@ -94,14 +78,22 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
       noteThrow(error);
       throw error;
     } finally {
-      inFlight -= messages.length;
+      inFlight -= count;
     }
   }
+
+  const send = async (message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> =>
+    (await track(1, async () => [await provider.send(message, signal)]))[0] as SendOutcome;
+  const sendMany = provider.sendMany?.bind(provider);
 
   const tracked: TrackedProvider = {
     ...provider,
     send,
-    ...(sendMany ? { sendMany: trackedSendMany } : {}),
+    ...(sendMany
+      ? {
+          sendMany: (messages: readonly OutboundMessage[], signal: AbortSignal) => track(messages.length, () => sendMany(messages, signal)),
+        }
+      : {}),
     health() {
       const now = clock.now();
       prune(now);

@@ -41,6 +41,32 @@ export interface MessageDraft {
   callbackUrl?: string | null;
 }
 
+/** A new message, `queued` with its cost reserved, as a draft describes it. */
+export function queuedMessage(draft: MessageDraft, accountId: string, now: number, batchId: string | null = null): Message {
+  return {
+    id: draft.id ?? newMessageId(draft.channel, now),
+    accountId,
+    channel: draft.channel,
+    to: draft.to,
+    sender: draft.sender ?? null,
+    body: draft.body ?? null,
+    status: 'queued',
+    segments: draft.segments ?? null,
+    costMicros: draft.costMicros,
+    chargeState: 'reserved',
+    callbackUrl: draft.callbackUrl ?? null,
+    scheduledAt: draft.scheduledAt ?? null,
+    createdAt: now,
+    sentAt: null,
+    deliveredAt: null,
+    error: null,
+    providerMessageId: null,
+    dispatchState: null,
+    attempts: 0,
+    batchId,
+  };
+}
+
 /**
  * Accepts messages in one transaction, all or none: holds their total cost (402 when the available
  * balance does not cover it), stores them as `queued`, and adds their delivery jobs (the
@@ -53,33 +79,9 @@ export async function acceptMessages(
   batchId: string | null = null,
 ): Promise<Message[]> {
   const now = deps.clock.now();
-  const messages = drafts.map(
-    (draft): Message => ({
-      id: draft.id ?? newMessageId(draft.channel, now),
-      accountId,
-      channel: draft.channel,
-      to: draft.to,
-      sender: draft.sender ?? null,
-      body: draft.body ?? null,
-      status: 'queued',
-      segments: draft.segments ?? null,
-      costMicros: draft.costMicros,
-      chargeState: 'reserved',
-      callbackUrl: draft.callbackUrl ?? null,
-      scheduledAt: draft.scheduledAt ?? null,
-      createdAt: now,
-      sentAt: null,
-      deliveredAt: null,
-      error: null,
-      providerMessageId: null,
-      dispatchState: null,
-      attempts: 0,
-      batchId,
-    }),
-  );
+  const messages = drafts.map((draft) => queuedMessage(draft, accountId, now, batchId));
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
 
-  // Grouped: concurrent sends share one commit, each in its own savepoint (storage/group-commit.ts).
   const insufficient = () =>
     new ApiError(
       'INSUFFICIENT_CREDITS',

@@ -6,8 +6,8 @@ import { sumLedger } from '../accounts/ledger.js';
 import type { CreatedAccount } from '../accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../credits.js';
 import { ApiError } from '../errors.js';
-import { newMessageId } from '../ids.js';
 import { DEFAULT_PRICES } from '../pricing.js';
+import { queuedMessage } from './accept-messages.js';
 import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
 import type { Message } from './message.js';
 import { sendSms } from './send-sms.js';
@@ -57,32 +57,8 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
 
   const unit = (accountId: string, n: number, overrides: Partial<Message> = {}): AcceptUnit => {
     const now = t.clock.now();
-    const messages = Array.from(
-      { length: n },
-      (): Message => ({
-        id: newMessageId('sms', now),
-        accountId,
-        channel: 'sms',
-        to: '+14155552671',
-        sender: null,
-        body: 'hi',
-        status: 'queued',
-        segments: 1,
-        costMicros: MICROS_PER_CREDIT,
-        chargeState: 'reserved',
-        callbackUrl: null,
-        scheduledAt: null,
-        createdAt: now,
-        sentAt: null,
-        deliveredAt: null,
-        error: null,
-        providerMessageId: null,
-        dispatchState: null,
-        attempts: 0,
-        batchId: null,
-        ...overrides,
-      }),
-    );
+    const draft = { channel: 'sms' as const, to: '+14155552671', body: 'hi', segments: 1, costMicros: MICROS_PER_CREDIT };
+    const messages = Array.from({ length: n }, () => ({ ...queuedMessage(draft, accountId, now), ...overrides }));
     return { accountId, messages, payloads: messages.map(() => null), now, insufficient: () => new ApiError('INSUFFICIENT_CREDITS', 'no') };
   };
 

@@ -6,6 +6,7 @@ import { createAccount } from '../../core/accounts/manage-accounts.js';
 import { ManualClock } from '../../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT } from '../../core/credits.js';
 import { newMessageId } from '../../core/ids.js';
+import { queuedMessage as newQueuedMessage } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
 import type { HeraldDatabase } from '../database.js';
@@ -57,30 +58,8 @@ describeEachDialect('credits store', (dialect) => {
 
   const messageId = () => newMessageId('sms', clock.now());
 
-  function queuedMessage(accountId: string, id: string, costMicros: number): Message {
-    return {
-      id,
-      accountId,
-      channel: 'sms',
-      to: '+14155552671',
-      sender: null,
-      body: 'hi',
-      status: 'queued',
-      segments: 1,
-      costMicros,
-      chargeState: 'reserved',
-      callbackUrl: null,
-      scheduledAt: null,
-      createdAt: clock.now(),
-      sentAt: null,
-      deliveredAt: null,
-      error: null,
-      providerMessageId: null,
-      dispatchState: null,
-      attempts: 0,
-      batchId: null,
-    };
-  }
+  const queuedMessage = (accountId: string, id: string, costMicros: number): Message =>
+    newQueuedMessage({ id, channel: 'sms', to: '+14155552671', body: 'hi', segments: 1, costMicros }, accountId, clock.now());
 
   describe('top-up', () => {
     it('refuses a top-up that would take the balance past the largest exact amount, writing nothing', async () => {

@@ -15,6 +15,21 @@ function assertAmount(micros: number): void {
     throw new Error(`a credit movement must be a non-negative whole number of micro-credits (got ${micros})`);
 }
 
+/** One movement as a ledger row: its deltas follow from its kind (accounts/ledger.ts). */
+function ledgerRow(accountId: string, kind: LedgerKind, micros: number, messageId: string | null, at: number, note: string | null) {
+  const deltas = ledgerDeltas(kind, micros);
+  return {
+    id: newLedgerEntryId(at),
+    account_id: accountId,
+    kind,
+    credits_delta: deltas.credits,
+    reserved_delta: deltas.reserved,
+    message_id: messageId,
+    note,
+    created_at: at,
+  };
+}
+
 export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): CreditsPort {
   const appendEntry = async (
     accountId: string,
@@ -24,20 +39,7 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
     at: number,
     note: string | null,
   ): Promise<void> => {
-    const deltas = ledgerDeltas(kind, micros);
-    await db
-      .insertInto('credit_ledger')
-      .values({
-        id: newLedgerEntryId(at),
-        account_id: accountId,
-        kind,
-        credits_delta: deltas.credits,
-        reserved_delta: deltas.reserved,
-        message_id: messageId,
-        note,
-        created_at: at,
-      })
-      .execute();
+    await insertRows(db, 'credit_ledger', [ledgerRow(accountId, kind, micros, messageId, at, note)]);
   };
 
   /** Moves an account's balance columns; the ledger rows are the caller's. */
@@ -90,16 +92,7 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       await insertRows(
         db,
         'credit_ledger',
-        chunk.map((hold) => ({
-          id: newLedgerEntryId(at),
-          account_id: accountId,
-          kind: 'reserve' as const,
-          credits_delta: 0,
-          reserved_delta: hold.micros,
-          message_id: hold.messageId,
-          note: null,
-          created_at: at,
-        })),
+        chunk.map((hold) => ledgerRow(accountId, 'reserve', hold.micros, hold.messageId, at, null)),
       );
     }
     return true;
@@ -149,24 +142,11 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
         await applyDeltas(accountId, ledgerDeltas('capture', perAccount.get(accountId) as number));
       }
       for (const chunk of chunks(captures, 500)) {
-        await db
-          .insertInto('credit_ledger')
-          .values(
-            chunk.map((capture) => {
-              const deltas = ledgerDeltas('capture', capture.micros);
-              return {
-                id: newLedgerEntryId(capture.at),
-                account_id: capture.accountId,
-                kind: 'capture' as const,
-                credits_delta: deltas.credits,
-                reserved_delta: deltas.reserved,
-                message_id: capture.messageId,
-                note: null,
-                created_at: capture.at,
-              };
-            }),
-          )
-          .execute();
+        await insertRows(
+          db,
+          'credit_ledger',
+          chunk.map((capture) => ledgerRow(capture.accountId, 'capture', capture.micros, capture.messageId, capture.at, null)),
+        );
       }
     },
 
