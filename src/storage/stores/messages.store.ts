@@ -6,6 +6,7 @@ import type { Capabilities, Executor } from '../database.js';
 import type { MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
+import { type JsonColumnType, jsonRows, returningAllOf } from './json-rows.js';
 
 const toMessage = (row: MessagesTable): Message => ({
   id: row.id,
@@ -29,20 +30,6 @@ const toMessage = (row: MessagesTable): Message => ({
   attempts: row.attempts,
   batchId: row.batch_id,
 });
-
-/**
- * A column's new value in a multi-row UPDATE: one value when every row gets the same, else a CASE
- * on the row's id. Cast, so PostgreSQL types the CASE's parameters as the column's type.
- */
-function perRow<T extends string | number>(changes: readonly Transition[], value: (change: Transition) => T, type: 'bigint' | 'text') {
-  const values = changes.map(value);
-  if (values.every((v) => v === values[0])) return sql<T>`${values[0]}`;
-  const branches = sql.join(
-    changes.map((change, i) => sql`when ${change.messageId} then ${values[i]}`),
-    sql` `,
-  );
-  return sql<T>`cast(case id ${branches} end as ${sql.raw(type)})`;
-}
 
 export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): MessagesPort {
   const countByChannel = async (accountId: string, channels: readonly Channel[]): Promise<number> => {
@@ -279,34 +266,39 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         (c.providerMessageId === undefined) === (first.providerMessageId === undefined) &&
         (c.error === undefined) === (first.error === undefined);
       if (!changes.every(sameKind)) throw new Error('transitionMany takes changes of one kind');
-      for (const chunk of chunks(changes, 500)) {
+      // Values that differ from row to row come from one JSON parameter (see json-rows.ts).
+      const perRow: Record<string, JsonColumnType> = { id: 'text', at: 'bigint' };
+      if (first.sentAt !== undefined) perRow.sent_at = 'bigint';
+      if (first.deliveredAt !== undefined) perRow.delivered_at = 'bigint';
+      if (first.providerMessageId !== undefined) perRow.provider_message_id = 'text';
+      if (first.error !== undefined) Object.assign(perRow, { error_code: 'text', error_message: 'text' });
+      const set = [
+        sql`status = ${first.to}`,
+        sql`status_sequence = status_sequence + 1`,
+        sql`updated_at = v.at`,
+        ...(options.countEvent ? [sql`event_sequence = event_sequence + 1`] : []),
+        ...Object.keys(perRow)
+          .filter((column) => column !== 'id' && column !== 'at')
+          .map((column) => sql`${sql.ref(column)} = ${sql.ref(`v.${column}`)}`),
+        ...(first.chargeState !== undefined ? [sql`charge_state = ${first.chargeState}`] : []),
+        ...(first.clearInFlight ? [sql`dispatch_state = null`] : []),
+      ];
+      for (const chunk of chunks(changes, 1000)) {
         const byId = new Map(chunk.map((change) => [change.messageId, change]));
         if (byId.size !== chunk.length) throw new Error('transitionMany takes each message once');
-        let update = db
-          .updateTable('messages')
-          .set((eb) => ({
-            status: first.to,
-            status_sequence: eb('status_sequence', '+', 1),
-            updated_at: perRow(chunk, (c) => c.at, 'bigint'),
-            ...(options.countEvent ? { event_sequence: eb('event_sequence', '+', 1) } : {}),
-            ...(first.sentAt !== undefined ? { sent_at: perRow(chunk, (c) => c.sentAt as number, 'bigint') } : {}),
-            ...(first.deliveredAt !== undefined ? { delivered_at: perRow(chunk, (c) => c.deliveredAt as number, 'bigint') } : {}),
-            ...(first.providerMessageId !== undefined
-              ? { provider_message_id: perRow(chunk, (c) => c.providerMessageId as string, 'text') }
-              : {}),
-            ...(first.chargeState !== undefined ? { charge_state: first.chargeState } : {}),
-            ...(first.error !== undefined
-              ? {
-                  error_code: perRow(chunk, (c) => c.error?.code as string, 'text'),
-                  error_message: perRow(chunk, (c) => c.error?.message as string, 'text'),
-                }
-              : {}),
-            ...(first.clearInFlight ? { dispatch_state: null } : {}),
-          }))
-          .where('id', 'in', [...byId.keys()])
-          .where('status', 'in', [...first.from]);
-        if (first.requireNotInFlight) update = update.where('dispatch_state', 'is', null);
-        const rows = await update.returningAll().execute();
+        const values = chunk.map((c) => ({
+          id: c.messageId,
+          at: c.at,
+          sent_at: c.sentAt,
+          delivered_at: c.deliveredAt,
+          provider_message_id: c.providerMessageId,
+          error_code: c.error?.code,
+          error_message: c.error?.message,
+        }));
+        const { rows } = await sql<MessagesTable>`update messages set ${sql.join(set)} from ${jsonRows(db, perRow, values)}
+          where messages.id = v.id and messages.status in (${sql.join(first.from)})
+          ${first.requireNotInFlight ? sql`and messages.dispatch_state is null` : sql``}
+          ${returningAllOf(db, 'messages')}`.execute(db);
         if (rows.length === 0) continue;
         await db
           .insertInto('message_status_history')

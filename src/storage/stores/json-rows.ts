@@ -1,0 +1,32 @@
+import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
+import type { Executor } from '../database.js';
+
+export type JsonColumnType = 'text' | 'bigint';
+
+/**
+ * Rows passed as one JSON parameter and read back as a table named `v`, for statements that need a
+ * value per row (`UPDATE … FROM <rows> WHERE t.id = v.id`): `json_each` on SQLite,
+ * `json_to_recordset` on PostgreSQL. The statement's text depends on the columns only, not on how
+ * many rows there are, so it is prepared once and kept; and each row is found by its key, where a
+ * `CASE id WHEN … END` per column compared every row with every branch.
+ */
+export function jsonRows(db: Executor, columns: Readonly<Record<string, JsonColumnType>>, rows: ReadonlyArray<Record<string, unknown>>) {
+  const names = Object.keys(columns);
+  const values = JSON.stringify(rows.map((row) => names.map((name) => row[name] ?? null)));
+  if (isPostgres(db)) {
+    // json_to_recordset takes objects; arrays keep the parameter short, so unpack them by position.
+    const fields = names.map((name, i) => sql`(r ->> ${sql.lit(i)})::${sql.raw(columns[name] as string)} as ${sql.ref(name)}`);
+    return sql`(select ${sql.join(fields)} from json_array_elements(${values}::json) as r) as v`;
+  }
+  const fields = names.map((name, i) => sql`value ->> ${sql.lit(i)} as ${sql.ref(name)}`);
+  return sql`(select ${sql.join(fields)} from json_each(${values})) as v`;
+}
+
+export function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
+
+/** `RETURNING` every column of the updated table (SQLite refuses `table.*` there; PostgreSQL needs it beside a FROM). */
+export function returningAllOf(db: Executor, table: string): RawBuilder<unknown> {
+  return isPostgres(db) ? sql`returning ${sql.table(table)}.*` : sql`returning *`;
+}
