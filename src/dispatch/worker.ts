@@ -73,7 +73,7 @@ export class Worker {
   /** Claims one batch of due jobs and runs what its lease leaves time for; returns how many jobs it claimed. */
   async runOnce(): Promise<number> {
     const claimedAt = this.ctx.clock.now();
-    const jobs = await this.ctx.store.jobs.claimDue(this.id, claimedAt, this.options.leaseMs, this.options.batchSize);
+    const jobs = await this.#claim(claimedAt, this.options.batchSize);
     const leaseEnd = claimedAt + this.options.leaseMs;
     const { batches, singles } = partition(jobs);
     let next = 0;
@@ -92,6 +92,16 @@ export class Worker {
     // another's). Every job started has been completed or rescheduled, so they are all this worker holds.
     if (next < singles.length && !this.#abort.signal.aborted) await this.ctx.store.jobs.releaseAll(this.id);
     return jobs.length;
+  }
+
+  /**
+   * Claims due jobs. On SQLite the claim shares a commit (and its fsync) with whatever else is being
+   * written at the moment: on its own it was a commit per claim. A claim lost to a crash costs
+   * nothing — the jobs are simply free again — and nothing is handed over before the in-flight mark
+   * that follows it is durable.
+   */
+  #claim(now: number, limit: number): Promise<ClaimedJob[]> {
+    return this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
   }
 
   /** What to do with a job whose handler threw: again after a backoff, or dropped after too many claims. */
@@ -201,7 +211,7 @@ export class Worker {
       if (free > 0) {
         try {
           const limit = Math.min(free, this.options.batchSize);
-          const jobs = await this.ctx.store.jobs.claimDue(this.id, this.ctx.clock.now(), this.options.leaseMs, limit);
+          const jobs = await this.#claim(this.ctx.clock.now(), limit);
           const { batches, singles } = partition(jobs);
           for (const [handler, group] of batches) this.#track(group.length, this.#runBatch(handler, group));
           for (const job of singles) this.#track(1, this.#run(job));

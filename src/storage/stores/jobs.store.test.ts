@@ -1,3 +1,4 @@
+import { CompiledQuery, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
 import type { Store } from '../../core/ports.js';
@@ -76,6 +77,41 @@ describeEachDialect('job queue store', (dialect) => {
     expect((await store.jobs.claimDue('w2', T0 + 5_000, 30_000, 10)).map((j) => j.id)).toEqual([a]);
   });
 
+  it('takes back a job whose lease ran out before any free job, and finds free jobs behind a thousand leased ones', async () => {
+    const stale = await enqueue(T0 + 500);
+    await store.jobs.claimDue('dead', T0 + 500, 1_000, 1);
+    const leased: string[] = [];
+    for (let i = 0; i < 1_000; i++) leased.push(await enqueue(T0));
+    const free = await enqueue(T0 + 1_000);
+    expect((await store.jobs.claimDue('w1', T0 + 1_000, 60_000, 1_000)).map((j) => j.id).sort()).toEqual(leased.sort());
+    const claimed = await store.jobs.claimDue('w2', T0 + 1_501, 60_000, 10);
+    expect(claimed.map((j) => [j.id, j.attempts])).toEqual([
+      [stale, 2],
+      [free, 1],
+    ]);
+  });
+
+  it('reads free jobs from an index that leaves out the jobs being worked on', async () => {
+    const claimSql = database.db
+      .selectFrom('jobs')
+      .select('id')
+      .where('priority', '=', 1)
+      .where('run_at', '<=', T0)
+      .where('locked_until', 'is', null)
+      .orderBy('run_at')
+      .orderBy('id')
+      .limit(10)
+      .compile();
+    const explain = dialect === 'sqlite' ? 'explain query plan ' : 'explain (costs off) ';
+    const plan = await database.db.transaction().execute(async (trx) => {
+      // An empty table would let PostgreSQL prefer a sequential scan; the plan is what is tested.
+      if (dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
+      const { rows } = await trx.executeQuery(CompiledQuery.raw(explain + claimSql.sql, [...claimSql.parameters]));
+      return JSON.stringify(rows);
+    });
+    expect(plan).toContain('jobs_free');
+  });
+
   it('tells when the next job falls due, counting leases that will run out', async () => {
     expect(await store.jobs.nextDueAt(T0)).toBeUndefined();
     await enqueue(T0 + 9_000);
@@ -83,6 +119,8 @@ describeEachDialect('job queue store', (dialect) => {
     await enqueue(T0);
     await store.jobs.claimDue('w1', T0, 4_000, 1);
     expect(await store.jobs.nextDueAt(T0)).toBe(T0 + 4_000);
+    // A lease that already ran out (its worker died) is due now.
+    expect(await store.jobs.nextDueAt(T0 + 5_000)).toBe(T0 + 5_000);
   });
 
   it('adds a job in a transaction only when the transaction commits', async () => {

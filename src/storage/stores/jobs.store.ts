@@ -1,8 +1,9 @@
+import type { SelectQueryBuilder } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
-import type { JobsTable } from '../schema.js';
+import type { Database, JobsTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 
@@ -73,22 +74,8 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async claimDue(workerId, now, leaseMs, limit) {
-      // One claim per priority, highest first: with `priority = p` the (priority, run_at, id) index
-      // is read as a range that ends at `now`, so jobs due later (scheduled sends, retries hours
-      // out) are never scanned, however many there are.
       const claimed: JobsTable[] = [];
-      for (const priority of PRIORITIES) {
-        const wanted = limit - claimed.length;
-        if (wanted <= 0) break;
-        let due = db
-          .selectFrom('jobs')
-          .select('id')
-          .where('priority', '=', priority)
-          .where('run_at', '<=', now)
-          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(wanted);
+      const claim = async (due: SelectQueryBuilder<Database, 'jobs', { id: string }>) => {
         // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
         // single writer, so its claims are serialised anyway.
         if (options.capabilities.skipLocked) due = due.forUpdate().skipLocked();
@@ -99,6 +86,26 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
           .returningAll()
           .execute();
         claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1)));
+      };
+      // Jobs whose worker died with them first (from the index of running leases; rare).
+      await claim(db.selectFrom('jobs').select('id').where('locked_until', '<', now).orderBy('locked_until').limit(limit));
+      // Then free jobs, one priority at a time, highest first: with `priority = p` the index of free
+      // jobs is read as a range that ends at `now`, so jobs due later (scheduled sends, retries hours
+      // out) are never scanned, however many there are, nor are the jobs being worked on.
+      for (const priority of PRIORITIES) {
+        const wanted = limit - claimed.length;
+        if (wanted <= 0) break;
+        await claim(
+          db
+            .selectFrom('jobs')
+            .select('id')
+            .where('priority', '=', priority)
+            .where('run_at', '<=', now)
+            .where('locked_until', 'is', null)
+            .orderBy('run_at')
+            .orderBy('id')
+            .limit(wanted),
+        );
       }
       return claimed.map(toClaimed);
     },
@@ -129,15 +136,16 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async nextDueAt(now) {
-      // The first free job of each priority, read in claim order (so jobs due much later are not
-      // scanned), and the first lease to run out, from the index of running leases.
+      // The first free job of each priority, read in claim order from the index of free jobs (so
+      // neither jobs due much later nor jobs being worked on are scanned), and the first lease to
+      // run out, from the index of running leases.
       const candidates: number[] = [];
       for (const priority of PRIORITIES) {
         const row = await db
           .selectFrom('jobs')
           .select('run_at')
           .where('priority', '=', priority)
-          .where((eb) => eb.or([eb('locked_until', 'is', null), eb('locked_until', '<', now)]))
+          .where('locked_until', 'is', null)
           .orderBy('run_at')
           .orderBy('id')
           .limit(1)
@@ -147,9 +155,9 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       const lease = await db
         .selectFrom('jobs')
         .select((eb) => eb.fn.min('locked_until').as('next'))
-        .where('locked_until', '>=', now)
+        .where('locked_until', 'is not', null)
         .executeTakeFirst();
-      if (lease?.next !== null && lease?.next !== undefined) candidates.push(Number(lease.next));
+      if (lease?.next !== null && lease?.next !== undefined) candidates.push(Math.max(now, Number(lease.next)));
       return candidates.length ? Math.min(...candidates) : undefined;
     },
 
