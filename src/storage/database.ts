@@ -82,14 +82,37 @@ export interface HeraldDatabase {
 /** The Kysely database handle, or a transaction on it: every store function accepts either. */
 export type Executor = Kysely<Database>;
 
+/** How long a write waits for SQLite's write lock (held by another process or thread) before failing. */
+const BUSY_TIMEOUT_MS = 5_000;
+
 /**
  * Kysely's SQLite driver opens transactions with a deferred BEGIN. Another process (the CLI next
- * to a running server) may then make a reader's upgrade to writer fail at once with SQLITE_BUSY;
- * BEGIN IMMEDIATE takes the write lock up front and waits for it under busy_timeout instead.
+ * to a running server, a `herald worker`) may then make a reader's upgrade to writer fail at once
+ * with SQLITE_BUSY; BEGIN IMMEDIATE takes the write lock up front.
+ *
+ * While the lock is taken, SQLite's own busy handler would sleep on the event loop, for longer and
+ * longer (up to 100 ms a time), and blocks every request of the process meanwhile; and when the
+ * lock comes free it is still asleep. So BEGIN asks without waiting and, while the lock is taken,
+ * asks again a millisecond later, the event loop free in between, for up to BUSY_TIMEOUT_MS.
+ * Statements outside transactions keep the busy handler (busy_timeout), restored after BEGIN.
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    const deadline = performance.now() + BUSY_TIMEOUT_MS;
+    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
+    try {
+      for (;;) {
+        try {
+          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+          return;
+        } catch (error) {
+          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() > deadline) throw error;
+          await new Promise((resolve) => setTimeout(resolve, 1));
+        }
+      }
+    } finally {
+      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+    }
   }
 }
 
@@ -138,7 +161,7 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500,
 
 function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new SqliteDatabase(path, { timeout: 5000 });
+  const database = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
   database.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
   database.pragma('synchronous = FULL');
