@@ -35,6 +35,22 @@ describeEachDialect('inserts with SQL built once per shape', (dialect) => {
     expect(await stored()).toEqual([]);
   });
 
+  it('refuses a row with a column left undefined, and writes nothing', async () => {
+    const odd = { name: 'x', value: undefined, created_at: 1_000 } as unknown as ReturnType<typeof secret>;
+    await expect(insertRows(database.db, 'server_secrets', [secret('a'), odd])).rejects.toThrow(/differ in their columns/);
+    expect(await stored()).toEqual([]);
+  });
+
+  it('writes a hundred rows in one statement, past the shapes it keeps', async () => {
+    const rows = Array.from({ length: 100 }, (_, i) => secret(`k${String(i).padStart(3, '0')}`));
+    await insertRows(database.db, 'server_secrets', rows);
+    await insertRows(database.db, 'server_secrets', [secret('z', 'last')]);
+    const all = await stored();
+    expect(all).toHaveLength(101);
+    expect(all[42]).toEqual({ name: 'k042', value: 'v-k042', created_at: 1_000 });
+    expect(all[100]).toEqual({ name: 'z', value: 'last', created_at: 1_000 });
+  });
+
   it('takes no statement for no rows', async () => {
     await insertRows(database.db, 'server_secrets', []);
     expect(await stored()).toEqual([]);
