@@ -45,7 +45,8 @@ const E2E_SECONDS = QUICK ? 5 : 30;
 const CONNECTIONS = 32;
 const only = new Set((values.only ?? 'accept,latency,e2e,bulk,webhooks,postgres').split(','));
 
-const SMS = { to: '+14155552671', message: 'Your code is 123456' };
+/** The n-th send of a case: a recipient of its own, as real traffic has (not one number validated once). */
+const sms = (n: number) => ({ to: `+1415${5_000_000 + (n % 1_000_000)}`, message: 'Your code is 123456' });
 const recipients = (n: number, offset = 0) =>
   Array.from({ length: n }, (_, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
 const BULK_1000 = { recipients: recipients(1000), message: 'Hello from the bench' };
@@ -99,7 +100,7 @@ async function withServer<T>(
     try {
       const token = await herald.token(account);
       // Warm up: JIT, caches, the first prepared statements.
-      await load({ url: `${herald.url}/v1/sms/send`, method: 'POST', token, body: SMS, connections: 8, durationSeconds: 1 });
+      await load({ url: `${herald.url}/v1/sms/send`, method: 'POST', token, bodyFor: sms, connections: 8, durationSeconds: 1 });
       return await work(herald, token, account, store);
     } finally {
       await herald.stop();
@@ -123,7 +124,7 @@ async function acceptVsNoop(dialect: Dialect, env: Record<string, string> = {}) 
             url: `${herald.url}/v1/sms/send`,
             method: 'POST',
             token,
-            body: SMS,
+            bodyFor: sms,
             connections: CONNECTIONS,
             durationSeconds: ROUND_SECONDS,
           }),
@@ -164,7 +165,7 @@ async function latencyAt(rate: number) {
       url: `${herald.url}/v1/sms/send`,
       method: 'POST',
       token,
-      body: SMS,
+      bodyFor: sms,
       ratePerSecond: perSecond,
       durationSeconds: seconds,
     });

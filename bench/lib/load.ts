@@ -15,6 +15,8 @@ export interface LoadOptions {
   method?: 'GET' | 'POST';
   token: string;
   body?: unknown;
+  /** The body of the n-th request, instead of one `body` for all (e.g. a recipient of its own each). */
+  bodyFor?: (n: number) => unknown;
   connections: number;
   durationSeconds: number;
   /** Requests per second across all connections (a fixed-rate run), or as fast as possible. */
@@ -31,9 +33,10 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     ...(options.overallRate ? { overallRate: options.overallRate } : {}),
     headers: {
       authorization: `Bearer ${options.token}`,
-      ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+      ...(options.body === undefined && !options.bodyFor ? {} : { 'content-type': 'application/json' }),
     },
     ...(options.body === undefined ? {} : { body: JSON.stringify(options.body) }),
+    ...(options.bodyFor ? { requests: [{ setupRequest: withBody(options.bodyFor) }] } : {}),
     timeout: 30,
   });
   const ok = result['2xx'];
@@ -45,6 +48,12 @@ export async function load(options: LoadOptions): Promise<LoadResult> {
     non2xx: result.non2xx,
     errors: result.errors + result.timeouts,
   };
+}
+
+/** autocannon's per-request hook, giving each request its own body. */
+function withBody(bodyFor: (n: number) => unknown) {
+  let n = 0;
+  return (request: autocannon.Request): autocannon.Request => ({ ...request, body: JSON.stringify(bodyFor(n++)) });
 }
 
 export const median = (values: number[]): number => {

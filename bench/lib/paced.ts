@@ -24,24 +24,28 @@ export async function pacedLoad(options: {
   method: 'GET' | 'POST';
   token: string;
   body?: unknown;
+  /** The body of the n-th request, instead of one `body` for all. */
+  bodyFor?: (n: number) => unknown;
   ratePerSecond: number;
   durationSeconds: number;
 }): Promise<PacedResult> {
   const target = new URL(options.url);
   const agent = new Agent({ keepAlive: true, maxSockets: 256 });
-  const payload = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
-  const headers: Record<string, string | number> = { authorization: `Bearer ${options.token}` };
-  if (payload) {
-    headers['content-type'] = 'application/json';
-    headers['content-length'] = payload.length;
-  }
+  const fixed = options.body === undefined ? undefined : Buffer.from(JSON.stringify(options.body));
+  const payloadOf = (n: number): Buffer | undefined => (options.bodyFor ? Buffer.from(JSON.stringify(options.bodyFor(n))) : fixed);
   const total = Math.round(options.ratePerSecond * options.durationSeconds);
   const latencies: number[] = [];
   let ok = 0;
   let failed = 0;
   const inFlight = new Set<Promise<void>>();
 
-  const send = (dueAt: number) => {
+  const send = (dueAt: number, n: number) => {
+    const payload = payloadOf(n);
+    const headers: Record<string, string | number> = { authorization: `Bearer ${options.token}` };
+    if (payload) {
+      headers['content-type'] = 'application/json';
+      headers['content-length'] = payload.length;
+    }
     const done = new Promise<void>((resolve) => {
       const req = request(
         { host: target.hostname, port: target.port, path: target.pathname, method: options.method, agent, headers },
@@ -73,7 +77,7 @@ export async function pacedLoad(options: {
     const now = performance.now();
     // Everything due by now goes out now; then sleep until the next one is due.
     while (next < total && start + next * interval <= now) {
-      send(start + next * interval);
+      send(start + next * interval, next);
       next++;
     }
     const wait = start + next * interval - performance.now();
