@@ -254,10 +254,9 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       const moved = new Map<string, { message: Message; eventSequence: number }>();
       const first = changes[0];
       if (!first) return moved;
-      const fromFirst = first.from.join();
       const sameKind = (c: Transition) =>
         c.to === first.to &&
-        c.from.join() === fromFirst &&
+        (c.from === first.from || (c.from.length === first.from.length && c.from.every((status, i) => status === first.from[i]))) &&
         c.chargeState === first.chargeState &&
         c.clearInFlight === first.clearInFlight &&
         c.requireNotInFlight === first.requireNotInFlight &&
