@@ -1,4 +1,5 @@
 #!/usr/bin/env node
+import { setFlagsFromString } from 'node:v8';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { parseIpRule } from '../core/accounts/ip-allow-list.js';
@@ -7,12 +8,22 @@ import { toIso } from '../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../core/scopes.js';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices, type Services } from './services.js';
 import { addWebhooksCommands } from './webhooks.commands.js';
 import { addWhatsappCommands } from './whatsapp.commands.js';
 import { startWorkers } from './workers.js';
+
+/**
+ * For the processes that run for long (serve, worker): between two full collections the heap may
+ * grow by this share over what was live after the last, instead of V8's own factor (up to four
+ * times the live heap, which let a server with 50 MB live grow past 300 MB resident under load).
+ * V8 reads the setting at every collection, so it takes effect here, after start.
+ */
+function boundHeapGrowth(config: Config): void {
+  if (config.heapGrowthPercent > 0) setFlagsFromString(`--heap-growing-percent=${config.heapGrowthPercent}`);
+}
 
 /** A failure the operator caused; printed as one line, exit code 1, no stack trace. */
 class UsageError extends Error {}
@@ -110,6 +121,7 @@ function buildProgram(): Command {
     .option('--no-worker', 'run the API only; delivery is left to `herald worker` processes')
     .action(async (options: { worker: boolean }) => {
       const config = loadConfig();
+      boundHeapGrowth(config);
       const logger = createLogger(config.logLevel);
       const services = buildServices(config, logger);
       // Loaded only here: the HTTP stack (Fastify, the docs UI) would slow every other command down.
@@ -123,6 +135,7 @@ function buildProgram(): Command {
     .description('run the dispatch worker only (no HTTP); start as many as you like on PostgreSQL')
     .action(async () => {
       const config = loadConfig();
+      boundHeapGrowth(config);
       const logger = createLogger(config.logLevel);
       const services = buildServices(config, logger);
       await services.database.migrate();

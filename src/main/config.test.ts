@@ -273,6 +273,12 @@ describe('performance settings', () => {
     expect(loadConfig({ GROUP_COMMIT: 'false', TOKEN_CACHE_SIZE: '0' })).toMatchObject({ groupCommit: false, tokenCacheSize: 0 });
     expect(() => loadConfig({ TOKEN_CACHE_SIZE: '-1' })).toThrow(/^TOKEN_CACHE_SIZE: must be a whole number/);
   });
+
+  it('lets the heap of a long-running process grow 30% past its live size by default; 0 leaves it to V8', () => {
+    expect(loadConfig({}).heapGrowthPercent).toBe(30);
+    expect(loadConfig({ HEAP_GROWTH_PERCENT: '0' }).heapGrowthPercent).toBe(0);
+    expect(() => loadConfig({ HEAP_GROWTH_PERCENT: '-5' })).toThrow(/^HEAP_GROWTH_PERCENT: must be a whole number/);
+  });
 });
 
 describe('connection limits', () => {

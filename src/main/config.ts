@@ -34,6 +34,8 @@ export interface Config {
   groupCommit: boolean;
   /** TOKEN_CACHE_SIZE: verified access tokens remembered per process (0: verify every request). */
   tokenCacheSize: number;
+  /** HEAP_GROWTH_PERCENT: how far the heap of `serve`/`worker` may grow past its live size between full collections (0: V8's own rule). */
+  heapGrowthPercent: number;
   /** Header size and slow-client deadlines per connection. */
   connectionLimits: ConnectionLimits;
   /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
@@ -403,6 +405,7 @@ export function loadConfig(environment: Env = process.env): Config {
     connectionLimits: connectionLimits(env),
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
+    heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),
     emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
