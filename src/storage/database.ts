@@ -100,18 +100,27 @@ class ImmediateSqliteDriver extends SqliteDriver {
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     const deadline = performance.now() + BUSY_TIMEOUT_MS;
     await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
-    try {
-      for (;;) {
-        try {
-          await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-          return;
-        } catch (error) {
-          if ((error as { code?: string }).code !== 'SQLITE_BUSY' || performance.now() > deadline) throw error;
-          await new Promise((resolve) => setTimeout(resolve, 1));
+    const restore = () => connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+    for (;;) {
+      try {
+        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      } catch (error) {
+        const busy = String((error as { code?: string }).code).startsWith('SQLITE_BUSY'); // and its extended codes
+        if (!busy || performance.now() > deadline) {
+          await restore();
+          throw error;
         }
+        await new Promise((resolve) => setTimeout(resolve, 1));
+        continue;
       }
-    } finally {
-      await connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
+      try {
+        await restore();
+      } catch (error) {
+        // Never leave the one connection inside a transaction nobody will end.
+        await connection.executeQuery(CompiledQuery.raw('rollback'));
+        throw error;
+      }
+      return;
     }
   }
 }
@@ -132,7 +141,9 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * preparing costs as much as running a short one. Statements are reused by SQL text (least recently
  * used out past `max`); one still busy (a stream being read) is never handed out twice. Long
  * statements (multi-row writes of hundreds of rows) are not kept: each holds megabytes of compiled
- * program, and preparing one is small beside the rows it writes.
+ * program, and preparing one is small beside the rows it writes. Pragmas are not kept either: a
+ * setting takes effect while its statement is compiled, and SQLite compiles a pragma statement again
+ * each time it runs, so a kept copy saves nothing.
  */
 export function withStatementCache(database: SqliteDatabase.Database, max = 500, maxLength = 16_384): SqliteDatabase.Database {
   const statements = new Map<string, SqliteDatabase.Statement>();
@@ -144,7 +155,7 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500,
       return cached;
     }
     const statement = database.prepare(source);
-    if (!cached && source.length <= maxLength) {
+    if (!cached && source.length <= maxLength && !/^\s*pragma\b/i.test(source)) {
       statements.set(source, statement);
       if (statements.size > max) statements.delete(statements.keys().next().value as string);
     }

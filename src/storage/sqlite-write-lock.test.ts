@@ -39,4 +39,34 @@ describe('waiting for the SQLite write lock held by another process', () => {
       rmSync(dir, { recursive: true, force: true });
     }
   });
+
+  it('waits the same way on every contended transaction, not only the first, and always restores busy_timeout', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-lock-'));
+    const path = join(dir, 'herald.db');
+    const database = createDatabase({ url: `sqlite:${path}` });
+    const other = new Database(path, { timeout: 5_000 });
+    try {
+      await sql`create table t (n integer)`.execute(database.db);
+      for (const round of [1, 2, 3]) {
+        other.exec('begin immediate');
+        let ticks = 0;
+        const ticker = setInterval(() => ticks++, 10);
+        setTimeout(() => other.exec('commit'), 200);
+        await database.db.transaction().execute(async (trx) => {
+          await sql`insert into t (n) values (${round})`.execute(trx);
+        });
+        clearInterval(ticker);
+        // Had busy_timeout stayed at 5 s after the first round, BEGIN would sleep in SQLite's busy
+        // handler with the event loop stopped: no tick until the lock came free.
+        expect(ticks, `round ${round}`).toBeGreaterThan(5);
+        expect((await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db)).rows[0]?.timeout).toBe(5_000);
+      }
+      const rows = await sql<{ n: number }>`select n from t order by n`.execute(database.db);
+      expect(rows.rows.map((r) => r.n)).toEqual([1, 2, 3]);
+    } finally {
+      other.close();
+      await database.close();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
 });
