@@ -91,6 +91,15 @@ describeEachDialect('job queue store', (dialect) => {
     ]);
   });
 
+  it('takes back an expired job in its own priority: a free receipt still goes before an expired delivery', async () => {
+    const delivery = await enqueue(T0);
+    await store.jobs.claimDue('dead', T0, 1_000, 1);
+    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: null, runAt: T0 }, T0);
+    const later = await enqueue(T0 + 10);
+    expect((await store.jobs.claimDue('w1', T0 + 2_000, 60_000, 2)).map((j) => j.id)).toEqual([receipt, delivery]);
+    expect((await store.jobs.claimDue('w1', T0 + 2_000, 60_000, 2)).map((j) => j.id)).toEqual([later]);
+  });
+
   it('reads free jobs from an index that leaves out the jobs being worked on', async () => {
     const claimSql = database.db
       .selectFrom('jobs')

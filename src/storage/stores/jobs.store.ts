@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder } from 'kysely';
+import type { SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
@@ -75,27 +75,34 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
 
     async claimDue(workerId, now, leaseMs, limit) {
       const claimed: JobsTable[] = [];
-      const claim = async (due: SelectQueryBuilder<Database, 'jobs', { id: string }>) => {
-        // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
-        // single writer, so its claims are serialised anyway.
-        if (options.capabilities.skipLocked) due = due.forUpdate().skipLocked();
-        const rows = await db
-          .updateTable('jobs')
+      const lease = (update: UpdateQueryBuilder<Database, 'jobs', 'jobs', UpdateResult>) =>
+        update
           .set((eb) => ({ locked_by: workerId, locked_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
-          .where('id', 'in', due)
           .returningAll()
-          .execute();
-        claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1)));
-      };
-      // Jobs whose worker died with them first (from the index of running leases; rare).
-      await claim(db.selectFrom('jobs').select('id').where('locked_until', '<', now).orderBy('locked_until').limit(limit));
+          .execute()
+          .then((rows) => claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1))));
+      // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
+      // single writer, so its claims are serialised anyway.
+      const skipping = <Q extends SelectQueryBuilder<Database, 'jobs', object>>(query: Q): Q =>
+        options.capabilities.skipLocked ? (query.forUpdate().skipLocked() as Q) : query;
+      // Jobs whose worker died with them, read from the index of running leases (nearly always
+      // none); each is taken back before the free jobs of its own priority.
+      const expired = await skipping(
+        db.selectFrom('jobs').select(['id', 'priority']).where('locked_until', '<', now).orderBy('locked_until').limit(limit),
+      ).execute();
       // Then free jobs, one priority at a time, highest first: with `priority = p` the index of free
       // jobs is read as a range that ends at `now`, so jobs due later (scheduled sends, retries hours
       // out) are never scanned, however many there are, nor are the jobs being worked on.
       for (const priority of PRIORITIES) {
+        const expiredHere = expired.filter((row) => row.priority === priority).map((row) => row.id);
+        const wantedExpired = expiredHere.slice(0, limit - claimed.length);
+        if (wantedExpired.length > 0) {
+          // Still expired when written: outside a transaction another worker may have taken it meanwhile.
+          await lease(db.updateTable('jobs').where('id', 'in', wantedExpired).where('locked_until', '<', now));
+        }
         const wanted = limit - claimed.length;
         if (wanted <= 0) break;
-        await claim(
+        const free = skipping(
           db
             .selectFrom('jobs')
             .select('id')
@@ -106,6 +113,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
             .orderBy('id')
             .limit(wanted),
         );
+        await lease(db.updateTable('jobs').where('id', 'in', free));
       }
       return claimed.map(toClaimed);
     },
