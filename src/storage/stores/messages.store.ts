@@ -282,7 +282,10 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         ...(first.chargeState !== undefined ? [sql`charge_state = ${first.chargeState}`] : []),
         ...(first.clearInFlight ? [sql`dispatch_state = null`] : []),
       ];
-      for (const chunk of chunks(changes, 1000)) {
+      // In id order: two transactions on PostgreSQL moving overlapping messages then lock their rows
+      // in the same order, and one waits for the other instead of both deadlocking.
+      const ordered = [...changes].sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+      for (const chunk of chunks(ordered, 1000)) {
         const byId = new Map(chunk.map((change) => [change.messageId, change]));
         if (byId.size !== chunk.length) throw new Error('transitionMany takes each message once');
         const values = chunk.map((c) => ({
