@@ -1,0 +1,146 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import { createAccount } from '../../core/accounts/manage-accounts.js';
+import { ManualClock } from '../../core/clock.js';
+import { queuedMessage } from '../../core/messages/accept-messages.js';
+import type { Store, Transition } from '../../core/ports.js';
+import type { HeraldDatabase } from '../database.js';
+import { createStore } from '../store.js';
+
+describeEachDialect('moving many messages at once (transitionMany)', (dialect) => {
+  let location: TestDatabaseLocation;
+  let database: HeraldDatabase;
+  let store: Store;
+  let accountId: string;
+  const clock = new ManualClock(Date.UTC(2026, 0, 1));
+  let recipients = 0;
+
+  beforeAll(async () => {
+    location = allocateDatabase(dialect);
+    database = await openDatabase(location);
+    store = createStore(database.db);
+    accountId = (await createAccount(store, clock, { name: 'Movers', email: 'movers@example.com', creditsMicros: 0 })).account.id;
+  });
+  afterAll(async () => {
+    await database.close();
+    await location.drop();
+  });
+
+  /** `count` new queued messages, in the order their ids were made. */
+  async function queued(count: number): Promise<string[]> {
+    const messages = Array.from({ length: count }, () =>
+      queuedMessage(
+        { channel: 'sms', to: `+1415555${String(++recipients).padStart(4, '0')}`, body: 'hi', costMicros: 0 },
+        accountId,
+        clock.now(),
+      ),
+    );
+    await store.messages.insertQueued(messages.map((message) => ({ message, payload: null })));
+    return messages.map((message) => message.id);
+  }
+
+  const toSent = (messageId: string, n: number): Transition => ({
+    messageId,
+    from: ['queued'],
+    to: 'sent',
+    at: clock.now() + n,
+    detail: `accepted as p-${n}`,
+    sentAt: clock.now() + n,
+    providerMessageId: `p-${n}`,
+    chargeState: 'captured',
+    clearInFlight: true,
+  });
+
+  it('moves each message with values of its own, writes its history and counts its event', async () => {
+    const ids = await queued(3);
+    const moved = await store.messages.transitionMany(
+      ids.map((id, n) => toSent(id, n)),
+      { countEvent: true },
+    );
+    expect([...moved.keys()].sort()).toEqual([...ids].sort());
+    for (const [n, id] of ids.entries()) {
+      const { message, eventSequence } = moved.get(id) as { message: { status: string }; eventSequence: number };
+      expect(message).toMatchObject({ status: 'sent', providerMessageId: `p-${n}`, sentAt: clock.now() + n, chargeState: 'captured' });
+      expect(eventSequence).toBe(1);
+      expect(await store.messages.findById(id)).toMatchObject({ status: 'sent', providerMessageId: `p-${n}`, dispatchState: null });
+      expect((await store.messages.statusHistory(id)).map((h) => [h.status, h.detail, h.occurredAt])).toEqual([
+        ['queued', null, clock.now()],
+        ['sent', `accepted as p-${n}`, clock.now() + n],
+      ]);
+    }
+  });
+
+  it('leaves a message whose status is not one of `from` as it was, and moves from any of several statuses', async () => {
+    const [sent, queuedOne, other] = await queued(3);
+    await store.messages.transitionMany([toSent(sent as string, 0)], { countEvent: false });
+    const failing = (messageId: string, n: number): Transition => ({
+      messageId,
+      from: ['queued', 'sent'],
+      to: 'failed',
+      at: clock.now() + 10 + n,
+      detail: null,
+      error: { code: `E${n}`, message: `reason ${n}` },
+    });
+    const moved = await store.messages.transitionMany([failing(sent as string, 1), failing(queuedOne as string, 2)], { countEvent: false });
+    expect(moved.size).toBe(2);
+    expect(await store.messages.findById(sent as string)).toMatchObject({ status: 'failed', error: { code: 'E1', message: 'reason 1' } });
+    expect(await store.messages.findById(queuedOne as string)).toMatchObject({
+      status: 'failed',
+      error: { code: 'E2', message: 'reason 2' },
+    });
+    // Already final: `failed` is not among `from`, so nothing moves and no history is written.
+    const again = await store.messages.transitionMany([{ ...failing(sent as string, 3), from: ['queued', 'sent'] }], { countEvent: false });
+    expect(again.size).toBe(0);
+    expect(await store.messages.findById(sent as string)).toMatchObject({ error: { code: 'E1' } });
+    expect((await store.messages.statusHistory(sent as string)).map((h) => h.status)).toEqual(['queued', 'sent', 'failed']);
+    expect((await store.messages.findById(other as string))?.status).toBe('queued');
+  });
+
+  it('skips a message a worker is handing over when the move requires none to be', async () => {
+    const [inFlight, idle] = await queued(2);
+    await store.messages.markInFlight([inFlight as string]);
+    const cancel = (messageId: string): Transition => ({
+      messageId,
+      from: ['queued'],
+      to: 'canceled',
+      at: clock.now(),
+      detail: null,
+      chargeState: 'released',
+      requireNotInFlight: true,
+    });
+    const moved = await store.messages.transitionMany([cancel(inFlight as string), cancel(idle as string)], { countEvent: true });
+    expect([...moved.keys()]).toEqual([idle]);
+    expect(await store.messages.findById(inFlight as string)).toMatchObject({ status: 'queued', dispatchState: 'in_flight' });
+    expect(await store.messages.findById(idle as string)).toMatchObject({ status: 'canceled', chargeState: 'released' });
+  });
+
+  it('stores text with a broken surrogate pair (an emoji cut in half) readable, on both stores', async () => {
+    const [id] = await queued(1);
+    const cut = 'provider said: \ud83d';
+    await store.messages.transitionMany(
+      [{ messageId: id as string, from: ['queued'], to: 'failed', at: clock.now(), detail: null, error: { code: 'X', message: cut } }],
+      { countEvent: false },
+    );
+    expect((await store.messages.findById(id as string))?.error).toEqual({ code: 'X', message: 'provider said: \ufffd' });
+  });
+
+  it('moves more messages than one statement takes, handed over in any order', async () => {
+    const ids = await queued(1_500);
+    const shuffled = ids.map((id, n) => toSent(id, n)).reverse();
+    const moved = await store.messages.transitionMany(shuffled, { countEvent: false });
+    expect(moved.size).toBe(1_500);
+    expect((await store.messages.findById(ids[1_234] as string))?.providerMessageId).toBe('p-1234');
+  });
+
+  it('refuses changes of different kinds, or one message twice, moving nothing', async () => {
+    const [a, b] = await queued(2);
+    const mixed = { ...toSent(b as string, 1), providerMessageId: undefined } as Transition;
+    delete (mixed as { providerMessageId?: string }).providerMessageId;
+    await expect(store.messages.transitionMany([toSent(a as string, 0), mixed], { countEvent: false })).rejects.toThrow('one kind');
+    await expect(store.messages.transitionMany([toSent(a as string, 0), toSent(a as string, 1)], { countEvent: false })).rejects.toThrow(
+      'each message once',
+    );
+    expect((await store.messages.findById(a as string))?.status).toBe('queued');
+    expect((await store.messages.findById(b as string))?.status).toBe('queued');
+  });
+});
