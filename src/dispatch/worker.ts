@@ -98,7 +98,8 @@ export class Worker {
    * Claims due jobs. On SQLite the claim shares a commit (and its fsync) with whatever else is being
    * written at the moment: on its own it was a commit per claim. A claim lost to a crash costs
    * nothing — the jobs are simply free again — and nothing is handed over before the in-flight mark
-   * that follows it is durable.
+   * that follows it is durable. On PostgreSQL it is a transaction of its own (the claims skip rows
+   * other workers hold), as it would be without one.
    */
   #claim(now: number, limit: number): Promise<ClaimedJob[]> {
     return this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
