@@ -23,13 +23,13 @@ export interface JobsStoreOptions {
   onEnqueued?: () => void;
 }
 
+/** Every priority jobs are given, first claimed first. */
+const PRIORITIES = [...new Set(Object.values(JOB_PRIORITY))].sort((a, b) => a - b);
+
 /**
  * The durable job queue. Jobs are deleted when finished, so the table only ever holds work still
  * to do (and its size is the backlog).
  */
-/** Every priority jobs are given, first claimed first. */
-const PRIORITIES = [...new Set(Object.values(JOB_PRIORITY))].sort((a, b) => a - b);
-
 export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
   /** Inserts jobs with ids made here; the store announces them once they are committed. */
   const insert = async (jobs: readonly NewJob[], at: number): Promise<string[]> => {
