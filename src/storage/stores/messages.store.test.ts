@@ -143,4 +143,14 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
     expect((await store.messages.findById(a as string))?.status).toBe('queued');
     expect((await store.messages.findById(b as string))?.status).toBe('queued');
   });
+
+  it('refuses a message given twice even when the two fall into different statements, moving nothing', async () => {
+    const ids = await queued(1_000);
+    const last = [...ids].sort().at(-1) as string;
+    // Sorted by id, the two changes of `last` are the 1,000th and the 1,001st: one in each statement.
+    const changes = [...ids.map((id, n) => toSent(id, n)), toSent(last, 1_000)];
+    await expect(store.messages.transitionMany(changes, { countEvent: false })).rejects.toThrow('each message once');
+    expect((await store.messages.findById(ids[0] as string))?.status).toBe('queued');
+    expect((await store.messages.findById(last))?.status).toBe('queued');
+  });
 });

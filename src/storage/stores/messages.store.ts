@@ -285,9 +285,10 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       // In id order: two transactions on PostgreSQL moving overlapping messages then lock their rows
       // in the same order, and one waits for the other instead of both deadlocking.
       const ordered = [...changes].sort((a, b) => (a.messageId < b.messageId ? -1 : a.messageId > b.messageId ? 1 : 0));
+      // Checked over all of them, before anything is written: a message twice in two chunks would move twice.
+      const byId = new Map(changes.map((change) => [change.messageId, change]));
+      if (byId.size !== changes.length) throw new Error('transitionMany takes each message once');
       for (const chunk of chunks(ordered, 1000)) {
-        const byId = new Map(chunk.map((change) => [change.messageId, change]));
-        if (byId.size !== chunk.length) throw new Error('transitionMany takes each message once');
         const values = chunk.map((c) => ({
           id: c.messageId,
           at: c.at,
