@@ -5,6 +5,7 @@ import {
   CompiledQuery,
   type DatabaseConnection,
   Kysely,
+  PostgresAdapter,
   PostgresDialect,
   SqliteDialect,
   type SqliteDialectConfig,
@@ -81,6 +82,11 @@ export interface HeraldDatabase {
 
 /** The Kysely database handle, or a transaction on it: every store function accepts either. */
 export type Executor = Kysely<Database>;
+
+/** Whether an executor (a handle or a transaction) talks to PostgreSQL, for SQL the dialects write differently. */
+export function isPostgres(db: Executor): boolean {
+  return db.getExecutor().adapter instanceof PostgresAdapter;
+}
 
 /** How long a write waits for SQLite's write lock (held by another process or thread) before failing. */
 const BUSY_TIMEOUT_MS = 5_000;

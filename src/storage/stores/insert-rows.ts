@@ -1,7 +1,6 @@
 import { CompiledQuery, type Insertable } from 'kysely';
-import type { Executor } from '../database.js';
+import { type Executor, isPostgres } from '../database.js';
 import type { Database } from '../schema.js';
-import { isPostgres } from './json-rows.js';
 
 /** SQL text of multi-row inserts by shape (dialect, table, columns, row count). */
 const compiled = new Map<string, string>();

@@ -4,6 +4,7 @@ import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseL
 import type { Store } from '../../core/ports.js';
 import type { HeraldDatabase } from '../database.js';
 import { storeOf } from '../store.js';
+import { dueFreeJobIds } from './jobs.store.js';
 
 describeEachDialect('job queue store', (dialect) => {
   let location: TestDatabaseLocation;
@@ -101,16 +102,7 @@ describeEachDialect('job queue store', (dialect) => {
   });
 
   it('reads free jobs from an index that leaves out the jobs being worked on', async () => {
-    const claimSql = database.db
-      .selectFrom('jobs')
-      .select('id')
-      .where('priority', '=', 1)
-      .where('run_at', '<=', T0)
-      .where('locked_until', 'is', null)
-      .orderBy('run_at')
-      .orderBy('id')
-      .limit(10)
-      .compile();
+    const claimSql = dueFreeJobIds(database.db, 1, T0, 10).compile();
     const explain = dialect === 'sqlite' ? 'explain query plan ' : 'explain (costs off) ';
     const plan = await database.db.transaction().execute(async (trx) => {
       // An empty table would let PostgreSQL prefer a sequential scan; the plan is what is tested.

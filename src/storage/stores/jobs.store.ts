@@ -26,6 +26,14 @@ export interface JobsStoreOptions {
 /** Every priority jobs are given, first claimed first. */
 const PRIORITIES = [...new Set(Object.values(JOB_PRIORITY))].sort((a, b) => a - b);
 
+/** Free jobs of one priority, first claimed first, read from the index of free jobs (migration 0010). */
+const freeJobsInClaimOrder = (db: Executor, priority: number) =>
+  db.selectFrom('jobs').where('priority', '=', priority).where('locked_until', 'is', null).orderBy('run_at').orderBy('id');
+
+/** The ids a claim takes of one priority's free jobs due by `now`. */
+export const dueFreeJobIds = (db: Executor, priority: number, now: number, limit: number) =>
+  freeJobsInClaimOrder(db, priority).select('id').where('run_at', '<=', now).limit(limit);
+
 /**
  * The durable job queue. Jobs are deleted when finished, so the table only ever holds work still
  * to do (and its size is the backlog).
@@ -102,18 +110,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
         }
         const wanted = limit - claimed.length;
         if (wanted <= 0) break;
-        const free = skipping(
-          db
-            .selectFrom('jobs')
-            .select('id')
-            .where('priority', '=', priority)
-            .where('run_at', '<=', now)
-            .where('locked_until', 'is', null)
-            .orderBy('run_at')
-            .orderBy('id')
-            .limit(wanted),
-        );
-        await lease(db.updateTable('jobs').where('id', 'in', free));
+        await lease(db.updateTable('jobs').where('id', 'in', skipping(dueFreeJobIds(db, priority, now, wanted))));
       }
       return claimed.map(toClaimed);
     },
@@ -149,15 +146,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       // run out, from the index of running leases.
       const candidates: number[] = [];
       for (const priority of PRIORITIES) {
-        const row = await db
-          .selectFrom('jobs')
-          .select('run_at')
-          .where('priority', '=', priority)
-          .where('locked_until', 'is', null)
-          .orderBy('run_at')
-          .orderBy('id')
-          .limit(1)
-          .executeTakeFirst();
+        const row = await freeJobsInClaimOrder(db, priority).select('run_at').limit(1).executeTakeFirst();
         if (row) candidates.push(Number(row.run_at));
       }
       const lease = await db

@@ -1,5 +1,5 @@
-import { PostgresAdapter, type RawBuilder, sql } from 'kysely';
-import type { Executor } from '../database.js';
+import { type RawBuilder, sql } from 'kysely';
+import { type Executor, isPostgres } from '../database.js';
 
 export type JsonColumnType = 'text' | 'bigint';
 
@@ -27,10 +27,6 @@ export function jsonRows(db: Executor, columns: Readonly<Record<string, JsonColu
   }
   const fields = names.map((name, i) => sql`value ->> ${sql.lit(i)} as ${sql.ref(name)}`);
   return sql`(select ${sql.join(fields)} from json_each(${values})) as v`;
-}
-
-export function isPostgres(db: Executor): boolean {
-  return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 
 /** `RETURNING` every column of the updated table (SQLite refuses `table.*` there; PostgreSQL needs it beside a FROM). */
