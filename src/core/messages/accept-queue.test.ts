@@ -6,6 +6,7 @@ import { sumLedger } from '../accounts/ledger.js';
 import type { CreatedAccount } from '../accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../credits.js';
 import { ApiError } from '../errors.js';
+import type { Store } from '../ports.js';
 import { DEFAULT_PRICES } from '../pricing.js';
 import { queuedMessage } from './accept-messages.js';
 import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
@@ -106,6 +107,64 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
     expect((outcomes[1] as PromiseRejectedResult).reason).not.toBeInstanceOf(ApiError);
     expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(4 * MICROS_PER_CREDIT);
+    expect(await t.store.jobs.count()).toBe(4);
+    await expectLedgerBalanced(account);
+  });
+
+  /** The test store, with each grouped transaction held at its start until `open()` (and counted). */
+  const gatedStore = () => {
+    const deferred = () => {
+      let resolve = () => {};
+      const promise = new Promise<void>((r) => (resolve = r));
+      return { promise, resolve };
+    };
+    const gate = { calls: 0, opened: deferred(), started: deferred() };
+    const store: Store = {
+      ...t.store,
+      async groupedTransaction(work) {
+        gate.calls++;
+        gate.started.resolve();
+        await gate.opened.promise;
+        return t.store.groupedTransaction(work);
+      },
+    };
+    return { store, gate, open: () => gate.opened.resolve() };
+  };
+
+  it('takes into its batch the requests that arrive while its transaction begins', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const { store, gate, open } = gatedStore();
+    const queue = new AcceptQueue(store);
+    const first = queue.submit(unit(account.account.id, 1));
+    await gate.started.promise;
+    // The first request's transaction is on its way; these arrive before it has begun.
+    const later = [queue.submit(unit(account.account.id, 2)), queue.submit(unit(account.account.id, 3))];
+    open();
+    await Promise.all([first, ...later]);
+    expect(gate.calls).toBe(1);
+    expect(await t.store.jobs.count()).toBe(6);
+    await expectLedgerBalanced(account);
+  });
+
+  it('fails the requests it would have taken when its transaction cannot begin, writes nothing, and goes on with the next', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    let refusals = 3; // the batch's, then each request's own try
+    const store: Store = {
+      ...t.store,
+      groupedTransaction(work) {
+        if (refusals-- > 0) return Promise.reject(new Error('cannot begin: disk I/O error'));
+        return t.store.groupedTransaction(work);
+      },
+    };
+    const queue = new AcceptQueue(store);
+    const outcomes = await Promise.allSettled([queue.submit(unit(account.account.id, 1)), queue.submit(unit(account.account.id, 2))]);
+    expect(outcomes.map((o) => (o.status === 'rejected' ? (o.reason as Error).message : 'fulfilled'))).toEqual([
+      'cannot begin: disk I/O error',
+      'cannot begin: disk I/O error',
+    ]);
+    expect(await t.store.jobs.count()).toBe(0);
+    expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(0);
+    await queue.submit(unit(account.account.id, 4));
     expect(await t.store.jobs.count()).toBe(4);
     await expectLedgerBalanced(account);
   });

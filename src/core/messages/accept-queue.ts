@@ -59,34 +59,49 @@ export class AcceptQueue {
       while (this.#queue.length > 0) {
         // Requests read in the same turn of the event loop join this batch.
         await new Promise<void>((resolve) => setImmediate(resolve));
-        let taken = 0;
-        let messages = 0;
-        while (
-          taken < this.#queue.length &&
-          (taken === 0 || messages + (this.#queue[taken] as Queued).unit.messages.length <= this.maxMessages)
-        ) {
-          messages += (this.#queue[taken] as Queued).unit.messages.length;
-          taken++;
-        }
-        const batch = this.#queue.splice(0, taken);
+        // The batch is taken once its transaction has begun, not before: requests read meanwhile
+        // (while SQLite's group commit waits a turn for its group, while PostgreSQL answers BEGIN)
+        // join it instead of waiting for the whole next commit. Under load that about halves the
+        // number of commits; alone, a request waits no longer than it did.
+        let batch: Queued[] | undefined;
         try {
-          this.#settle(
-            batch,
-            await this.store.groupedTransaction((tx) =>
-              writeUnits(
+          const written = await this.store.groupedTransaction(async (tx) => {
+            // Taken once (a backend that ran this again would get the same batch).
+            const taken = batch ?? this.#take();
+            batch = taken;
+            return {
+              taken,
+              held: await writeUnits(
                 tx,
-                batch.map((q) => q.unit),
+                taken.map((q) => q.unit),
               ),
-            ),
-          );
+            };
+          });
+          this.#settle(written.taken, written.held);
         } catch (error) {
-          if (batch.length === 1) (batch[0] as Queued).reject(error);
-          else await Promise.all(batch.map((queued) => this.#writeAlone(queued)));
+          // Failed before it ran (BEGIN refused): the requests it would have taken fail with it.
+          const failed = batch ?? this.#take();
+          if (failed.length === 1) (failed[0] as Queued).reject(error);
+          else await Promise.all(failed.map((queued) => this.#writeAlone(queued)));
         }
       }
     } finally {
       this.#writing = false;
     }
+  }
+
+  /** What waits, up to the message cap (a request is never split), taken off the queue. */
+  #take(): Queued[] {
+    let taken = 0;
+    let messages = 0;
+    while (
+      taken < this.#queue.length &&
+      (taken === 0 || messages + (this.#queue[taken] as Queued).unit.messages.length <= this.maxMessages)
+    ) {
+      messages += (this.#queue[taken] as Queued).unit.messages.length;
+      taken++;
+    }
+    return this.#queue.splice(0, taken);
   }
 
   async #writeAlone(queued: Queued): Promise<void> {
