@@ -19,22 +19,34 @@ export interface EventInput {
  * per matching active webhook and one to the message's own callback_url, and a job for each. So an
  * event exists exactly when the change it describes committed, and none is lost on the way to the
  * queue. The body is fixed here; every attempt and replay sends these same bytes.
+ *
+ * An event nobody is to be told about (no matching webhook, no callback_url) is not stored: events
+ * are read only through their deliveries (to send them, to replay them), and the message's status
+ * history already records every change. Its sequence number is spent all the same, so what a
+ * receiver sees later still counts up with the message's changes.
  */
-export async function emitEvent(tx: Store, input: EventInput): Promise<string> {
+export async function emitEvent(tx: Store, input: EventInput): Promise<void> {
   const sequence = await tx.webhooks.nextEventSequence(input.message.id);
-  const [id] = await emitEvents(tx, [{ ...input, sequence }]);
-  return id as string;
+  await emitEvents(tx, [{ ...input, sequence }]);
 }
 
 /**
  * `emitEvent` for many events at once, each with its per-message sequence number already taken
  * (the status update that caused it advanced the counter): multi-row inserts, and one look-up of
- * the webhooks of every account concerned. Returns the event ids, in order.
+ * the webhooks of every account concerned.
  */
-export async function emitEvents(tx: Store, inputs: ReadonlyArray<EventInput & { sequence: number }>): Promise<string[]> {
-  if (inputs.length === 0) return [];
-  const events: StoredEvent[] = inputs.map((input) => {
+export async function emitEvents(tx: Store, inputs: ReadonlyArray<EventInput & { sequence: number }>): Promise<void> {
+  if (inputs.length === 0) return;
+  const webhooks = await tx.webhooks.activeForAccounts(inputs.map((input) => input.message.accountId));
+  const events: StoredEvent[] = [];
+  const deliveries: Array<{ delivery: WebhookDelivery; at: number }> = [];
+  for (const input of inputs) {
     const { message, at } = input;
+    const targets: Array<{ webhookId: string | null; url: string }> = (webhooks.get(message.accountId) ?? [])
+      .filter((webhook) => subscribes(webhook.events, input.type))
+      .map((webhook) => ({ webhookId: webhook.id, url: webhook.url }));
+    if (message.callbackUrl) targets.push({ webhookId: null, url: message.callbackUrl });
+    if (targets.length === 0) continue;
     const id = `evt_${monotonicTimeOrderedId(at)}`;
     const body = JSON.stringify({
       id,
@@ -49,23 +61,17 @@ export async function emitEvents(tx: Store, inputs: ReadonlyArray<EventInput & {
         ...input.data,
       },
     });
-    return { id, accountId: message.accountId, messageId: message.id, type: input.type, body, createdAt: at };
-  });
+    events.push({ id, accountId: message.accountId, messageId: message.id, type: input.type, body, createdAt: at });
+    for (const target of targets) deliveries.push({ delivery: newDelivery({ accountId: message.accountId, ...target }, id, at), at });
+  }
+  if (events.length === 0) return;
   await tx.webhooks.insertEvents(events);
-
-  const webhooks = await tx.webhooks.activeForAccounts(inputs.map((input) => input.message.accountId));
-  const deliveries = inputs.flatMap((input, i) => {
-    const { message, at } = input;
-    const eventId = (events[i] as StoredEvent).id;
-    const targets: Array<{ webhookId: string | null; url: string }> = (webhooks.get(message.accountId) ?? [])
-      .filter((webhook) => subscribes(webhook.events, input.type))
-      .map((webhook) => ({ webhookId: webhook.id, url: webhook.url }));
-    if (message.callbackUrl) targets.push({ webhookId: null, url: message.callbackUrl });
-    return targets.map((target) => ({ delivery: newDelivery({ accountId: message.accountId, ...target }, eventId, at), at }));
-  });
   // Grouped by time, as each delivery's job is due when its event happened.
   const byTime = new Map<number, WebhookDelivery[]>();
-  for (const { delivery, at } of deliveries) byTime.set(at, [...(byTime.get(at) ?? []), delivery]);
+  for (const { delivery, at } of deliveries) {
+    const group = byTime.get(at);
+    if (group) group.push(delivery);
+    else byTime.set(at, [delivery]);
+  }
   for (const [at, group] of byTime) await queueDeliveries(tx, group, at);
-  return events.map((event) => event.id);
 }
