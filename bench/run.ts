@@ -26,7 +26,7 @@ import {
   startWorker,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
-import { type PacedResult, pacedLoad } from './lib/paced.js';
+import { pacedLoad } from './lib/paced.js';
 
 const { values } = parseArgs({
   options: {
@@ -89,6 +89,25 @@ async function peakRss<T>(herald: RunningHerald, work: () => Promise<T>): Promis
   }
 }
 
+/** The rounds of two compared cases in turn (a, b, a, b...), so drift on a shared machine hits both alike. */
+async function alternating<A, B>(first: () => Promise<A>, second: () => Promise<B>): Promise<[A[], B[]]> {
+  const firsts: A[] = [];
+  const seconds: B[] = [];
+  for (let i = 0; i < ROUNDS; i++) {
+    firsts.push(await first());
+    seconds.push(await second());
+  }
+  return [firsts, seconds];
+}
+
+/** Single SMS sends to the server, each to a recipient of its own. */
+const sendTo = (herald: RunningHerald, token: string) => ({
+  url: `${herald.url}/v1/sms/send`,
+  method: 'POST' as const,
+  token,
+  bodyFor: sms,
+});
+
 async function withServer<T>(
   dialect: Dialect,
   options: { worker: boolean; env?: Record<string, string> },
@@ -115,23 +134,15 @@ async function withServer<T>(
 async function acceptVsNoop(dialect: Dialect, env: Record<string, string> = {}) {
   return withServer(dialect, { worker: false, env }, async (herald, token) => {
     const idle = herald.rss();
-    const accept: LoadResult[] = [];
-    const noop: LoadResult[] = [];
-    const { peak } = await peakRss(herald, async () => {
-      for (let i = 0; i < ROUNDS; i++) {
-        noop.push(await load({ url: `${herald.url}/v1/token`, token, connections: CONNECTIONS, durationSeconds: ROUND_SECONDS }));
-        accept.push(
-          await load({
-            url: `${herald.url}/v1/sms/send`,
-            method: 'POST',
-            token,
-            bodyFor: sms,
-            connections: CONNECTIONS,
-            durationSeconds: ROUND_SECONDS,
-          }),
-        );
-      }
-    });
+    const {
+      peak,
+      result: [noop, accept],
+    } = await peakRss(herald, () =>
+      alternating(
+        () => load({ url: `${herald.url}/v1/token`, token, connections: CONNECTIONS, durationSeconds: ROUND_SECONDS }),
+        () => load({ ...sendTo(herald, token), connections: CONNECTIONS, durationSeconds: ROUND_SECONDS }),
+      ),
+    );
     const acceptRps = median(accept.map((r) => r.rps));
     const noopRps = median(noop.map((r) => r.rps));
     const failures = [...accept, ...noop].reduce((n, r) => n + r.non2xx + r.errors, 0);
@@ -159,23 +170,10 @@ async function latencyAt(rate: number) {
   return withServer('sqlite', { worker: false }, async (herald, token) => {
     const seconds = QUICK ? 3 : 5;
     const perSecond = Math.max(1, Math.round(rate));
-    const sends: PacedResult[] = [];
-    const noops: PacedResult[] = [];
-    for (let i = 0; i < ROUNDS; i++) {
-      noops.push(
-        await pacedLoad({ url: `${herald.url}/v1/token`, method: 'GET', token, ratePerSecond: perSecond, durationSeconds: seconds }),
-      );
-      sends.push(
-        await pacedLoad({
-          url: `${herald.url}/v1/sms/send`,
-          method: 'POST',
-          token,
-          bodyFor: sms,
-          ratePerSecond: perSecond,
-          durationSeconds: seconds,
-        }),
-      );
-    }
+    const [noops, sends] = await alternating(
+      () => pacedLoad({ url: `${herald.url}/v1/token`, method: 'GET', token, ratePerSecond: perSecond, durationSeconds: seconds }),
+      () => pacedLoad({ ...sendTo(herald, token), ratePerSecond: perSecond, durationSeconds: seconds }),
+    );
     const ok = sends.reduce((n, r) => n + r.ok, 0);
     return {
       rate: perSecond,
