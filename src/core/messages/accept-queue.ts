@@ -79,7 +79,9 @@ export class AcceptQueue {
           });
           this.#settle(written.taken, written.held);
         } catch (error) {
-          // Failed before it ran (BEGIN refused): the requests it would have taken fail with it.
+          // The batch failed as a whole, or its transaction could not even begin (then what it
+          // would have taken is taken now): a lone request fails with the error, several are each
+          // written again on their own, so only a faulty one fails.
           const failed = batch ?? this.#take();
           if (failed.length === 1) (failed[0] as Queued).reject(error);
           else await Promise.all(failed.map((queued) => this.#writeAlone(queued)));
