@@ -3,7 +3,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
-import { describe, inject } from 'vitest';
+import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { createDatabase, type Dialect, type HeraldDatabase } from '../src/storage/database.js';
 
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
@@ -56,6 +56,29 @@ export async function openDatabase(location: TestDatabaseLocation): Promise<Hera
   const database = createDatabase({ url: location.url, schema: location.schema, poolSize: 10 });
   await database.migrate();
   return database;
+}
+
+/**
+ * A migrated database of the suite's own, opened before its tests (before each test with `each`)
+ * and dropped after them. Read `database` inside tests and hooks, not at declaration.
+ */
+export function useTestDatabase(dialect: Dialect, options: { each?: boolean } = {}): { readonly database: HeraldDatabase } {
+  let location: TestDatabaseLocation | undefined;
+  let database: HeraldDatabase | undefined;
+  (options.each ? beforeEach : beforeAll)(async () => {
+    location = allocateDatabase(dialect);
+    database = await openDatabase(location);
+  });
+  (options.each ? afterEach : afterAll)(async () => {
+    await database?.close();
+    await location?.drop();
+  });
+  return {
+    get database() {
+      if (!database) throw new Error('the test database is opened in a before hook: read it inside tests');
+      return database;
+    },
+  };
 }
 
 /**

@@ -1,6 +1,6 @@
 import fc from 'fast-check';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import { beforeAll, describe, expect, it } from 'vitest';
+import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import { sumLedger } from '../../core/accounts/ledger.js';
 import { createAccount } from '../../core/accounts/manage-accounts.js';
 import { ManualClock } from '../../core/clock.js';
@@ -9,26 +9,18 @@ import { newMessageId } from '../../core/ids.js';
 import { queuedMessage as newQueuedMessage } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
-import type { HeraldDatabase } from '../database.js';
 import { createStore } from '../store.js';
 
 const C = MICROS_PER_CREDIT;
 
 describeEachDialect('credits store', (dialect) => {
-  let location: TestDatabaseLocation;
-  let database: HeraldDatabase;
+  const test = useTestDatabase(dialect);
   let store: Store;
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   let accounts = 0;
 
-  beforeAll(async () => {
-    location = allocateDatabase(dialect);
-    database = await openDatabase(location);
-    store = createStore(database.db);
-  });
-  afterAll(async () => {
-    await database.close();
-    await location.drop();
+  beforeAll(() => {
+    store = createStore(test.database.db);
   });
 
   /** A new account holding `micros` (nothing when 0), created as the product does it. */

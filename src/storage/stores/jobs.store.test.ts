@@ -1,25 +1,17 @@
 import { CompiledQuery, sql } from 'kysely';
-import { afterEach, beforeEach, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import { beforeEach, expect, it } from 'vitest';
+import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import type { Store } from '../../core/ports.js';
-import type { HeraldDatabase } from '../database.js';
 import { storeOf } from '../store.js';
 import { dueFreeJobIds } from './jobs.store.js';
 
 describeEachDialect('job queue store', (dialect) => {
-  let location: TestDatabaseLocation;
-  let database: HeraldDatabase;
+  const test = useTestDatabase(dialect, { each: true });
   let store: Store;
   const T0 = 1_800_000_000_000;
 
-  beforeEach(async () => {
-    location = allocateDatabase(dialect);
-    database = await openDatabase(location);
-    store = storeOf(database);
-  });
-  afterEach(async () => {
-    await database.close();
-    await location.drop();
+  beforeEach(() => {
+    store = storeOf(test.database);
   });
 
   const enqueue = (runAt: number, payload: unknown = null) =>
@@ -73,7 +65,7 @@ describeEachDialect('job queue store', (dialect) => {
     await store.jobs.reschedule(a, 'w1', T0 + 5_000, 'THROTTLED: later');
     expect(await store.jobs.releaseAll('w1')).toBe(1);
     expect((await store.jobs.claimDue('w2', T0, 30_000, 10)).map((j) => j.id)).toEqual([b]);
-    const row = await database.db.selectFrom('jobs').selectAll().where('id', '=', a).executeTakeFirstOrThrow();
+    const row = await test.database.db.selectFrom('jobs').selectAll().where('id', '=', a).executeTakeFirstOrThrow();
     expect(row.last_error).toBe('THROTTLED: later');
     expect((await store.jobs.claimDue('w2', T0 + 5_000, 30_000, 10)).map((j) => j.id)).toEqual([a]);
   });
@@ -102,9 +94,9 @@ describeEachDialect('job queue store', (dialect) => {
   });
 
   it('reads free jobs from an index that leaves out the jobs being worked on', async () => {
-    const claimSql = dueFreeJobIds(database.db, 1, T0, 10).compile();
+    const claimSql = dueFreeJobIds(test.database.db, 1, T0, 10).compile();
     const explain = dialect === 'sqlite' ? 'explain query plan ' : 'explain (costs off) ';
-    const plan = await database.db.transaction().execute(async (trx) => {
+    const plan = await test.database.db.transaction().execute(async (trx) => {
       // An empty table would let PostgreSQL prefer a sequential scan; the plan is what is tested.
       if (dialect === 'postgres') await sql`set local enable_seqscan = off`.execute(trx);
       const { rows } = await trx.executeQuery(CompiledQuery.raw(explain + claimSql.sql, [...claimSql.parameters]));
@@ -126,7 +118,7 @@ describeEachDialect('job queue store', (dialect) => {
 
   it('adds a job in a transaction only when the transaction commits', async () => {
     let announced = 0;
-    const announcing = storeOf(database, () => announced++);
+    const announcing = storeOf(test.database, () => announced++);
     await expect(
       announcing.transaction(async (tx) => {
         await tx.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload: null, runAt: T0 }, T0);

@@ -1,29 +1,21 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../../test/databases.js';
+import { beforeAll, expect, it } from 'vitest';
+import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import { createAccount } from '../../core/accounts/manage-accounts.js';
 import { ManualClock } from '../../core/clock.js';
 import { queuedMessage } from '../../core/messages/accept-messages.js';
 import type { Store, Transition } from '../../core/ports.js';
-import type { HeraldDatabase } from '../database.js';
 import { createStore } from '../store.js';
 
 describeEachDialect('moving many messages at once (transitionMany)', (dialect) => {
-  let location: TestDatabaseLocation;
-  let database: HeraldDatabase;
+  const test = useTestDatabase(dialect);
   let store: Store;
   let accountId: string;
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   let recipients = 0;
 
   beforeAll(async () => {
-    location = allocateDatabase(dialect);
-    database = await openDatabase(location);
-    store = createStore(database.db);
+    store = createStore(test.database.db);
     accountId = (await createAccount(store, clock, { name: 'Movers', email: 'movers@example.com', creditsMicros: 0 })).account.id;
-  });
-  afterAll(async () => {
-    await database.close();
-    await location.drop();
   });
 
   /** `count` new queued messages, in the order their ids were made. */
