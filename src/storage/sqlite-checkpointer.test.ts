@@ -1,6 +1,8 @@
 import { mkdtempSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
+import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { describe, expect, it } from 'vitest';
 import { until } from '../../test/wait.js';
@@ -47,6 +49,37 @@ describe('WAL checkpoints on a background thread (SQLite)', () => {
       expect(statSync(`${path}-wal`).size).toBeGreaterThanOrEqual(2 * MB);
     } finally {
       await database.close();
+    }
+  });
+
+  it('keeps the log from growing without bound under writes that never pause', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const writer = new Database(path);
+    writer.pragma('journal_mode = WAL');
+    writer.pragma('synchronous = NORMAL'); // no fsync per commit: more writes, the same log logic
+    writer.pragma('wal_autocheckpoint = 0');
+    writer.exec('create table filler (data blob)');
+    const insert = writer.prepare('insert into filler (data) values (randomblob(16384))');
+    const checkpointer = startCheckpointer(path, { intervalMs: 20, restartFrames: 500 });
+    try {
+      insert.run();
+      await until(async () => statSync(path).size > 16384, 'the checkpoint thread to be at work');
+      // 64 MiB in transactions of 64 KiB a millisecond apart, as a busy server commits: the
+      // checkpoint thread never finds the log wholly copied when one begins, so the writer alone
+      // would never start the log again from its top.
+      let largest = 0;
+      for (let i = 0; i < 1_024; i++) {
+        writer.transaction(() => {
+          for (let j = 0; j < 4; j++) insert.run();
+        })();
+        if (i % 16 === 0) largest = Math.max(largest, statSync(`${path}-wal`).size);
+        await sleep(1);
+      }
+      expect(statSync(path).size + statSync(`${path}-wal`).size).toBeGreaterThan(64 * MB);
+      expect(largest).toBeLessThan(16 * MB);
+    } finally {
+      await checkpointer.stop();
+      writer.close();
     }
   });
 
