@@ -9,6 +9,13 @@ import pg from 'pg';
 
 const CLI = fileURLToPath(new URL('../../dist/main/cli.js', import.meta.url));
 
+/** The Node.js flags of the CLI's #! line (`#!/usr/bin/env -S node --flag...`): the bench runs Herald as `herald` runs. */
+function nodeFlags(): string[] {
+  const words = (readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/);
+  const node = words.indexOf('node');
+  return node < 0 ? [] : words.slice(node + 1);
+}
+
 export type Dialect = 'sqlite' | 'postgres';
 
 /** A store of its own for one bench case: a fresh SQLite file, or a fresh PostgreSQL schema. */
@@ -115,7 +122,7 @@ export interface RunningHerald {
 /** `herald serve` (or `serve --no-worker`) as a child process on a free loopback port. */
 export async function startHerald(store: BenchStore, options: { worker: boolean; env?: Record<string, string> }): Promise<RunningHerald> {
   const port = await freePort();
-  const args = [CLI, 'serve', ...(options.worker ? [] : ['--no-worker'])];
+  const args = [...nodeFlags(), CLI, 'serve', ...(options.worker ? [] : ['--no-worker'])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: benchEnv(store, { HOST: '127.0.0.1', PORT: String(port), ...options.env }),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -174,7 +181,10 @@ export interface RunningWorker {
 
 /** `herald worker` as a child process on the bench store: delivery in a process of its own. */
 export async function startWorker(store: BenchStore, env: Record<string, string> = {}): Promise<RunningWorker> {
-  const child: ChildProcess = spawn(process.execPath, [CLI, 'worker'], { env: benchEnv(store, env), stdio: ['ignore', 'ignore', 'pipe'] });
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(), CLI, 'worker'], {
+    env: benchEnv(store, env),
+    stdio: ['ignore', 'ignore', 'pipe'],
+  });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
