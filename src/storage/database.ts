@@ -7,6 +7,7 @@ import {
   Kysely,
   PostgresAdapter,
   PostgresDialect,
+  type QueryResult,
   SqliteDialect,
   type SqliteDialectConfig,
   SqliteDriver,
@@ -91,42 +92,74 @@ export function isPostgres(db: Executor): boolean {
 /** How long a write waits for SQLite's write lock (held by another process or thread) before failing. */
 const BUSY_TIMEOUT_MS = 5_000;
 
+const isBusy = (error: unknown): boolean => String((error as { code?: string }).code).startsWith('SQLITE_BUSY'); // and its extended codes
+
 /**
- * Kysely's SQLite driver opens transactions with a deferred BEGIN. Another process (the CLI next
- * to a running server, a `herald worker`) may then make a reader's upgrade to writer fail at once
- * with SQLITE_BUSY; BEGIN IMMEDIATE takes the write lock up front.
+ * The server's one SQLite connection, as Kysely's driver hands it out, never waiting inside SQLite.
  *
- * While the lock is taken, SQLite's own busy handler would sleep on the event loop, for longer and
- * longer (up to 100 ms a time), and blocks every request of the process meanwhile; and when the
- * lock comes free it is still asleep. So BEGIN asks without waiting and, while the lock is taken,
- * asks again a millisecond later, the event loop free in between, for up to BUSY_TIMEOUT_MS.
- * Statements outside transactions keep the busy handler (busy_timeout), restored after BEGIN.
+ * Someone else holds the write lock now and then: another process (the CLI next to a running
+ * server, a `herald worker`) and the checkpoint thread, which takes it for a few milliseconds to
+ * restart the log (sqlite-checkpointer.ts). SQLite's own busy handler would sleep on the event loop
+ * meanwhile, for longer and longer (up to 100 ms a time), blocking every request of the process,
+ * and still be asleep when the lock came free. So the connection has no busy timeout: a statement
+ * outside a transaction, or the BEGIN IMMEDIATE of one, that finds the lock taken (and so did
+ * nothing) is asked again a millisecond later with the event loop free, for up to BUSY_TIMEOUT_MS.
+ * Inside a transaction nothing waits: BEGIN IMMEDIATE took the write lock up front.
  */
-class ImmediateSqliteDriver extends SqliteDriver {
-  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+class PatientConnection implements DatabaseConnection {
+  inTransaction = false;
+  constructor(private readonly inner: DatabaseConnection) {}
+
+  async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
+    if (this.inTransaction) return this.inner.executeQuery<R>(query);
     const deadline = performance.now() + BUSY_TIMEOUT_MS;
-    await connection.executeQuery(CompiledQuery.raw('pragma busy_timeout = 0'));
-    const restore = () => connection.executeQuery(CompiledQuery.raw(`pragma busy_timeout = ${BUSY_TIMEOUT_MS}`));
     for (;;) {
       try {
-        await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+        return await this.inner.executeQuery<R>(query);
       } catch (error) {
-        const busy = String((error as { code?: string }).code).startsWith('SQLITE_BUSY'); // and its extended codes
-        if (!busy || performance.now() > deadline) {
-          await restore();
-          throw error;
-        }
+        if (!isBusy(error) || performance.now() > deadline) throw error;
         await new Promise((resolve) => setTimeout(resolve, 1));
-        continue;
       }
-      try {
-        await restore();
-      } catch (error) {
-        // Never leave the one connection inside a transaction nobody will end.
-        await connection.executeQuery(CompiledQuery.raw('rollback'));
-        throw error;
-      }
-      return;
+    }
+  }
+
+  streamQuery<R>(query: CompiledQuery, chunkSize?: number): AsyncIterableIterator<QueryResult<R>> {
+    return this.inner.streamQuery<R>(query, chunkSize);
+  }
+}
+
+/**
+ * Kysely's SQLite driver opens transactions with a deferred BEGIN. Another process may then make a
+ * reader's upgrade to writer fail at once with SQLITE_BUSY; BEGIN IMMEDIATE takes the write lock
+ * up front (waiting for it as every statement outside a transaction does: PatientConnection).
+ */
+class ImmediateSqliteDriver extends SqliteDriver {
+  #patient: PatientConnection | undefined;
+
+  override async acquireConnection(): Promise<DatabaseConnection> {
+    const connection = await super.acquireConnection();
+    this.#patient ??= new PatientConnection(connection);
+    return this.#patient;
+  }
+
+  override async beginTransaction(connection: DatabaseConnection): Promise<void> {
+    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    (connection as PatientConnection).inTransaction = true;
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('commit'));
+    } finally {
+      (connection as PatientConnection).inTransaction = false;
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await connection.executeQuery(CompiledQuery.raw('rollback'));
+    } finally {
+      (connection as PatientConnection).inTransaction = false;
     }
   }
 }
@@ -178,7 +211,8 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500,
 
 function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  const database = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
+  // No busy timeout: SQLite would wait for a lock asleep on the event loop (PatientConnection waits instead).
+  const database = new SqliteDatabase(path, { timeout: 0 });
   database.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
   database.pragma('synchronous = FULL');

@@ -25,17 +25,24 @@ describe('waiting for the SQLite write lock held by another process', () => {
     rmSync(dir, { recursive: true, force: true });
   });
 
-  /** Writes `n` in a transaction while the other connection holds the write lock for `holdMs`. */
-  async function writeWhileLocked(n: number, holdMs: number): Promise<{ ticks: number; waitedMs: number }> {
+  /**
+   * Writes `n` while the other connection holds the write lock for `holdMs`: in a transaction, or
+   * as a statement of its own (autocommit).
+   */
+  async function writeWhileLocked(n: number, holdMs: number, how: 'transaction' | 'statement' = 'transaction') {
     other.exec('begin immediate');
     other.exec('insert into t (n) values (0)');
     let ticks = 0;
     const ticker = setInterval(() => ticks++, 10);
     setTimeout(() => other.exec('commit'), holdMs);
     const started = performance.now();
-    await database.db.transaction().execute(async (trx) => {
-      await sql`insert into t (n) values (${n})`.execute(trx);
-    });
+    if (how === 'transaction') {
+      await database.db.transaction().execute(async (trx) => {
+        await sql`insert into t (n) values (${n})`.execute(trx);
+      });
+    } else {
+      await sql`insert into t (n) values (${n})`.execute(database.db);
+    }
     clearInterval(ticker);
     return { ticks, waitedMs: performance.now() - started };
   }
@@ -43,24 +50,39 @@ describe('waiting for the SQLite write lock held by another process', () => {
   const busyTimeout = async () => (await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db)).rows[0]?.timeout;
   const written = async () => (await sql<{ n: number }>`select n from t where n > 0 order by n`.execute(database.db)).rows.map((r) => r.n);
 
-  it('keeps the event loop running while it waits, and writes once the lock comes free', async () => {
+  it('keeps the event loop running while a transaction waits, and writes once the lock comes free', async () => {
     const { ticks, waitedMs } = await writeWhileLocked(1, 300);
     expect(waitedMs).toBeGreaterThanOrEqual(250);
     // The timers of the event loop went on firing during the wait (SQLite's busy handler would
     // have slept on it: no tick at all until the lock came free).
     expect(ticks).toBeGreaterThan(5);
     expect(await written()).toEqual([1]);
-    // Statements outside a transaction still wait under busy_timeout.
-    expect(await busyTimeout()).toBe(5_000);
+    // SQLite itself never waits on this connection.
+    expect(await busyTimeout()).toBe(0);
   });
 
-  it('waits the same way on every contended transaction, not only the first, and always restores busy_timeout', async () => {
+  it('keeps the event loop running while a statement outside a transaction waits, and writes it once', async () => {
+    const { ticks, waitedMs } = await writeWhileLocked(7, 300, 'statement');
+    expect(waitedMs).toBeGreaterThanOrEqual(250);
+    expect(ticks).toBeGreaterThan(5);
+    expect(await written()).toEqual([7]);
+  });
+
+  it('waits the same way on every contended write, not only the first', async () => {
     for (const round of [1, 2, 3]) {
-      // Had busy_timeout stayed at 5 s after the first round, BEGIN would sleep in SQLite's busy
-      // handler with the event loop stopped: no tick until the lock came free.
-      expect((await writeWhileLocked(round, 200)).ticks, `round ${round}`).toBeGreaterThan(5);
-      expect(await busyTimeout()).toBe(5_000);
+      expect((await writeWhileLocked(round, 200, round === 2 ? 'statement' : 'transaction')).ticks, `round ${round}`).toBeGreaterThan(5);
+      expect(await busyTimeout()).toBe(0);
     }
     expect(await written()).toEqual([1, 2, 3]);
   });
+
+  it('gives up after five seconds with SQLITE_BUSY, having written nothing', async () => {
+    other.exec('begin immediate');
+    try {
+      await expect(sql`insert into t (n) values (9)`.execute(database.db)).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    } finally {
+      other.exec('rollback');
+    }
+    expect(await written()).toEqual([]);
+  }, 15_000);
 });
