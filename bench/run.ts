@@ -170,9 +170,10 @@ async function latencyAt(rate: number) {
   return withServer('sqlite', { worker: false }, async (herald, token) => {
     const seconds = QUICK ? 3 : 5;
     const perSecond = Math.max(1, Math.round(rate));
-    // A first round at the rate, not counted: the server's first seconds of sends at a steady
-    // rate (code still being optimized, the log file still growing to its working size) are a
-    // cold start, not the steady state the rounds measure. Reported beside them.
+    // A first round at the rate, not counted: in the server's first seconds of sends at a steady
+    // rate its code is still being optimized, it falls behind, the client opens more connections
+    // and Node accepts one per event-loop turn (docs/performance.md): a cold start, not the steady
+    // state the rounds measure. Reported beside them.
     const warmUp = await pacedLoad({ ...sendTo(herald, token), ratePerSecond: perSecond, durationSeconds: seconds });
     const [noops, sends] = await alternating(
       () => pacedLoad({ url: `${herald.url}/v1/token`, method: 'GET', token, ratePerSecond: perSecond, durationSeconds: seconds }),

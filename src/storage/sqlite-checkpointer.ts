@@ -13,16 +13,16 @@ import { Worker } from 'node:worker_threads';
  * new frames behind it), and the log would grow without bound: 1.6 GB in 30 s at 2,000 sends/s,
  * every append allocating disk space that each commit's fsync must journal. So once a pass leaves
  * `restartFrames` or more in the log, the thread runs a RESTART checkpoint: it takes the write
- * lock (waiting at most `restartWaitMs`, else it gives up for a few passes), copies what was
+ * lock (waiting at most `restartWaitMs`, else it skips a pass or more), copies what was
  * written since the passive pass (a few milliseconds' worth) and waits for readers to leave the
  * log, so the next writer starts it from the top. Writers wait for that much (about 4 ms,
- * measured at 2,000 sends/s), with the event loop free (see `ImmediateSqliteDriver`).
+ * measured at 2,000 sends/s), with the event loop free (see `PatientConnection` in database.ts).
  */
 export interface Checkpointer {
   stop(): Promise<void>;
 }
 
-/** 4,000 pages of 4 KiB: a 16 MiB log, about a second of writes at the highest accept rate measured. */
+/** 4,000 pages of 4 KiB: a 16 MiB log, about a third of a second of writes at the highest accept rate measured. */
 const RESTART_FRAMES = 4_000;
 const RESTART_WAIT_MS = 50;
 
@@ -37,7 +37,8 @@ let stopped = false;
 // writer has come since, and there is nothing to restart.
 let readyAt = -1;
 // After a restart that could not finish (a reader stayed in the log, or writers kept the lock),
-// the next ones wait a few passes, longer each time, so a long reader costs writers little.
+// the next ones skip a pass or more (up to 4, 2 s), so a long reader costs writers little; while
+// the lock is only busy, the log grows for at most that long.
 let pass = 0;
 let restartFrom = 0;
 let backoff = 1;
@@ -46,6 +47,7 @@ function checkpoint() {
   try {
     const [{ log }] = db.pragma('wal_checkpoint(PASSIVE)');
     pass++;
+    if (log < workerData.restartFrames) backoff = 1;
     if (log >= workerData.restartFrames && log !== readyAt && pass >= restartFrom) {
       db.pragma('busy_timeout = ' + workerData.restartWaitMs);
       try {
@@ -54,8 +56,8 @@ function checkpoint() {
           readyAt = restart.log;
           backoff = 1;
         } else {
-          restartFrom = pass + backoff;
-          backoff = Math.min(backoff * 2, 16);
+          restartFrom = pass + 1 + backoff;
+          backoff = Math.min(backoff * 2, 4);
         }
       } finally {
         db.pragma('busy_timeout = 5000');
