@@ -211,14 +211,16 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500,
 
 function openSqlite(path: string): SqliteDatabase.Database {
   if (path !== ':memory:') mkdirSync(dirname(path), { recursive: true });
-  // No busy timeout: SQLite would wait for a lock asleep on the event loop (PatientConnection waits instead).
-  const database = new SqliteDatabase(path, { timeout: 0 });
+  // While it opens (before it serves anything) the connection may wait for locks inside SQLite.
+  const database = new SqliteDatabase(path, { timeout: BUSY_TIMEOUT_MS });
   database.pragma('journal_mode = WAL');
   // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
   // Once copied back, a log that grew under a burst is cut back to this size (64 MiB).
   database.pragma('journal_size_limit = 67108864');
+  // From now on never: SQLite would wait asleep on the event loop (PatientConnection waits instead).
+  database.pragma('busy_timeout = 0');
   return database;
 }
 
