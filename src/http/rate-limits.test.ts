@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { createServer } from 'node:net';
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { headersOf, refillAndTake } from '../core/rate-limits.js';
@@ -103,6 +103,20 @@ describeEachDialect('rate limits on /v1 and the token endpoint', (dialect) => {
     const business = await t.tokenFor(await t.createAccount({ plan: 'business' }));
     const answer = await get(business);
     expect(answer.headers['ratelimit-limit']).toBe('6');
+  });
+
+  it("reads an account's plan from the store once, not on every request (a plan never changes)", async () => {
+    const business = await t.tokenFor(await t.createAccount({ plan: 'business' }));
+    const reads = vi.spyOn(t.store.accounts, 'findAccount');
+    try {
+      for (let i = 0; i < 4; i++) expect((await get(business)).headers['ratelimit-limit']).toBe('6');
+      // The balance route reads the account for its answer; the rate limit only the first time.
+      const first = reads.mock.calls.length;
+      expect((await get(business)).headers['ratelimit-limit']).toBe('6');
+      expect(reads.mock.calls.length - first).toBe(1);
+    } finally {
+      reads.mockRestore();
+    }
   });
 
   it('the token endpoint refuses a client_id after 3 failed secrets (429 slow_down), even with the right secret then', async () => {
