@@ -1,4 +1,5 @@
 import { createHash } from 'node:crypto';
+import { BoundedMap } from '../core/bounded-map.js';
 import type { TokenPrincipal } from './access-tokens.js';
 
 /**
@@ -8,9 +9,11 @@ import type { TokenPrincipal } from './access-tokens.js';
  * served past the moment a fresh verification would refuse the token.
  */
 export class VerifiedTokenCache {
-  readonly #entries = new Map<string, { principal: TokenPrincipal; usableThroughMs: number }>();
+  readonly #entries: BoundedMap<string, { principal: TokenPrincipal; usableThroughMs: number }>;
 
-  constructor(readonly maxEntries: number) {}
+  constructor(readonly maxEntries: number) {
+    this.#entries = new BoundedMap(maxEntries);
+  }
 
   static keyOf(token: string): string {
     return createHash('sha256').update(token).digest('base64url');
@@ -20,9 +23,11 @@ export class VerifiedTokenCache {
   get(key: string, nowMs: number): TokenPrincipal | undefined {
     const entry = this.#entries.get(key);
     if (!entry) return undefined;
-    this.#entries.delete(key);
-    if (nowMs > entry.usableThroughMs) return undefined;
-    this.#entries.set(key, entry);
+    if (nowMs > entry.usableThroughMs) {
+      this.#entries.delete(key);
+      return undefined;
+    }
+    this.#entries.set(key, entry); // the most recently used now
     return entry.principal;
   }
 
@@ -32,13 +37,6 @@ export class VerifiedTokenCache {
    * key stops verifying.
    */
   set(key: string, principal: TokenPrincipal, usableThroughMs: number): void {
-    if (this.maxEntries <= 0) return;
-    this.#entries.delete(key);
-    while (this.#entries.size >= this.maxEntries) {
-      const oldest = this.#entries.keys().next().value;
-      if (oldest === undefined) break;
-      this.#entries.delete(oldest);
-    }
     this.#entries.set(key, { principal, usableThroughMs });
   }
 

@@ -1,10 +1,10 @@
 import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { BoundedMap } from './bounded-map.js';
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 
 /** Numbers checked lately and the answer: a send's number is checked by its request's schema, then by the use case. */
-const recent = new Map<string, boolean>();
-const RECENT_MAX = 1_024;
+const recent = new BoundedMap<string, boolean>(1_024);
 
 /**
  * True when `value` is written in E.164 (`+` and 2 to 15 digits, no spaces) and is a number that
@@ -17,7 +17,6 @@ export function isValidE164(value: string): boolean {
   const known = recent.get(value);
   if (known !== undefined) return known;
   const valid = parsePhoneNumberFromString(value)?.isValid() ?? false;
-  if (recent.size >= RECENT_MAX) recent.delete(recent.keys().next().value as string);
   recent.set(value, valid);
   return valid;
 }

@@ -1,4 +1,5 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
+import { BoundedMap } from '../core/bounded-map.js';
 import { ApiError } from '../core/errors.js';
 import type { Plan } from '../core/plans.js';
 import type { Store } from '../core/ports.js';
@@ -28,21 +29,17 @@ const setHeaders = (reply: FastifyReply, figures: ReturnType<typeof headersOf>) 
 /**
  * Accounts' plans, read once per process: an account's plan is set when it is created and nothing
  * changes it (were that to change, so must this), so the store is not asked on every request (on
- * PostgreSQL a round trip per request). Bounded: past `max` accounts the oldest is forgotten.
+ * PostgreSQL a round trip per request). Bounded: past 10,000 accounts the oldest is forgotten.
  */
 class PlanMemo {
-  readonly #plans = new Map<string, Plan>();
-  constructor(
-    private readonly store: Pick<Store, 'accounts'>,
-    private readonly max = 10_000,
-  ) {}
+  readonly #plans = new BoundedMap<string, Plan>(10_000);
+  constructor(private readonly store: Pick<Store, 'accounts'>) {}
 
   async of(accountId: string): Promise<Plan> {
     const known = this.#plans.get(accountId);
     if (known) return known;
     const account = await this.store.accounts.findAccount(accountId);
     if (!account) return 'developer';
-    if (this.#plans.size >= this.max) this.#plans.delete(this.#plans.keys().next().value as string);
     this.#plans.set(accountId, account.plan as Plan);
     return account.plan as Plan;
   }

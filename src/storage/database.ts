@@ -14,6 +14,7 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
+import { BoundedMap } from '../core/bounded-map.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { Migrator } from './migrator.js';
 import type { Database } from './schema.js';
@@ -185,18 +186,16 @@ class ImmediateSqliteDialect extends SqliteDialect {
  * each time it runs, so a kept copy saves nothing.
  */
 export function withStatementCache(database: SqliteDatabase.Database, max = 500, maxLength = 16_384): SqliteDatabase.Database {
-  const statements = new Map<string, SqliteDatabase.Statement>();
+  const statements = new BoundedMap<string, SqliteDatabase.Statement>(max);
   const prepare = (source: string): SqliteDatabase.Statement => {
     const cached = statements.get(source);
     if (cached && !cached.busy) {
-      statements.delete(source);
-      statements.set(source, cached);
+      statements.set(source, cached); // the most recently used now
       return cached;
     }
     const statement = database.prepare(source);
     if (!cached && source.length <= maxLength && !/^\s*pragma\b/i.test(source)) {
       statements.set(source, statement);
-      if (statements.size > max) statements.delete(statements.keys().next().value as string);
     }
     return statement;
   };

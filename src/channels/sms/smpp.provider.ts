@@ -1,4 +1,5 @@
 import type { Pdu } from 'smpp';
+import { BoundedMap } from '../../core/bounded-map.js';
 import { type Clock, systemClock } from '../../core/clock.js';
 import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
 import { RateLimiter } from '../../dispatch/rate-limiter.js';
@@ -60,7 +61,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
    * Parts an SMSC acknowledged of a message whose later part failed: a retry in this process sends
    * only the rest, so no acknowledged part goes out twice. Bounded; oldest dropped first.
    */
-  const acknowledgedParts = new Map<string, { reference: number; ids: Array<string | undefined> }>();
+  const acknowledgedParts = new BoundedMap<string, { reference: number; ids: Array<string | undefined> }>(10_000);
   let wasBound = false;
   let lastLoggedError: string | undefined;
 
@@ -191,9 +192,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
 
   function remember(messageId: string, ref: number, ids: Array<string | undefined>): void {
     if (!ids.some((id) => id !== undefined)) return;
-    acknowledgedParts.delete(messageId);
     acknowledgedParts.set(messageId, { reference: ref, ids });
-    if (acknowledgedParts.size > 10_000) acknowledgedParts.delete(acknowledgedParts.keys().next().value as string);
   }
 
   return {
