@@ -108,11 +108,13 @@ const isBusy = (error: unknown): boolean => String((error as { code?: string }).
  * Inside a transaction nothing waits: BEGIN IMMEDIATE took the write lock up front.
  */
 class PatientConnection implements DatabaseConnection {
-  inTransaction = false;
-  constructor(private readonly inner: DatabaseConnection) {}
+  constructor(
+    private readonly inner: DatabaseConnection,
+    private readonly sqlite: Pick<SqliteDatabase.Database, 'inTransaction'>,
+  ) {}
 
   async executeQuery<R>(query: CompiledQuery): Promise<QueryResult<R>> {
-    if (this.inTransaction) return this.inner.executeQuery<R>(query);
+    if (this.sqlite.inTransaction) return this.inner.executeQuery<R>(query);
     const deadline = performance.now() + BUSY_TIMEOUT_MS;
     for (;;) {
       try {
@@ -137,42 +139,34 @@ class PatientConnection implements DatabaseConnection {
 class ImmediateSqliteDriver extends SqliteDriver {
   #patient: PatientConnection | undefined;
 
+  constructor(
+    config: SqliteDialectConfig,
+    private readonly sqlite: SqliteDatabase.Database,
+  ) {
+    super(config);
+  }
+
   override async acquireConnection(): Promise<DatabaseConnection> {
     const connection = await super.acquireConnection();
-    this.#patient ??= new PatientConnection(connection);
+    this.#patient ??= new PatientConnection(connection, this.sqlite);
     return this.#patient;
   }
 
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
     await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-    (connection as PatientConnection).inTransaction = true;
-  }
-
-  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await connection.executeQuery(CompiledQuery.raw('commit'));
-    } finally {
-      (connection as PatientConnection).inTransaction = false;
-    }
-  }
-
-  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
-    try {
-      await connection.executeQuery(CompiledQuery.raw('rollback'));
-    } finally {
-      (connection as PatientConnection).inTransaction = false;
-    }
   }
 }
 
+/** SQLite through Kysely on one better-sqlite3 connection (its prepared statements kept), patiently. */
 class ImmediateSqliteDialect extends SqliteDialect {
   readonly #config: SqliteDialectConfig;
-  constructor(config: SqliteDialectConfig) {
+  constructor(private readonly sqlite: SqliteDatabase.Database) {
+    const config = { database: withStatementCache(sqlite) };
     super(config);
     this.#config = config;
   }
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config);
+    return new ImmediateSqliteDriver(this.#config, this.sqlite);
   }
 }
 
@@ -276,7 +270,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     });
   }
   const db = sqlite
-    ? new Kysely<Database>({ dialect: new ImmediateSqliteDialect({ database: withStatementCache(sqlite) }) })
+    ? new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) })
     : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
 
   const migrator = new Migrator(db as Kysely<unknown>, dialect, MIGRATIONS);
