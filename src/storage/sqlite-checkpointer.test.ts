@@ -52,32 +52,73 @@ describe('WAL checkpoints on a background thread (SQLite)', () => {
     }
   });
 
-  it('keeps the log from growing without bound under writes that never pause', async () => {
-    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+  /**
+   * A writer on its own connection, committing without fsync (more writes, the same log logic) and
+   * never checkpointing: `write(mb)` adds `mb` MiB in transactions of 64 KiB a millisecond apart,
+   * as a busy server commits, noting the largest the log has been.
+   */
+  const openWriter = (path: string) => {
     const writer = new Database(path);
     writer.pragma('journal_mode = WAL');
-    writer.pragma('synchronous = NORMAL'); // no fsync per commit: more writes, the same log logic
+    writer.pragma('synchronous = NORMAL');
     writer.pragma('wal_autocheckpoint = 0');
     writer.exec('create table filler (data blob)');
     const insert = writer.prepare('insert into filler (data) values (randomblob(16384))');
+    const log = { largest: 0 };
+    const write = async (mb: number) => {
+      for (let i = 0; i < mb * 16; i++) {
+        writer.transaction(() => {
+          for (let j = 0; j < 4; j++) insert.run();
+        })();
+        if (i % 16 === 0) log.largest = Math.max(log.largest, statSync(`${path}-wal`).size);
+        await sleep(1);
+      }
+    };
+    return { writer, insert, log, write };
+  };
+
+  it('keeps the log from growing without bound under writes that never pause', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const { writer, insert, log, write } = openWriter(path);
     const checkpointer = startCheckpointer(path, { intervalMs: 20, restartFrames: 500 });
     try {
       insert.run();
       await until(async () => statSync(path).size > 16384, 'the checkpoint thread to be at work');
-      // 64 MiB in transactions of 64 KiB a millisecond apart, as a busy server commits: the
-      // checkpoint thread never finds the log wholly copied when one begins, so the writer alone
-      // would never start the log again from its top.
-      let largest = 0;
-      for (let i = 0; i < 1_024; i++) {
-        writer.transaction(() => {
-          for (let j = 0; j < 4; j++) insert.run();
-        })();
-        if (i % 16 === 0) largest = Math.max(largest, statSync(`${path}-wal`).size);
-        await sleep(1);
-      }
+      // The checkpoint thread never finds the log wholly copied when a transaction begins, so the
+      // writer alone would never start the log again from its top.
+      await write(64);
       expect(statSync(path).size + statSync(`${path}-wal`).size).toBeGreaterThan(64 * MB);
-      expect(largest).toBeLessThan(40 * MB);
+      expect(log.largest).toBeLessThan(40 * MB);
     } finally {
+      await checkpointer.stop();
+      writer.close();
+    }
+  });
+
+  it('lets writers go on while a reader stays in the log, and restarts the log once it has left', async () => {
+    const path = join(mkdtempSync(join(tmpdir(), 'herald-checkpoint-')), 'herald.db');
+    const { writer, insert, write } = openWriter(path);
+    const checkpointer = startCheckpointer(path, { intervalMs: 20, restartFrames: 500, restartWaitMs: 20 });
+    const reader = new Database(path);
+    try {
+      insert.run();
+      await until(async () => statSync(path).size > 16384, 'the checkpoint thread to be at work');
+      // A reader in the middle of a long read: the log cannot restart under it, and every restart
+      // tried meanwhile gives up after its wait.
+      reader.exec('begin');
+      const before = (reader.prepare('select count(*) as n from filler').get() as { n: number }).n;
+      await write(16);
+      expect((writer.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(before + 16 * 16 * 4);
+      // The reader still sees its snapshot: nothing was copied over what it reads.
+      expect((reader.prepare('select count(*) as n from filler').get() as { n: number }).n).toBe(before);
+      reader.exec('commit');
+      const pinned = statSync(`${path}-wal`).size;
+      expect(pinned).toBeGreaterThan(16 * MB);
+      // Once it has left, the log starts again from its top: 32 MiB more fit in the file it has.
+      await write(32);
+      expect(statSync(`${path}-wal`).size).toBeLessThan(pinned + 8 * MB);
+    } finally {
+      reader.close();
       await checkpointer.stop();
       writer.close();
     }
