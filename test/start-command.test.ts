@@ -14,11 +14,13 @@ describe('how Herald is started', () => {
     expect(shebang()).toBe('#!/usr/bin/env -S node --max-semi-space-size=32');
   });
 
-  it('runs npm start with the same Node.js flags as the herald command', () => {
+  it('runs npm start and npm run herald with the same Node.js flags as the herald command', () => {
     const flags = shebang().split(/\s+/).slice(3).join(' ');
-    const scripts = (JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string } })
-      .scripts;
+    const scripts = (
+      JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string; herald: string } }
+    ).scripts;
     expect(scripts.start).toBe(`node ${flags} dist/main/cli.js serve`);
+    expect(scripts.herald).toBe(`npm run build --silent && node ${flags} dist/main/cli.js`);
   });
 
   it('starts the herald command through its #! line, as an installed bin does', () => {
