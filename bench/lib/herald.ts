@@ -7,11 +7,12 @@ import { fileURLToPath } from 'node:url';
 import Database from 'better-sqlite3';
 import pg from 'pg';
 
-const CLI = fileURLToPath(new URL('../../dist/main/cli.js', import.meta.url));
+/** This checkout's build; another build's `dist/main/cli.js` may be passed instead, to compare two. */
+export const CLI = fileURLToPath(new URL('../../dist/main/cli.js', import.meta.url));
 
 /** The Node.js flags of the CLI's #! line (`#!/usr/bin/env -S node --flag...`): the bench runs Herald as `herald` runs. */
-function nodeFlags(): string[] {
-  const words = (readFileSync(CLI, 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/);
+function nodeFlags(cli: string): string[] {
+  const words = (readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/);
   const node = words.indexOf('node');
   return node < 0 ? [] : words.slice(node + 1);
 }
@@ -26,6 +27,8 @@ export interface BenchStore {
   statusCounts(): Promise<Record<string, number>>;
   drop(): Promise<void>;
 }
+
+let schemas = 0;
 
 export async function benchStore(dialect: Dialect, postgresUrl: string): Promise<BenchStore> {
   if (dialect === 'sqlite') {
@@ -49,7 +52,7 @@ export async function benchStore(dialect: Dialect, postgresUrl: string): Promise
       },
     };
   }
-  const schema = `herald_bench_${process.pid}_${Date.now() % 100_000}`;
+  const schema = `herald_bench_${process.pid}_${Date.now() % 100_000}_${++schemas}`;
   const pool = new pg.Pool({ connectionString: postgresUrl, max: 2 });
   return {
     dialect,
@@ -99,11 +102,11 @@ export interface BenchAccount {
 }
 
 /** `herald accounts create` on the bench store, with enough credits for any case. */
-export function createAccount(store: BenchStore): BenchAccount {
-  if (!existsSync(CLI)) throw new Error(`${CLI} is missing: run \`npm run build\` first (npm run bench does)`);
+export function createAccount(store: BenchStore, cli = CLI): BenchAccount {
+  if (!existsSync(cli)) throw new Error(`${cli} is missing: run \`npm run build\` first (npm run bench does)`);
   const out = execFileSync(
     process.execPath,
-    [CLI, 'accounts', 'create', '--name', 'Bench', '--email', 'bench@example.com', '--credits', '1000000000', '--json'],
+    [cli, 'accounts', 'create', '--name', 'Bench', '--email', 'bench@example.com', '--credits', '1000000000', '--json'],
     { env: benchEnv(store, {}), encoding: 'utf8' },
   );
   const created = JSON.parse(out) as { account_id: string; client_id: string; client_secret: string };
@@ -120,9 +123,13 @@ export interface RunningHerald {
 }
 
 /** `herald serve` (or `serve --no-worker`) as a child process on a free loopback port. */
-export async function startHerald(store: BenchStore, options: { worker: boolean; env?: Record<string, string> }): Promise<RunningHerald> {
+export async function startHerald(
+  store: BenchStore,
+  options: { worker: boolean; env?: Record<string, string>; cli?: string },
+): Promise<RunningHerald> {
   const port = await freePort();
-  const args = [...nodeFlags(), CLI, 'serve', ...(options.worker ? [] : ['--no-worker'])];
+  const cli = options.cli ?? CLI;
+  const args = [...nodeFlags(cli), cli, 'serve', ...(options.worker ? [] : ['--no-worker'])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: benchEnv(store, { HOST: '127.0.0.1', PORT: String(port), ...options.env }),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -181,7 +188,7 @@ export interface RunningWorker {
 
 /** `herald worker` as a child process on the bench store: delivery in a process of its own. */
 export async function startWorker(store: BenchStore, env: Record<string, string> = {}): Promise<RunningWorker> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(), CLI, 'worker'], {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(CLI), CLI, 'worker'], {
     env: benchEnv(store, env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });
