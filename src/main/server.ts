@@ -2,6 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { type CreatedAccount, createAccount } from '../core/accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
+import { listenForIpRuleChanges } from '../storage/notifications.js';
 import type { Services } from './services.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
 
@@ -100,6 +101,8 @@ export async function startServer(services: Services, options: ServerOptions): P
   });
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
+  // PostgreSQL: IP allow-lists are kept in memory while changes are heard of (until then, read).
+  const ipRuleChanges = services.ipRulesCache ? listenForIpRuleChanges(services.database, services.ipRulesCache, logger) : undefined;
   const address = await app.listen({ port: config.port, host: config.host });
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
   const workers: RunningWorkers | undefined = options.withWorker ? startWorkers(services) : undefined;
@@ -119,6 +122,7 @@ export async function startServer(services: Services, options: ServerOptions): P
         await Promise.all([app.close(), workers?.stop(config.shutdownTimeoutMs)]);
       } finally {
         clearTimeout(deadline);
+        await ipRuleChanges?.close();
         await services.close();
       }
       logger.info('herald stopped');

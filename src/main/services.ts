@@ -9,6 +9,7 @@ import type { RateLimitStore } from '../core/rate-limits.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
 import type { RateLimiting } from '../http/rate-limits.js';
 import { createDatabase, type HeraldDatabase } from '../storage/database.js';
+import { IpRulesCache } from '../storage/ip-rules-cache.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import { storeOf } from '../storage/store.js';
 import type { Config } from './config.js';
@@ -31,6 +32,12 @@ export interface Services {
   rateLimiting: RateLimiting;
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
+  /**
+   * PostgreSQL: accounts' IP allow-lists kept by this process, serving once a listener keeps it
+   * told of changes (a server starts one: listenForIpRuleChanges). Undefined on SQLite, where
+   * every request reads its account's list (a local read of microseconds).
+   */
+  ipRulesCache: IpRulesCache | undefined;
   close(): Promise<void>;
 }
 
@@ -44,12 +51,13 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     onCheckpointError: (message) => logger.warn({ error: message }, 'sqlite background checkpoint failed; retrying'),
   });
   const onJobsCommitted = new Set<() => void>();
+  const ipRulesCache = database.capabilities.listenNotify ? new IpRulesCache() : undefined;
   const store = storeOf(
     database,
     () => {
       for (const listener of onJobsCommitted) listener();
     },
-    { groupCommit: config.groupCommit },
+    { groupCommit: config.groupCommit, ipRulesCache },
   );
   const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
   const built = buildProviders(
@@ -95,6 +103,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       receiverSlots: new ReceiverSlots(),
     },
     onJobsCommitted,
+    ipRulesCache,
     rateLimiting: { store: rateStore, settings: limits },
     close: async () => {
       await rateStore.close();

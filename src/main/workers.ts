@@ -1,5 +1,5 @@
 import { Worker } from '../dispatch/worker.js';
-import { listenForJobs } from '../storage/job-notifications.js';
+import { listenForJobs } from '../storage/notifications.js';
 import type { Services } from './services.js';
 
 export interface RunningWorkers {

@@ -71,6 +71,8 @@ export interface HeraldDatabase {
   readonly capabilities: Capabilities;
   /** The PostgreSQL LISTEN/NOTIFY channel for new jobs, one per schema so stores never wake each other. */
   readonly jobsChannel: string | undefined;
+  /** The PostgreSQL LISTEN/NOTIFY channel for IP allow-list changes (payload: the account id), one per schema. */
+  readonly ipRulesChannel: string | undefined;
   /** PostgreSQL only: the connection settings, for a dedicated LISTEN connection. */
   readonly connection: { url: string; schema: string | undefined } | undefined;
   /** Applies every pending migration; safe to run from several processes at once. */
@@ -280,6 +282,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     dialect,
     capabilities: CAPABILITIES[dialect],
     jobsChannel: dialect === 'postgres' ? `herald_jobs_${options.schema ?? 'public'}` : undefined,
+    ipRulesChannel: dialect === 'postgres' ? `herald_ip_rules_${options.schema ?? 'public'}` : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
     async migrate() {
       if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();

@@ -1,7 +1,8 @@
 import pg from 'pg';
 import type { HeraldDatabase } from './database.js';
+import type { IpRulesCache } from './ip-rules-cache.js';
 
-export interface JobListener {
+export interface Listener {
   close(): Promise<void>;
 }
 
@@ -9,15 +10,21 @@ interface ListenerLogger {
   warn(obj: object, msg: string): void;
 }
 
+interface ListenHandlers {
+  /** A notification on the channel, with its payload. */
+  notified(payload: string): void;
+  /** The LISTEN is in place (at start and after each reconnect): anything before it may have been missed. */
+  listening(): void;
+  /** The connection is lost: notifications are missed until `listening` is called again. */
+  lost(): void;
+}
+
 /**
- * Keeps a dedicated PostgreSQL connection LISTENing on the store's jobs channel and calls `onJobs`
- * whenever another process commits new jobs. A lost connection is re-established with backoff;
- * on each (re)connect `onJobs` is called too, in case a notification was missed meanwhile.
- * Returns undefined for stores without LISTEN/NOTIFY (SQLite: one process, woken in memory).
+ * Keeps a dedicated PostgreSQL connection LISTENing on `channel`. A lost connection is reported
+ * at once and re-established with backoff. TCP keepalive notices a peer that vanished without
+ * closing the connection.
  */
-export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logger: ListenerLogger): JobListener | undefined {
-  const { connection, jobsChannel } = database;
-  if (!database.capabilities.listenNotify || !connection || !jobsChannel) return undefined;
+function listenOn(url: string, channel: string, handlers: ListenHandlers, logger: ListenerLogger, what: string): Listener {
   let closed = false;
   let client: pg.Client | undefined;
   let retryDelay = 500;
@@ -25,22 +32,25 @@ export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logg
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: connection.url });
+    const next = new pg.Client({ connectionString: url, keepAlive: true });
     client = next;
-    next.on('notification', () => onJobs());
+    next.on('notification', (message) => {
+      if (message.channel === channel) handlers.notified(message.payload ?? '');
+    });
     next.on('error', (error) => {
-      logger.warn({ err: error }, 'job notification connection failed; reconnecting');
+      logger.warn({ err: error }, `${what} connection failed; reconnecting`);
       scheduleReconnect(next);
     });
     next.on('end', () => scheduleReconnect(next));
     try {
       await next.connect();
       // The channel name is built from a validated schema identifier.
-      await next.query(`LISTEN "${jobsChannel}"`);
+      await next.query(`LISTEN "${channel}"`);
+      if (client !== next) return;
       retryDelay = 500;
-      onJobs();
+      handlers.listening();
     } catch (error) {
-      logger.warn({ err: error }, 'could not listen for job notifications; polling until reconnected');
+      logger.warn({ err: error }, `could not listen for ${what}; retrying`);
       scheduleReconnect(next);
     }
   };
@@ -48,6 +58,7 @@ export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logg
   const scheduleReconnect = (failed: pg.Client) => {
     if (closed || client !== failed || retryTimer) return;
     client = undefined;
+    handlers.lost();
     failed.end().catch(() => {});
     retryTimer = setTimeout(() => {
       retryTimer = undefined;
@@ -64,7 +75,36 @@ export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logg
       if (retryTimer) clearTimeout(retryTimer);
       const current = client;
       client = undefined;
+      handlers.lost();
       await current?.end().catch(() => {});
     },
   };
+}
+
+/**
+ * Calls `onJobs` whenever another process commits new jobs, and on each (re)connect, in case a
+ * notification was missed meanwhile (polling covers the time in between). Undefined for stores
+ * without LISTEN/NOTIFY (SQLite: one process, woken in memory).
+ */
+export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logger: ListenerLogger): Listener | undefined {
+  const { connection, jobsChannel } = database;
+  if (!database.capabilities.listenNotify || !connection || !jobsChannel) return undefined;
+  return listenOn(connection.url, jobsChannel, { notified: onJobs, listening: onJobs, lost: () => {} }, logger, 'job notifications');
+}
+
+/**
+ * Keeps `cache` told of IP allow-list changes made by any process (the store NOTIFYs with the
+ * account id in the changing transaction): the cache serves only while it is listening, and starts
+ * empty each time it (re)starts, so nothing missed while the connection was down is ever served.
+ */
+export function listenForIpRuleChanges(database: HeraldDatabase, cache: IpRulesCache, logger: ListenerLogger): Listener | undefined {
+  const { connection, ipRulesChannel } = database;
+  if (!database.capabilities.listenNotify || !connection || !ipRulesChannel) return undefined;
+  return listenOn(
+    connection.url,
+    ipRulesChannel,
+    { notified: (accountId) => cache.invalidate(accountId), listening: () => cache.setLive(true), lost: () => cache.setLive(false) },
+    logger,
+    'IP allow-list changes',
+  );
 }

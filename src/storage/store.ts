@@ -2,6 +2,7 @@ import { type Kysely, sql } from 'kysely';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
+import type { IpRulesCache } from './ip-rules-cache.js';
 import type { Database } from './schema.js';
 import { accountsStore } from './stores/accounts.store.js';
 import { emailEventsStore, inboundStore, secretsStore, templatesStore } from './stores/channels.store.js';
@@ -20,6 +21,10 @@ export interface StoreOptions {
   onJobsCommitted?: (() => void) | undefined;
   /** Group commit for `groupedTransaction` where the backend gains from it (SQLite), unless false: see group-commit.ts. */
   groupCommit?: boolean | undefined;
+  /** PostgreSQL channel to NOTIFY when an IP allow-list changes (see database.ipRulesChannel). */
+  ipRulesChannel?: string | undefined;
+  /** This process's kept IP allow-lists (ip-rules-cache.ts), where the store can tell other processes of changes. */
+  ipRulesCache?: IpRulesCache | undefined;
 }
 
 const SINGLE_PROCESS: StoreOptions = {
@@ -27,12 +32,18 @@ const SINGLE_PROCESS: StoreOptions = {
 };
 
 /** The Store port of an open database, with what that database can do. */
-export function storeOf(database: HeraldDatabase, onJobsCommitted?: () => void, options: { groupCommit?: boolean } = {}): Store {
+export function storeOf(
+  database: HeraldDatabase,
+  onJobsCommitted?: () => void,
+  options: { groupCommit?: boolean | undefined; ipRulesCache?: IpRulesCache | undefined } = {},
+): Store {
   return createStore(database.db, {
     capabilities: database.capabilities,
     notifyChannel: database.jobsChannel,
     onJobsCommitted,
     groupCommit: options.groupCommit,
+    ipRulesChannel: database.ipRulesChannel,
+    ipRulesCache: database.capabilities.listenNotify ? options.ipRulesCache : undefined,
   });
 }
 
@@ -109,7 +120,11 @@ function bind(
     notifyOthers?.();
   };
   const store: Store = {
-    accounts: accountsStore(db),
+    // Inside a transaction lists are read, not kept: it may see its own uncommitted changes.
+    accounts: accountsStore(db, {
+      channel: options.capabilities.listenNotify ? options.ipRulesChannel : undefined,
+      cache: pending ? undefined : options.ipRulesCache,
+    }),
     credits: creditsStore(db, options.capabilities),
     messages: messagesStore(db, options.capabilities),
     jobs: jobsStore(db, {

@@ -37,6 +37,12 @@ describeEachDialect('herald accounts allow-ip | disallow-ip | show, against a ru
 
   it('allows only the listed address once a rule exists, shows the list, and opens again when it is removed', async () => {
     const accountId = state.account.account_id;
+    // Calls from anywhere while the list is empty (on PostgreSQL the server now keeps the empty list
+    // in memory: the CLI's change below must reach it).
+    const before = await tokenFrom('127.0.0.3');
+    expect(before.status).toBe(200);
+    expect((await balanceFrom('127.0.0.3', JSON.parse(before.body).access_token)).status).toBe(200);
+
     expect((await runCliOk(['accounts', 'allow-ip', accountId, '127.0.0.2'], state.env)).stdout).toBe(
       `${accountId}: allowed 127.0.0.2/32\n`,
     );

@@ -1,8 +1,18 @@
+import { sql } from 'kysely';
 import type { Account, ApiClient } from '../../core/accounts/account.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { normalizeScopes, splitScopes } from '../../core/scopes.js';
 import type { Executor } from '../database.js';
+import type { IpRulesCache } from '../ip-rules-cache.js';
 import type { AccountsTable, ApiClientsTable } from '../schema.js';
+
+/** How IP allow-lists are shared between processes: see ip-rules-cache.ts. */
+export interface IpRulesSharing {
+  /** PostgreSQL: the channel NOTIFYed (payload: the account id) by the statement that changes a list. */
+  channel: string | undefined;
+  /** This process's kept lists, read through by a store outside a transaction. */
+  cache: IpRulesCache | undefined;
+}
 
 const toAccount = (row: AccountsTable): Account => ({
   id: row.id,
@@ -23,7 +33,20 @@ const toClient = (row: ApiClientsTable): ApiClient => ({
   secretRotatedAt: row.secret_rotated_at,
 });
 
-export function accountsStore(db: Executor): AccountsPort {
+/** `ipRules` without a cache when the store is bound to a transaction (it may read its own uncommitted changes). */
+export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel: undefined, cache: undefined }): AccountsPort {
+  const { channel, cache } = sharing;
+  const readIpRules = async (accountId: string): Promise<string[]> => {
+    const rows = await db
+      .selectFrom('ip_allow_rules')
+      .select('cidr')
+      .where('account_id', '=', accountId)
+      .orderBy('created_at')
+      .orderBy('cidr')
+      .execute();
+    return rows.map((row) => row.cidr);
+  };
+
   const findAccount = async (accountId: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
     return row && toAccount(row);
@@ -107,29 +130,50 @@ export function accountsStore(db: Executor): AccountsPort {
       return Number(result.numUpdatedRows) === 1;
     },
 
-    async ipRules(accountId) {
-      const rows = await db
-        .selectFrom('ip_allow_rules')
-        .select('cidr')
-        .where('account_id', '=', accountId)
-        .orderBy('created_at')
-        .orderBy('cidr')
-        .execute();
-      return rows.map((row) => row.cidr);
+    ipRules(accountId) {
+      return cache ? cache.rules(accountId, readIpRules) : readIpRules(accountId);
     },
 
+    // On PostgreSQL a change NOTIFYs in the same statement, so other processes hear of it exactly
+    // when it commits, and of nothing that rolled back.
     async addIpRule(accountId, cidr, at) {
-      const result = await db
-        .insertInto('ip_allow_rules')
-        .values({ account_id: accountId, cidr, created_at: at })
-        .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing())
-        .executeTakeFirst();
-      return Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      const insert = (qb: Executor) =>
+        qb
+          .insertInto('ip_allow_rules')
+          .values({ account_id: accountId, cidr, created_at: at })
+          .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing());
+      let added: boolean;
+      if (channel) {
+        const rows = await db
+          .with('added', (qb) => insert(qb as Executor).returning('account_id'))
+          .selectFrom('added')
+          .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
+          .execute();
+        added = rows.length === 1;
+      } else {
+        const result = await insert(db).executeTakeFirst();
+        added = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
+      }
+      cache?.invalidate(accountId);
+      return added;
     },
 
     async removeIpRule(accountId, cidr) {
-      const result = await db.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr).executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      const remove = (qb: Executor) => qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr);
+      let removed: boolean;
+      if (channel) {
+        const rows = await db
+          .with('removed', (qb) => remove(qb as Executor).returning('account_id'))
+          .selectFrom('removed')
+          .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
+          .execute();
+        removed = rows.length === 1;
+      } else {
+        const result = await remove(db).executeTakeFirst();
+        removed = Number(result.numDeletedRows) === 1;
+      }
+      cache?.invalidate(accountId);
+      return removed;
     },
   };
 }

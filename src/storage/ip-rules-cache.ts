@@ -1,0 +1,61 @@
+import { BoundedMap } from '../core/bounded-map.js';
+
+/**
+ * Accounts' IP allow-lists, kept in memory by a process whose store tells it of every change
+ * (PostgreSQL: the change NOTIFYs in its own transaction, and notifications.ts drops the account's
+ * entry when the notification arrives). Every authenticated request checks its account's list; on
+ * PostgreSQL that read was a round trip per request, the costliest part of an accepted send.
+ *
+ * The cache serves only while it is live, i.e. while its listener has a LISTEN in place; it starts
+ * empty each time it goes live, so a change made while notifications were not being received is
+ * never missed. A read that was under way when any change was announced is answered but not kept
+ * (it may hold the old list). An entry is kept at most `maxAgeMs`, in case a notification is lost
+ * in a way the connection does not notice.
+ *
+ * A change takes effect in the process that makes it at once, and in other processes when its
+ * notification reaches them, which PostgreSQL sends at commit (typically well under a millisecond
+ * on one network).
+ */
+export class IpRulesCache {
+  readonly #entries: BoundedMap<string, { rules: string[]; at: number }>;
+  /** Moves on at every change announced: a read that saw it move keeps nothing. */
+  #generation = 0;
+  #live = false;
+
+  constructor(
+    private readonly maxAgeMs = 30_000,
+    maxAccounts = 10_000,
+    private readonly now: () => number = () => performance.now(),
+  ) {
+    this.#entries = new BoundedMap(maxAccounts);
+  }
+
+  /** The account's rules: kept ones while live and fresh, otherwise `read` (kept if nothing changed meanwhile). */
+  async rules(accountId: string, read: (accountId: string) => Promise<string[]>): Promise<string[]> {
+    if (!this.#live) return read(accountId);
+    const kept = this.#entries.get(accountId);
+    if (kept && this.now() - kept.at < this.maxAgeMs) return kept.rules;
+    const generation = this.#generation;
+    const at = this.now();
+    const rules = await read(accountId);
+    if (this.#live && generation === this.#generation) this.#entries.set(accountId, { rules, at });
+    return rules;
+  }
+
+  /** The account's rules changed (or may have): its entry goes, and reads under way keep nothing. */
+  invalidate(accountId: string): void {
+    this.#generation++;
+    this.#entries.delete(accountId);
+  }
+
+  /** Whether changes are being received. Either way, everything kept so far goes. */
+  setLive(live: boolean): void {
+    this.#live = live;
+    this.#generation++;
+    this.#entries.clear();
+  }
+
+  get live(): boolean {
+    return this.#live;
+  }
+}
