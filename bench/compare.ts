@@ -4,16 +4,18 @@
  * run side by side, each on a store of its own, and rounds alternate between them (base, this,
  * base, this...), so the drift of a shared machine hits both alike; the figures are medians.
  *
- *   npm run bench:compare -- --base ../herald-main [--case accept|latency] [--rounds 6] [--rate 2000]
+ *   npm run bench:compare -- --base ../herald-main [--case accept|latency|e2e] [--rounds 6] [--rate 2000]
  *     [--postgres [--postgres-url URL]]
  *
  * accept: durable sends as fast as 32 connections go, requests/s. latency: sends at a fixed rate
- * (open loop), p50/p99 in ms. The store is SQLite, or with --postgres a schema of its own each on
+ * (open loop), p50/p99 in ms. e2e: bulk sends of 100 offered at --rate messages/s to a server
+ * with its worker, messages delivered per second during the load (each round starts once the
+ * previous one's backlog has drained). The store is SQLite, or with --postgres a schema of its own each on
  * the local PostgreSQL.
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { benchStore, CLI, createAccount, startHerald } from './lib/herald.js';
+import { type BenchStore, benchStore, CLI, createAccount, startHerald } from './lib/herald.js';
 import { load, median } from './lib/load.js';
 import { pacedLoad } from './lib/paced.js';
 
@@ -36,23 +38,53 @@ const builds = [
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
 const sms = (n: number) => ({ to: `+1415${5_000_000 + (n % 1_000_000)}`, message: 'Your code is 123456' });
+const bulk = (n: number) => ({
+  recipients: Array.from({ length: 100 }, (_, i) => `+1415${5_000_000 + ((n * 100 + i) % 900_000)}`),
+  message: 'Hello from the bench',
+});
+
+/** Until nothing is queued or sent-but-not-delivered (at most 60 s). */
+async function drained(store: BenchStore): Promise<void> {
+  const deadline = Date.now() + 60_000;
+  for (;;) {
+    const counts = await store.statusCounts();
+    if ((counts.queued ?? 0) + (counts.sent ?? 0) === 0 || Date.now() > deadline) return;
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+}
 
 const running = await Promise.all(
   builds.map(async (build) => {
     const store = await benchStore(values.postgres ? 'postgres' : 'sqlite', values['postgres-url'] as string);
     const account = createAccount(store, build.cli);
-    const herald = await startHerald(store, { worker: false, cli: build.cli });
+    const herald = await startHerald(store, { worker: values.case === 'e2e', cli: build.cli });
     const token = await herald.token(account);
     const url = `${herald.url}/v1/sms/send`;
     // Warm-up, not counted: the server's code is optimized while it runs.
     await load({ url, method: 'POST', token, bodyFor: sms, connections: 8, durationSeconds: 2 });
+    if (values.case === 'e2e') await drained(store);
     return { ...build, store, herald, token, url, figures: [] as number[][] };
   }),
 );
 try {
   for (let i = 0; i < rounds; i++) {
     for (const server of running) {
-      if (values.case === 'latency') {
+      if (values.case === 'e2e') {
+        const before = (await server.store.statusCounts()).delivered ?? 0;
+        const started = performance.now();
+        const r = await load({
+          url: `${server.herald.url}/v1/sms/bulk`,
+          method: 'POST',
+          token: server.token,
+          bodyFor: bulk,
+          connections: 8,
+          durationSeconds: seconds,
+          overallRate: Math.max(1, Math.round(Number(values.rate) / 100)),
+        });
+        const delivered = ((await server.store.statusCounts()).delivered ?? 0) - before;
+        server.figures.push([delivered / ((performance.now() - started) / 1000), r.p99, r.non2xx + r.errors]);
+        await drained(server.store);
+      } else if (values.case === 'latency') {
         const r = await pacedLoad({
           url: server.url,
           method: 'POST',
@@ -81,7 +113,8 @@ try {
       );
     }
   }
-  const [first, second] = values.case === 'latency' ? ['p50 ms', 'p99 ms'] : ['requests/s', 'p99 ms'];
+  const [first, second] =
+    values.case === 'latency' ? ['p50 ms', 'p99 ms'] : values.case === 'e2e' ? ['delivered/s', 'bulk p99 ms'] : ['requests/s', 'p99 ms'];
   for (const server of running) {
     const column = (k: number) => server.figures.map((f) => f[k] as number);
     process.stdout.write(

@@ -168,13 +168,14 @@ export interface MessagesPort {
   transition(change: Transition): Promise<boolean>;
   /**
    * `transition` for many messages in one statement (and one for their history rows), each move
-   * as conditional as a single one. Returns the messages that moved, as they are after it, with the
-   * number their next event takes when `countEvent` is set (the counter advances in the same update).
+   * as conditional as a single one. Returns the messages that moved, as they are after it (what
+   * the status machine needs of them), with the number their next event takes when `countEvent`
+   * is set (the counter advances in the same update).
    */
   transitionMany(
     changes: readonly Transition[],
     options: { countEvent: boolean },
-  ): Promise<Map<string, { message: Message; eventSequence: number }>>;
+  ): Promise<Map<string, { message: MovedMessage; eventSequence: number }>>;
   /**
    * Marks queued messages as being handed to a provider (`in_flight`, attempts + 1) and returns
    * them as they were before, so the caller sees which were already in flight.
@@ -185,6 +186,16 @@ export interface MessagesPort {
   /** Clears `in_flight` after a provider definitely did not take the message. */
   clearInFlight(messageId: string): Promise<void>;
 }
+
+/**
+ * What the status machine needs of a message it moved in bulk: whom to tell (webhooks, the
+ * callback URL, the email timeline) and what to charge. Reading back whole rows (bodies and all)
+ * for thousands of messages a second cost more than the updates themselves.
+ */
+export type MovedMessage = Pick<
+  Message,
+  'id' | 'accountId' | 'channel' | 'to' | 'callbackUrl' | 'status' | 'costMicros' | 'sentAt' | 'deliveredAt'
+>;
 
 /** A message as a worker takes it for a hand-over: with its channel-specific fields. */
 export interface InFlightMessage {

@@ -1,5 +1,5 @@
 import type { ProviderReceipt } from '../delivery/provider.js';
-import type { Store, Transition } from '../ports.js';
+import type { MovedMessage, Store, Transition } from '../ports.js';
 import { emitEvent, emitEvents } from '../webhooks/emit-event.js';
 import { statusEventType } from '../webhooks/event-types.js';
 import { recordEmailComplaint, recordEmailEvent, recordEmailFailure } from './email-events.js';
@@ -50,7 +50,7 @@ interface Move {
  * moved), one history insert and the events in multi-row inserts. Returns the messages that
  * moved, as they now are.
  */
-async function moveMany(tx: Store, moves: readonly Move[]): Promise<Message[]> {
+async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage[]> {
   const first = moves[0];
   if (!first) return [];
   const type = statusEventType(first.change.to);
@@ -63,12 +63,12 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<Message[]> {
     await emitEvents(
       tx,
       movedMoves.map(({ messageId, change, eventData }) => {
-        const { message, eventSequence } = moved.get(messageId) as { message: Message; eventSequence: number };
+        const { message, eventSequence } = moved.get(messageId) as { message: MovedMessage; eventSequence: number };
         return { type, message, status: change.to, at: change.at, sequence: eventSequence, ...(eventData ? { data: eventData } : {}) };
       }),
     );
   }
-  return movedMoves.map(({ messageId }) => (moved.get(messageId) as { message: Message }).message);
+  return movedMoves.map(({ messageId }) => (moved.get(messageId) as { message: MovedMessage }).message);
 }
 
 /** A provider took a message: what `recordAcceptedMany` records of it. */
@@ -83,7 +83,7 @@ export interface Acceptance {
  * `recordAccepted` for many messages at once, in multi-row statements (the worker's batches).
  * Returns the messages that were still queued and are now sent.
  */
-export async function recordAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Message[]> {
+export async function recordAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<MovedMessage[]> {
   const sent = await markAcceptedMany(tx, acceptances);
   await captureAccepted(tx, sent);
   return sent;
@@ -93,7 +93,7 @@ export async function recordAcceptedMany(tx: Store, acceptances: readonly Accept
  * The status half of `recordAcceptedMany`: sent, with history and events, but not yet charged —
  * for a caller that takes the account rows later, all at once (`captureAccepted`).
  */
-export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<Message[]> {
+export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<MovedMessage[]> {
   const sent = await moveMany(
     tx,
     acceptances.map(({ messageId, providerMessageId, at, detail }) => ({
@@ -106,7 +106,7 @@ export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptan
 }
 
 /** The charge half: the cost of each message `markAcceptedMany` moved to sent is captured. */
-export async function captureAccepted(tx: Store, sent: readonly Message[]): Promise<void> {
+export async function captureAccepted(tx: Store, sent: readonly MovedMessage[]): Promise<void> {
   await tx.credits.captureMany(
     sent.map((message) => ({
       accountId: message.accountId,

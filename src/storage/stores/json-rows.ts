@@ -28,8 +28,3 @@ export function jsonRows(db: Executor, columns: Readonly<Record<string, JsonColu
   const fields = names.map((name, i) => sql`value ->> ${sql.lit(i)} as ${sql.ref(name)}`);
   return sql`(select ${sql.join(fields)} from json_each(${values})) as v`;
 }
-
-/** `RETURNING` every column of the updated table (SQLite refuses `table.*` there; PostgreSQL needs it beside a FROM). */
-export function returningAllOf(db: Executor, table: string): RawBuilder<unknown> {
-  return isPostgres(db) ? sql`returning ${sql.table(table)}.*` : sql`returning *`;
-}

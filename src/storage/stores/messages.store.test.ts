@@ -52,9 +52,25 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
     expect([...moved.keys()].sort()).toEqual([...ids].sort());
     for (const [n, id] of ids.entries()) {
       const { message, eventSequence } = moved.get(id) as { message: { status: string }; eventSequence: number };
-      expect(message).toMatchObject({ status: 'sent', providerMessageId: `p-${n}`, sentAt: clock.now() + n, chargeState: 'captured' });
+      expect(message).toEqual({
+        id,
+        accountId,
+        channel: 'sms',
+        to: expect.any(String),
+        callbackUrl: null,
+        status: 'sent',
+        costMicros: 0,
+        sentAt: clock.now() + n,
+        deliveredAt: null,
+      });
       expect(eventSequence).toBe(1);
-      expect(await store.messages.findById(id)).toMatchObject({ status: 'sent', providerMessageId: `p-${n}`, dispatchState: null });
+      expect(await store.messages.findById(id)).toMatchObject({
+        status: 'sent',
+        providerMessageId: `p-${n}`,
+        sentAt: clock.now() + n,
+        chargeState: 'captured',
+        dispatchState: null,
+      });
       expect((await store.messages.statusHistory(id)).map((h) => [h.status, h.detail, h.occurredAt])).toEqual([
         ['queued', null, clock.now()],
         ['sent', `accepted as p-${n}`, clock.now() + n],

@@ -1,12 +1,40 @@
 import { sql } from 'kysely';
 import { CHANNELS, type Channel } from '../../core/ids.js';
 import type { Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
-import type { MessagesPort, Transition } from '../../core/ports.js';
+import type { MessagesPort, MovedMessage, Transition } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
-import { type JsonColumnType, jsonRows, returningAllOf } from './json-rows.js';
+import { type JsonColumnType, jsonRows } from './json-rows.js';
+
+/** The columns `transitionMany` returns: a MovedMessage and the counters. */
+const MOVED_COLUMNS = [
+  'id',
+  'account_id',
+  'channel',
+  'recipient',
+  'callback_url',
+  'status',
+  'cost_micros',
+  'sent_at',
+  'delivered_at',
+  'status_sequence',
+  'event_sequence',
+] as const satisfies ReadonlyArray<keyof MessagesTable>;
+type MovedRow = Pick<MessagesTable, (typeof MOVED_COLUMNS)[number]>;
+
+const toMovedMessage = (row: MovedRow): MovedMessage => ({
+  id: row.id,
+  accountId: row.account_id,
+  channel: row.channel as Channel,
+  to: row.recipient,
+  callbackUrl: row.callback_url,
+  status: row.status as MessageStatus,
+  costMicros: row.cost_micros,
+  sentAt: row.sent_at,
+  deliveredAt: row.delivered_at,
+});
 
 const toMessage = (row: MessagesTable): Message => ({
   id: row.id,
@@ -251,7 +279,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     },
 
     async transitionMany(changes, options) {
-      const moved = new Map<string, { message: Message; eventSequence: number }>();
+      const moved = new Map<string, { message: MovedMessage; eventSequence: number }>();
       const first = changes[0];
       if (!first) return moved;
       const sameKind = (c: Transition) =>
@@ -298,10 +326,10 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           error_code: c.error?.code,
           error_message: c.error?.message,
         }));
-        const { rows } = await sql<MessagesTable>`update messages set ${sql.join(set)} from ${jsonRows(db, perRow, values)}
+        const { rows } = await sql<MovedRow>`update messages set ${sql.join(set)} from ${jsonRows(db, perRow, values)}
           where messages.id = v.id and messages.status in (${sql.join(first.from)})
           ${first.requireNotInFlight ? sql`and messages.dispatch_state is null` : sql``}
-          ${returningAllOf(db, 'messages')}`.execute(db);
+          returning ${sql.join(MOVED_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`.execute(db);
         if (rows.length === 0) continue;
         await db
           .insertInto('message_status_history')
@@ -312,7 +340,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             }),
           )
           .execute();
-        for (const row of rows) moved.set(row.id, { message: toMessage(row), eventSequence: row.event_sequence });
+        for (const row of rows) moved.set(row.id, { message: toMovedMessage(row), eventSequence: row.event_sequence });
       }
       return moved;
     },
