@@ -7,7 +7,10 @@ import type { Database, JobsTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 
-const toClaimed = (row: JobsTable): ClaimedJob => ({
+/** What a claim reads back of each job it leased: a ClaimedJob. */
+const CLAIMED_COLUMNS = ['id', 'kind', 'message_id', 'payload', 'run_at', 'attempts', 'created_at'] as const;
+
+const toClaimed = (row: Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>): ClaimedJob => ({
   id: row.id,
   kind: row.kind,
   messageId: row.message_id,
@@ -82,11 +85,11 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async claimDue(workerId, now, leaseMs, limit) {
-      const claimed: JobsTable[] = [];
+      const claimed: Array<Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>> = [];
       const lease = (update: UpdateQueryBuilder<Database, 'jobs', 'jobs', UpdateResult>) =>
         update
           .set((eb) => ({ locked_by: workerId, locked_until: now + leaseMs, attempts: eb('attempts', '+', 1) }))
-          .returningAll()
+          .returning(CLAIMED_COLUMNS)
           .execute()
           .then((rows) => claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1))));
       // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
