@@ -1,8 +1,14 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { testLogger } from '../../test/logs.js';
+import { until } from '../../test/wait.js';
+import { createAccount } from '../core/accounts/manage-accounts.js';
+import { systemClock } from '../core/clock.js';
+import type { HeraldDatabase } from '../storage/database.js';
+import { storeOf } from '../storage/store.js';
 import { loadConfig } from './config.js';
-import { ensureDemoAccount } from './server.js';
+import { ensureDemoAccount, type RunningServer, startServer } from './server.js';
 import { buildServices, type Services } from './services.js';
 
 describeEachDialect('the demo account on first start', (dialect) => {
@@ -34,5 +40,59 @@ describeEachDialect('the demo account on first start', (dialect) => {
     expect(await ensureDemoAccount(nodes[0] as Services)).toBeDefined();
     expect(await ensureDemoAccount(nodes[1] as Services)).toBeUndefined();
     expect(await nodes[0]?.store.accounts.countAccounts()).toBe(1);
+  });
+});
+
+describeEachDialect('IP allow-lists in a running server', (dialect) => {
+  let location: TestDatabaseLocation;
+  let services: Services;
+  let running: RunningServer;
+  /** Another process's view of the store (the CLI's). */
+  let other: HeraldDatabase;
+
+  beforeEach(async () => {
+    location = allocateDatabase(dialect);
+    other = await openDatabase(location);
+    const config = loadConfig({
+      DATABASE_URL: location.url,
+      DATABASE_SCHEMA: location.schema,
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: '0',
+      DEMO_ACCOUNT: 'false',
+    });
+    services = buildServices(config, testLogger('server'));
+    running = await startServer(services, { withWorker: false });
+  });
+  afterEach(async () => {
+    await running.stop();
+    await other.close();
+    await location.drop();
+  });
+
+  it('PostgreSQL: answers from the lists it keeps and hears of changes; SQLite: reads the list on every request', async () => {
+    const created = await createAccount(storeOf(other), systemClock, { name: 'Locked', email: 'locked@example.com', creditsMicros: 0 });
+    const tokenResponse = await fetch(`${running.address}/oauth/token`, {
+      method: 'POST',
+      body: new URLSearchParams({ grant_type: 'client_credentials', client_id: created.clientId, client_secret: created.clientSecret }),
+    });
+    const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
+    const balance = async () =>
+      (await fetch(`${running.address}/v1/account/balance`, { headers: { authorization: `Bearer ${token}` } })).status;
+    if (dialect === 'postgres') await until(async () => services.ipRulesCache?.live, 'the server to listen for changes', 5_000);
+    expect(await balance()).toBe(200);
+
+    // A rule written behind the stores' backs (no notification): 127.0.0.1 is not on it.
+    await sql`insert into ip_allow_rules (account_id, cidr, created_at) values (${created.account.id}, ${'192.0.2.1/32'}, ${Date.now()})`.execute(
+      other.db,
+    );
+    if (dialect === 'sqlite') {
+      expect(await balance()).toBe(403);
+      return;
+    }
+    expect(await balance()).toBe(200);
+    // The same change made as the CLI makes it is heard of, and applies.
+    await storeOf(other).accounts.addIpRule(created.account.id, '192.0.2.2/32', Date.now());
+    await until(async () => (await balance()) === 403, 'the announced change to apply', 5_000);
   });
 });

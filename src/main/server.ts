@@ -101,9 +101,9 @@ export async function startServer(services: Services, options: ServerOptions): P
   });
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
+  const address = await app.listen({ port: config.port, host: config.host });
   // PostgreSQL: IP allow-lists are kept in memory while changes are heard of (until then, read).
   const ipRuleChanges = services.ipRulesCache ? listenForIpRuleChanges(services.database, services.ipRulesCache, logger) : undefined;
-  const address = await app.listen({ port: config.port, host: config.host });
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
   const workers: RunningWorkers | undefined = options.withWorker ? startWorkers(services) : undefined;
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);

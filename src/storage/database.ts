@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import { mkdirSync } from 'node:fs';
 import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
@@ -250,6 +251,21 @@ export function parseDialect(url: string): Dialect {
 
 const SCHEMA_NAME = /^[a-z_][a-z0-9_]{0,62}$/;
 
+/**
+ * A LISTEN/NOTIFY channel of one schema: `herald_<topic>_<schema>`, every process on the schema
+ * deriving the same. PostgreSQL refuses (pg_notify) or cuts (LISTEN) names past 63 bytes, so a
+ * long schema name is replaced by a digest of it.
+ */
+export function channelName(topic: string, schema: string | undefined): string {
+  const name = `herald_${topic}_${schema ?? 'public'}`;
+  return name.length <= 63
+    ? name
+    : `herald_${topic}_${createHash('sha256')
+        .update(schema ?? '')
+        .digest('hex')
+        .slice(0, 32)}`;
+}
+
 export function createDatabase(options: DatabaseOptions): HeraldDatabase {
   const dialect = parseDialect(options.url);
   if (options.schema !== undefined && !SCHEMA_NAME.test(options.schema)) {
@@ -281,8 +297,8 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     db,
     dialect,
     capabilities: CAPABILITIES[dialect],
-    jobsChannel: dialect === 'postgres' ? `herald_jobs_${options.schema ?? 'public'}` : undefined,
-    ipRulesChannel: dialect === 'postgres' ? `herald_ip_rules_${options.schema ?? 'public'}` : undefined,
+    jobsChannel: dialect === 'postgres' ? channelName('jobs', options.schema) : undefined,
+    ipRulesChannel: dialect === 'postgres' ? channelName('ip_rules', options.schema) : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
     async migrate() {
       if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();

@@ -9,8 +9,8 @@ import { BoundedMap } from '../core/bounded-map.js';
  * The cache serves only while it is live, i.e. while its listener has a LISTEN in place; it starts
  * empty each time it goes live, so a change made while notifications were not being received is
  * never missed. A read that was under way when any change was announced is answered but not kept
- * (it may hold the old list). An entry is kept at most `maxAgeMs`, in case a notification is lost
- * in a way the connection does not notice.
+ * (it may hold the old list). A connection that goes silent without closing is noticed by the
+ * listener's heartbeat; an entry is kept at most `maxAgeMs` all the same.
  *
  * A change takes effect in the process that makes it at once, and in other processes when its
  * notification reaches them, which PostgreSQL sends at commit (typically well under a millisecond

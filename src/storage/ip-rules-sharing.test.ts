@@ -1,3 +1,4 @@
+import net from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
@@ -6,7 +7,7 @@ import { until } from '../../test/wait.js';
 import { createAccount } from '../core/accounts/manage-accounts.js';
 import { systemClock } from '../core/clock.js';
 import type { Store } from '../core/ports.js';
-import type { Dialect, HeraldDatabase } from './database.js';
+import { channelName, createDatabase, type Dialect, type HeraldDatabase } from './database.js';
 import { IpRulesCache } from './ip-rules-cache.js';
 import { type Listener, listenForIpRuleChanges } from './notifications.js';
 import { storeOf } from './store.js';
@@ -128,8 +129,12 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     }
   });
 
-  it('while its listening connection is down the server reads on every check, and keeps lists again once it is back', async () => {
+  it('while its listening connection is down the server reads on every check, and keeps lists again once it listens anew', async () => {
     const { server, accountId } = v;
+    await v.listener?.close();
+    // A listener that, once its connection is cut, stays down for the length of the test.
+    v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet, { retryDelayMs: 60_000 });
+    await until(async () => v.cache.live, 'the listener to be in place', 5_000);
     await server.accounts.ipRules(accountId);
     const admin = new pg.Client({ connectionString: v.location.url });
     await admin.connect();
@@ -144,11 +149,144 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     await until(async () => !v.cache.live, 'the server to notice the lost connection', 5_000);
     await v.changeBehindTheBack('198.51.100.0/24');
     expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24']);
+    await v.changeBehindTheBack('198.51.100.1/32');
+    expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24', '198.51.100.1/32']);
 
-    await until(async () => v.cache.live, 'the server to listen again', 10_000);
-    // Nothing from before the outage is served: the list is read afresh, then kept.
-    expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24']);
+    await v.listener?.close();
+    v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet);
+    await until(async () => v.cache.live, 'the server to listen again', 5_000);
+    // The list is read afresh, then kept.
+    expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24', '198.51.100.1/32']);
     await v.changeBehindTheBack('198.51.100.7/32');
-    expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24']);
+    expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24', '198.51.100.1/32']);
+  });
+
+  it('a listening connection that goes silent (no close, no error) is noticed by its heartbeat, and replaced', async () => {
+    const proxy = await frozenableProxy(new URL(v.location.url));
+    try {
+      await v.listener?.close();
+      const viaProxy = createDatabase({ url: proxy.url(v.location.url), schema: v.location.schema });
+      v.listener = listenForIpRuleChanges(viaProxy, v.cache, quiet, { retryDelayMs: 100, heartbeatMs: 300 });
+      try {
+        await until(async () => v.cache.live, 'the listener to be in place', 5_000);
+        await v.server.accounts.ipRules(v.accountId);
+        proxy.freeze(); // the connection stays open but nothing goes through any more
+        await until(async () => !v.cache.live, 'the heartbeat to notice', 5_000);
+        await v.changeBehindTheBack('203.0.113.0/24');
+        expect(await v.server.accounts.ipRules(v.accountId)).toEqual(['203.0.113.0/24']);
+        // A new connection (through the proxy, which lets new ones through) takes over.
+        await until(async () => v.cache.live, 'a new connection to listen', 5_000);
+        await v.cli.accounts.addIpRule(v.accountId, '203.0.113.9/32', Date.now());
+        await until(async () => (await v.server.accounts.ipRules(v.accountId)).length === 2, 'the change to be heard', 5_000);
+      } finally {
+        await v.listener?.close();
+        v.listener = undefined;
+        await viaProxy.close();
+      }
+    } finally {
+      await proxy.close();
+    }
+  });
+
+  it('a change made in a transaction is forgotten by this process’s cache once committed, not before, and not at all if rolled back', async () => {
+    // A cache told of nothing by PostgreSQL (no listener): only the store's own bookkeeping clears it.
+    const local = new IpRulesCache();
+    local.setLive(true);
+    const store = storeOf(v.serverDb, undefined, { ipRulesCache: local });
+    expect(await store.accounts.ipRules(v.accountId)).toEqual([]);
+    await expect(
+      store.transaction(async (tx) => {
+        await tx.accounts.addIpRule(v.accountId, '10.4.0.0/16', 1);
+        throw new Error('changed my mind');
+      }),
+    ).rejects.toThrow('changed my mind');
+    await v.changeBehindTheBack('10.5.0.0/16');
+    expect(await store.accounts.ipRules(v.accountId)).toEqual([]);
+    await store.transaction(async (tx) => {
+      await tx.accounts.addIpRule(v.accountId, '10.6.0.0/16', 2);
+      expect(await store.accounts.ipRules(v.accountId)).toEqual([]);
+    });
+    expect((await store.accounts.ipRules(v.accountId)).sort()).toEqual(['10.5.0.0/16', '10.6.0.0/16']);
   });
 });
+
+describe('LISTEN/NOTIFY channel names', () => {
+  it('are herald_<topic>_<schema>, or a digest of a schema too long for PostgreSQL’s 63-byte names', () => {
+    expect(channelName('ip_rules', 'tenant_a')).toBe('herald_ip_rules_tenant_a');
+    expect(channelName('jobs', undefined)).toBe('herald_jobs_public');
+    const long = `s${'x'.repeat(62)}`;
+    const name = channelName('ip_rules', long);
+    expect(name.length).toBeLessThanOrEqual(63);
+    expect(channelName('ip_rules', long)).toBe(name);
+    expect(channelName('ip_rules', `${long.slice(0, 62)}y`)).not.toBe(name);
+    expect(channelName('jobs', long)).not.toBe(name);
+  });
+});
+
+describe.skipIf(!inject('postgresUrl'))('IP allow-lists on a schema with the longest name PostgreSQL allows', () => {
+  it('are changed, announced and heard of', async () => {
+    const url = inject('postgresUrl') as string;
+    const schema = `herald_t_${process.pid}_`.padEnd(63, 'x');
+    const location: TestDatabaseLocation = { ...allocateDatabase('postgres'), schema };
+    const serverDb = await openDatabase(location);
+    const cliDb = await openDatabase(location);
+    const cache = new IpRulesCache();
+    const listener = listenForIpRuleChanges(serverDb, cache, quiet);
+    try {
+      await until(async () => cache.live, 'the listener to be in place', 5_000);
+      const server = storeOf(serverDb, undefined, { ipRulesCache: cache });
+      const cli = storeOf(cliDb);
+      const { id } = (await createAccount(cli, systemClock, { name: 'Long', email: 'long@example.com', creditsMicros: 0 })).account;
+      expect(await server.accounts.ipRules(id)).toEqual([]);
+      expect(await cli.accounts.addIpRule(id, '10.0.0.0/8', 1)).toBe(true);
+      await until(async () => (await server.accounts.ipRules(id)).length === 1, 'the change to be heard', 5_000);
+    } finally {
+      await listener?.close();
+      await serverDb.close();
+      await cliDb.close();
+      const admin = new pg.Client({ connectionString: url });
+      await admin.connect();
+      await admin.query(`drop schema if exists ${schema} cascade`);
+      await admin.end();
+    }
+  });
+});
+
+/**
+ * A TCP proxy to PostgreSQL on loopback whose connections can be frozen: they stay open, but
+ * nothing passes either way any more (as when a host vanishes). Connections made after stay live.
+ */
+async function frozenableProxy(target: URL) {
+  const pairs: Array<[net.Socket, net.Socket]> = [];
+  const server = net.createServer((client) => {
+    const upstream = net.connect(Number(target.port || 5432), target.hostname);
+    client.pipe(upstream).pipe(client);
+    client.on('error', () => upstream.destroy());
+    upstream.on('error', () => client.destroy());
+    pairs.push([client, upstream]);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    url(original: string) {
+      const url = new URL(original);
+      url.hostname = '127.0.0.1';
+      url.port = String(port);
+      return url.toString();
+    },
+    freeze() {
+      for (const [client, upstream] of pairs.splice(0)) {
+        client.unpipe(upstream);
+        upstream.unpipe(client);
+        client.pause();
+        upstream.pause();
+        frozen.push(client, upstream);
+      }
+    },
+    async close() {
+      for (const socket of [...frozen, ...pairs.flat()]) socket.destroy();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+const frozen: net.Socket[] = [];

@@ -10,6 +10,13 @@ interface ListenerLogger {
   warn(obj: object, msg: string): void;
 }
 
+export interface ListenOptions {
+  /** The first wait before reconnecting (doubling up to 30 s). */
+  retryDelayMs?: number;
+  /** How often the connection is asked `select 1`; an answer later than this counts as a lost connection. */
+  heartbeatMs?: number;
+}
+
 interface ListenHandlers {
   /** A notification on the channel, with its payload. */
   notified(payload: string): void;
@@ -21,18 +28,29 @@ interface ListenHandlers {
 
 /**
  * Keeps a dedicated PostgreSQL connection LISTENing on `channel`. A lost connection is reported
- * at once and re-established with backoff. TCP keepalive notices a peer that vanished without
- * closing the connection.
+ * at once and re-established with backoff. A connection that is silently gone (a crashed host, a
+ * dropped NAT entry: no `end`, no error) is noticed by a heartbeat: `select 1` every `heartbeatMs`,
+ * which must be answered within as long.
  */
-function listenOn(url: string, channel: string, handlers: ListenHandlers, logger: ListenerLogger, what: string): Listener {
+function listenOn(
+  url: string,
+  channel: string,
+  handlers: ListenHandlers,
+  logger: ListenerLogger,
+  what: string,
+  options: ListenOptions = {},
+): Listener {
+  const firstDelay = options.retryDelayMs ?? 500;
+  const heartbeatMs = options.heartbeatMs ?? 5_000;
   let closed = false;
   let client: pg.Client | undefined;
-  let retryDelay = 500;
+  let retryDelay = firstDelay;
   let retryTimer: NodeJS.Timeout | undefined;
+  let heartbeat: NodeJS.Timeout | undefined;
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: url, keepAlive: true });
+    const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: heartbeatMs });
     client = next;
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.notified(message.payload ?? '');
@@ -47,7 +65,14 @@ function listenOn(url: string, channel: string, handlers: ListenHandlers, logger
       // The channel name is built from a validated schema identifier.
       await next.query(`LISTEN "${channel}"`);
       if (client !== next) return;
-      retryDelay = 500;
+      retryDelay = firstDelay;
+      heartbeat = setInterval(() => {
+        next.query('select 1').catch((error: unknown) => {
+          logger.warn({ err: error }, `${what} connection did not answer; reconnecting`);
+          scheduleReconnect(next);
+        });
+      }, heartbeatMs);
+      heartbeat.unref();
       handlers.listening();
     } catch (error) {
       logger.warn({ err: error }, `could not listen for ${what}; retrying`);
@@ -58,6 +83,7 @@ function listenOn(url: string, channel: string, handlers: ListenHandlers, logger
   const scheduleReconnect = (failed: pg.Client) => {
     if (closed || client !== failed || retryTimer) return;
     client = undefined;
+    clearInterval(heartbeat);
     handlers.lost();
     failed.end().catch(() => {});
     retryTimer = setTimeout(() => {
@@ -73,6 +99,7 @@ function listenOn(url: string, channel: string, handlers: ListenHandlers, logger
     async close() {
       closed = true;
       if (retryTimer) clearTimeout(retryTimer);
+      clearInterval(heartbeat);
       const current = client;
       client = undefined;
       handlers.lost();
@@ -97,7 +124,12 @@ export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logg
  * account id in the changing transaction): the cache serves only while it is listening, and starts
  * empty each time it (re)starts, so nothing missed while the connection was down is ever served.
  */
-export function listenForIpRuleChanges(database: HeraldDatabase, cache: IpRulesCache, logger: ListenerLogger): Listener | undefined {
+export function listenForIpRuleChanges(
+  database: HeraldDatabase,
+  cache: IpRulesCache,
+  logger: ListenerLogger,
+  options: ListenOptions = {},
+): Listener | undefined {
   const { connection, ipRulesChannel } = database;
   if (!database.capabilities.listenNotify || !connection || !ipRulesChannel) return undefined;
   return listenOn(
@@ -106,5 +138,6 @@ export function listenForIpRuleChanges(database: HeraldDatabase, cache: IpRulesC
     { notified: (accountId) => cache.invalidate(accountId), listening: () => cache.setLive(true), lost: () => cache.setLive(false) },
     logger,
     'IP allow-list changes',
+    options,
   );
 }

@@ -103,11 +103,19 @@ function coalescedNotify(db: Kysely<Database>, channel: string): () => void {
   };
 }
 
-/** `pending` is set inside a transaction: it records that jobs were added, to announce after commit. */
+/**
+ * `pending` is set inside a transaction: it records what to announce after commit (jobs were
+ * added; accounts whose IP allow-list changed, for this process's cache).
+ */
+interface Pending {
+  jobs: boolean;
+  ipRuleAccounts: Set<string>;
+}
+
 function bind(
   db: Kysely<Database>,
   options: StoreOptions,
-  pending: { jobs: boolean } | undefined,
+  pending: Pending | undefined,
   committer: GroupCommitter<Store> | undefined,
   notifyOthers: (() => void) | undefined,
 ): Store {
@@ -120,10 +128,12 @@ function bind(
     notifyOthers?.();
   };
   const store: Store = {
-    // Inside a transaction lists are read, not kept: it may see its own uncommitted changes.
+    // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
+    // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, {
       channel: options.capabilities.listenNotify ? options.ipRulesChannel : undefined,
       cache: pending ? undefined : options.ipRulesCache,
+      changed: pending ? (accountId) => pending.ipRuleAccounts.add(accountId) : (accountId) => options.ipRulesCache?.invalidate(accountId),
     }),
     credits: creditsStore(db, options.capabilities),
     messages: messagesStore(db, options.capabilities),
@@ -140,13 +150,14 @@ function bind(
     idempotency: idempotencyStore(db, options.capabilities),
     async transaction(work) {
       if (pending) return work(store);
-      const inner = { jobs: false };
+      const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
       const result = await db.transaction().execute((trx) => {
         const tx = bind(trx, options, inner, undefined, undefined);
         executors.set(tx, trx);
         return work(tx);
       });
       if (inner.jobs) announce();
+      for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
       return result;
     },
     sharesCommits: options.groupCommit !== false,

@@ -1,10 +1,10 @@
-import { sql } from 'kysely';
+import { type QueryCreator, sql } from 'kysely';
 import type { Account, ApiClient } from '../../core/accounts/account.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { normalizeScopes, splitScopes } from '../../core/scopes.js';
 import type { Executor } from '../database.js';
 import type { IpRulesCache } from '../ip-rules-cache.js';
-import type { AccountsTable, ApiClientsTable } from '../schema.js';
+import type { AccountsTable, ApiClientsTable, Database } from '../schema.js';
 
 /** How IP allow-lists are shared between processes: see ip-rules-cache.ts. */
 export interface IpRulesSharing {
@@ -12,6 +12,8 @@ export interface IpRulesSharing {
   channel: string | undefined;
   /** This process's kept lists, read through by a store outside a transaction. */
   cache: IpRulesCache | undefined;
+  /** Told of each account whose list this store changed (the cache forgets it, after commit). */
+  changed?: ((accountId: string) => void) | undefined;
 }
 
 const toAccount = (row: AccountsTable): Account => ({
@@ -35,7 +37,7 @@ const toClient = (row: ApiClientsTable): ApiClient => ({
 
 /** `ipRules` without a cache when the store is bound to a transaction (it may read its own uncommitted changes). */
 export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel: undefined, cache: undefined }): AccountsPort {
-  const { channel, cache } = sharing;
+  const { channel, cache, changed } = sharing;
   const readIpRules = async (accountId: string): Promise<string[]> => {
     const rows = await db
       .selectFrom('ip_allow_rules')
@@ -137,7 +139,7 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
     // On PostgreSQL a change NOTIFYs in the same statement, so other processes hear of it exactly
     // when it commits, and of nothing that rolled back.
     async addIpRule(accountId, cidr, at) {
-      const insert = (qb: Executor) =>
+      const insert = (qb: QueryCreator<Database>) =>
         qb
           .insertInto('ip_allow_rules')
           .values({ account_id: accountId, cidr, created_at: at })
@@ -145,7 +147,7 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
       let added: boolean;
       if (channel) {
         const rows = await db
-          .with('added', (qb) => insert(qb as Executor).returning('account_id'))
+          .with('added', (qb) => insert(qb).returning('account_id'))
           .selectFrom('added')
           .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
           .execute();
@@ -154,16 +156,17 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
         const result = await insert(db).executeTakeFirst();
         added = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
       }
-      cache?.invalidate(accountId);
+      if (added) changed?.(accountId);
       return added;
     },
 
     async removeIpRule(accountId, cidr) {
-      const remove = (qb: Executor) => qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr);
+      const remove = (qb: QueryCreator<Database>) =>
+        qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr);
       let removed: boolean;
       if (channel) {
         const rows = await db
-          .with('removed', (qb) => remove(qb as Executor).returning('account_id'))
+          .with('removed', (qb) => remove(qb).returning('account_id'))
           .selectFrom('removed')
           .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
           .execute();
@@ -172,7 +175,7 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
         const result = await remove(db).executeTakeFirst();
         removed = Number(result.numDeletedRows) === 1;
       }
-      cache?.invalidate(accountId);
+      if (removed) changed?.(accountId);
       return removed;
     },
   };

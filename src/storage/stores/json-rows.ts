@@ -1,4 +1,4 @@
-import { type RawBuilder, sql } from 'kysely';
+import { sql } from 'kysely';
 import { type Executor, isPostgres } from '../database.js';
 
 export type JsonColumnType = 'text' | 'bigint';
