@@ -1,4 +1,4 @@
-import { type QueryCreator, sql } from 'kysely';
+import { type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql } from 'kysely';
 import type { Account, ApiClient } from '../../core/accounts/account.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { normalizeScopes, splitScopes } from '../../core/scopes.js';
@@ -52,6 +52,31 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
   const findAccount = async (accountId: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
     return row && toAccount(row);
+  };
+
+  /**
+   * Adds or removes one rule of an account's list; whether a row changed. On PostgreSQL the change
+   * NOTIFYs in the same statement, so other processes hear of it exactly when it commits, and of
+   * nothing that rolled back.
+   */
+  const changeIpRules = async (
+    accountId: string,
+    change: (
+      qb: QueryCreator<Database>,
+    ) =>
+      | InsertQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>
+      | DeleteQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>,
+  ): Promise<boolean> => {
+    const rows = channel
+      ? await db
+          .with('changed', change)
+          .selectFrom('changed')
+          .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
+          .execute()
+      : await change(db).execute();
+    const done = rows.length === 1;
+    if (done) changed?.(accountId);
+    return done;
   };
 
   return {
@@ -136,47 +161,20 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
       return cache ? cache.rules(accountId, readIpRules) : readIpRules(accountId);
     },
 
-    // On PostgreSQL a change NOTIFYs in the same statement, so other processes hear of it exactly
-    // when it commits, and of nothing that rolled back.
-    async addIpRule(accountId, cidr, at) {
-      const insert = (qb: QueryCreator<Database>) =>
+    addIpRule(accountId, cidr, at) {
+      return changeIpRules(accountId, (qb) =>
         qb
           .insertInto('ip_allow_rules')
           .values({ account_id: accountId, cidr, created_at: at })
-          .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing());
-      let added: boolean;
-      if (channel) {
-        const rows = await db
-          .with('added', (qb) => insert(qb).returning('account_id'))
-          .selectFrom('added')
-          .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
-          .execute();
-        added = rows.length === 1;
-      } else {
-        const result = await insert(db).executeTakeFirst();
-        added = Number(result.numInsertedOrUpdatedRows ?? 0) === 1;
-      }
-      if (added) changed?.(accountId);
-      return added;
+          .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing())
+          .returning('account_id'),
+      );
     },
 
-    async removeIpRule(accountId, cidr) {
-      const remove = (qb: QueryCreator<Database>) =>
-        qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr);
-      let removed: boolean;
-      if (channel) {
-        const rows = await db
-          .with('removed', (qb) => remove(qb).returning('account_id'))
-          .selectFrom('removed')
-          .select(sql<string>`pg_notify(${channel}, account_id)`.as('notified'))
-          .execute();
-        removed = rows.length === 1;
-      } else {
-        const result = await remove(db).executeTakeFirst();
-        removed = Number(result.numDeletedRows) === 1;
-      }
-      if (removed) changed?.(accountId);
-      return removed;
+    removeIpRule(accountId, cidr) {
+      return changeIpRules(accountId, (qb) =>
+        qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr).returning('account_id'),
+      );
     },
   };
 }

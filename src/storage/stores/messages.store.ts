@@ -37,21 +37,13 @@ const toMovedMessage = (row: MovedRow): MovedMessage => ({
 });
 
 const toMessage = (row: MessagesTable): Message => ({
-  id: row.id,
-  accountId: row.account_id,
-  channel: row.channel as Channel,
-  to: row.recipient,
+  ...toMovedMessage(row),
   sender: row.sender,
   body: row.body,
-  status: row.status as MessageStatus,
   segments: row.segments,
-  costMicros: row.cost_micros,
   chargeState: row.charge_state,
-  callbackUrl: row.callback_url,
   scheduledAt: row.scheduled_at,
   createdAt: row.created_at,
-  sentAt: row.sent_at,
-  deliveredAt: row.delivered_at,
   error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
   providerMessageId: row.provider_message_id,
   dispatchState: row.dispatch_state,
