@@ -1,7 +1,7 @@
 import type { Clock } from '../../core/clock.js';
 import { JOB_KINDS } from '../../core/delivery/job-kinds.js';
 import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
-import { type Channel, randomId } from '../../core/ids.js';
+import { type Channel, monotonicTimeOrderedId } from '../../core/ids.js';
 import type { NewJob, Store } from '../../core/ports.js';
 import { sandboxBehaviour } from './magic-recipients.js';
 
@@ -78,7 +78,9 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
         } else if (behaviour.kind === 'fail-first-attempt' && (record?.attempts ?? 0) === 0) {
           outcomes.push({ ok: false, retryable: true, code: behaviour.code, message: behaviour.message });
         } else {
-          attempt.providerMessageId = `sbx_${randomId(20)}`;
+          // Ids that grow with time, as most carriers' SMSCs issue them (from a counter). Random
+          // ones would put every acceptance on a page of its own in the provider-id index.
+          attempt.providerMessageId = `sbx_${monotonicTimeOrderedId(now)}`;
           receipts.push(...receiptsFor(message, behaviour, attempt.providerMessageId, now));
           outcomes.push({ ok: true, providerMessageId: attempt.providerMessageId });
         }
