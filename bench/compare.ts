@@ -15,9 +15,10 @@
  */
 import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
-import { type BenchStore, benchStore, CLI, createAccount, startHerald } from './lib/herald.js';
+import { benchStore, CLI, createAccount, startHerald } from './lib/herald.js';
 import { load, median } from './lib/load.js';
 import { pacedLoad } from './lib/paced.js';
+import { bulkOf, sms, waitForDrain } from './lib/traffic.js';
 
 const { values } = parseArgs({
   options: {
@@ -37,21 +38,7 @@ const builds = [
 ];
 const rounds = Number(values.rounds);
 const seconds = Number(values.seconds);
-const sms = (n: number) => ({ to: `+1415${5_000_000 + (n % 1_000_000)}`, message: 'Your code is 123456' });
-const bulk = (n: number) => ({
-  recipients: Array.from({ length: 100 }, (_, i) => `+1415${5_000_000 + ((n * 100 + i) % 900_000)}`),
-  message: 'Hello from the bench',
-});
-
-/** Until nothing is queued or sent-but-not-delivered (at most 60 s). */
-async function drained(store: BenchStore): Promise<void> {
-  const deadline = Date.now() + 60_000;
-  for (;;) {
-    const counts = await store.statusCounts();
-    if ((counts.queued ?? 0) + (counts.sent ?? 0) === 0 || Date.now() > deadline) return;
-    await new Promise((resolve) => setTimeout(resolve, 250));
-  }
-}
+const bulk = bulkOf(100);
 
 const running = await Promise.all(
   builds.map(async (build) => {
@@ -62,7 +49,7 @@ const running = await Promise.all(
     const url = `${herald.url}/v1/sms/send`;
     // Warm-up, not counted: the server's code is optimized while it runs.
     await load({ url, method: 'POST', token, bodyFor: sms, connections: 8, durationSeconds: 2 });
-    if (values.case === 'e2e') await drained(store);
+    if (values.case === 'e2e') await waitForDrain(store, 60_000, 250);
     return { ...build, store, herald, token, url, figures: [] as number[][] };
   }),
 );
@@ -83,7 +70,7 @@ try {
         });
         const delivered = ((await server.store.statusCounts()).delivered ?? 0) - before;
         server.figures.push([delivered / ((performance.now() - started) / 1000), r.p99, r.non2xx + r.errors]);
-        await drained(server.store);
+        await waitForDrain(server.store, 60_000, 250);
       } else if (values.case === 'latency') {
         const r = await pacedLoad({
           url: server.url,

@@ -27,6 +27,7 @@ import {
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
 import { pacedLoad } from './lib/paced.js';
+import { bulkOf, pendingOf, recipients, sms, waitForDrain } from './lib/traffic.js';
 
 const { values } = parseArgs({
   options: {
@@ -45,12 +46,6 @@ const E2E_SECONDS = QUICK ? 5 : 30;
 const CONNECTIONS = 32;
 const only = new Set((values.only ?? 'accept,latency,e2e,bulk,webhooks,postgres').split(','));
 
-/** The n-th send of a case: a recipient of its own, as real traffic has (not one number validated once). */
-const sms = (n: number) => ({ to: `+1415${5_000_000 + (n % 1_000_000)}`, message: 'Your code is 123456' });
-const recipients = (n: number, offset = 0) =>
-  Array.from({ length: n }, (_, i) => `+1415${String(5_000_000 + offset + i).padStart(7, '0')}`);
-/** The n-th bulk request of `size` recipients: numbers of its own, as real traffic has. */
-const bulkOf = (size: number) => (n: number) => ({ recipients: recipients(size, (n * size) % 900_000), message: 'Hello from the bench' });
 const BULK_SIZE = 100;
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
@@ -251,23 +246,15 @@ async function endToEndOn(
     const deliveredDuringLoad = (atEnd.delivered ?? 0) - deliveredBefore;
     const handedOverDuringLoad = (atEnd.delivered ?? 0) + (atEnd.sent ?? 0) + (atEnd.failed ?? 0) - deliveredBefore;
     // Drain: until nothing is queued or sending, bounded.
-    const drainStart = Date.now();
-    let counts = atEnd;
-    const pending = (c: Record<string, number>) =>
-      Object.entries(c).reduce((n, [s, v]) => (s === 'queued' || s === 'sending' || s === 'sent' ? n + v : n), 0);
-    while (pending(counts) > 0 && Date.now() - drainStart < 60_000) {
-      await sleep(500);
-      counts = await store.statusCounts();
-    }
-    const drainSeconds = (Date.now() - drainStart) / 1000;
+    const { counts, seconds: drainSeconds } = await waitForDrain(store);
     const total = Object.values(counts).reduce((n, v) => n + v, 0);
     return {
       offeredPerSecond,
       acceptedPerSecond: round(accepted / loadSeconds),
       deliveredPerSecondDuringLoad: round(deliveredDuringLoad / loadSeconds),
       handedOverPerSecondDuringLoad: round(handedOverDuringLoad / loadSeconds),
-      backlogAtEnd: pending(atEnd),
-      drained: pending(counts) === 0,
+      backlogAtEnd: pendingOf(atEnd),
+      drained: pendingOf(counts) === 0,
       drainSeconds: round(drainSeconds, 1),
       deliveredPerSecondOverall: round((counts.delivered ?? 0) / (loadSeconds + drainSeconds)),
       messages: total,
