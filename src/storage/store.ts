@@ -21,9 +21,9 @@ export interface StoreOptions {
   onJobsCommitted?: (() => void) | undefined;
   /** Group commit for `groupedTransaction` where the backend gains from it (SQLite), unless false: see group-commit.ts. */
   groupCommit?: boolean | undefined;
-  /** PostgreSQL channel to NOTIFY when an IP allow-list changes (see database.ipRulesChannel). */
+  /** PostgreSQL channel to NOTIFY when an IP allow-list changes (database.ipRulesChannel; none on SQLite). */
   ipRulesChannel?: string | undefined;
-  /** This process's kept IP allow-lists (ip-rules-cache.ts), where the store can tell other processes of changes. */
+  /** This process's kept IP allow-lists (ip-rules-cache.ts); they serve only while a listener keeps them live. */
   ipRulesCache?: IpRulesCache | undefined;
 }
 
@@ -43,7 +43,8 @@ export function storeOf(
     onJobsCommitted,
     groupCommit: options.groupCommit,
     ipRulesChannel: database.ipRulesChannel,
-    ipRulesCache: database.capabilities.listenNotify ? options.ipRulesCache : undefined,
+    // Serves only once a listener keeps it told of changes (notifications.ts): never on SQLite.
+    ipRulesCache: options.ipRulesCache,
   });
 }
 
@@ -131,7 +132,7 @@ function bind(
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, {
-      channel: options.capabilities.listenNotify ? options.ipRulesChannel : undefined,
+      channel: options.ipRulesChannel,
       cache: pending ? undefined : options.ipRulesCache,
       changed: pending ? (accountId) => pending.ipRuleAccounts.add(accountId) : (accountId) => options.ipRulesCache?.invalidate(accountId),
     }),
