@@ -117,25 +117,28 @@ describeEachDialect('migration 0011: fewer B-trees written per message', (dialec
     }
   });
 
-  it.runIf(dialect === 'sqlite')('rebuilds each table with the same columns, defaults, references and indexes', async () => {
-    const before = await Promise.all(REBUILT.map((table) => sqliteShapeOf(db, table)));
-    await new Migrator(db, dialect, THROUGH).migrate(T0);
-    const after = await Promise.all(REBUILT.map((table) => sqliteShapeOf(db, table)));
+  // PostgreSQL's tables are not rebuilt; only SQLite has a table shape to compare.
+  if (dialect === 'sqlite') {
+    it('rebuilds each table with the same columns, defaults, references and indexes', async () => {
+      const before = await Promise.all(REBUILT.map((table) => sqliteShapeOf(db, table)));
+      await new Migrator(db, dialect, THROUGH).migrate(T0);
+      const after = await Promise.all(REBUILT.map((table) => sqliteShapeOf(db, table)));
 
-    // The one difference SQLite makes: a WITHOUT ROWID table's key columns are NOT NULL.
-    const keyedNotNull = before.map((shape) => ({
-      ...shape,
-      columns: shape.columns.map((column) => (Number(column.pk) > 0 ? { ...column, notnull: 1 } : column)),
-      // jobs_message now leaves out the jobs of no message, and credit_ledger_message is gone (both checked below).
-      indexes: shape.indexes
-        .filter((index) => index.name !== 'credit_ledger_message')
-        .map((index) =>
-          index.name === 'jobs_message' ? { ...index, definition: `${index.definition} where "message_id" is not null` } : index,
-        ),
-    }));
-    expect(after).toEqual(keyedNotNull);
-    expect(after.map((shape) => shape.columns.length)).toEqual([11, 5, 8, 8]);
-  });
+      // The one difference SQLite makes: a WITHOUT ROWID table's key columns are NOT NULL.
+      const keyedNotNull = before.map((shape) => ({
+        ...shape,
+        columns: shape.columns.map((column) => (Number(column.pk) > 0 ? { ...column, notnull: 1 } : column)),
+        // jobs_message now leaves out the jobs of no message, and credit_ledger_message is gone (both checked below).
+        indexes: shape.indexes
+          .filter((index) => index.name !== 'credit_ledger_message')
+          .map((index) =>
+            index.name === 'jobs_message' ? { ...index, definition: `${index.definition} where "message_id" is not null` } : index,
+          ),
+      }));
+      expect(after).toEqual(keyedNotNull);
+      expect(after.map((shape) => shape.columns.length)).toEqual([11, 5, 8, 8]);
+    });
+  }
 
   it('keeps the rebuilt tables’ keys, defaults and references', async () => {
     await fill();
