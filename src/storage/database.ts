@@ -88,8 +88,11 @@ export interface HeraldDatabase {
 /** The Kysely database handle, or a transaction on it: every store function accepts either. */
 export type Executor = Kysely<Database>;
 
-/** Whether an executor (a handle or a transaction) talks to PostgreSQL, for SQL the dialects write differently. */
-export function isPostgres(db: Executor): boolean {
+/**
+ * Whether an executor (a handle or a transaction, of the store's tables or, in a migration, of any)
+ * talks to PostgreSQL, for SQL the dialects write differently.
+ */
+export function isPostgres(db: Pick<Executor, 'getExecutor'>): boolean {
   return db.getExecutor().adapter instanceof PostgresAdapter;
 }
 

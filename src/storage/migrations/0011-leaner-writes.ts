@@ -1,5 +1,5 @@
 import { type Kysely, sql } from 'kysely';
-import { type Executor, isPostgres } from '../database.js';
+import { isPostgres } from '../database.js';
 
 /**
  * Fewer B-trees written per message. A send wrote about twenty (its message row and eight indexes,
@@ -30,7 +30,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .where('provider_message_id', 'is not', null)
     .execute();
 
-  if (isPostgres(db as unknown as Executor)) {
+  if (isPostgres(db)) {
     await db.schema.dropIndex('jobs_message').execute();
     await createJobsMessageIndex(db);
     return;
