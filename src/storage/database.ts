@@ -216,6 +216,10 @@ function openSqlite(path: string): SqliteDatabase.Database {
   // FULL: a commit is on disk before it is acknowledged, so an accepted send survives a power cut.
   database.pragma('synchronous = FULL');
   database.pragma('foreign_keys = ON');
+  // Statement journals in memory. A multi-row write or a savepoint inside a transaction journals
+  // every page it moves; past 64 KiB SQLite spilled that to a new temporary file (opened, written
+  // and deleted once per grouped commit). In memory: accept ×1.12 in alternating rounds.
+  database.pragma('temp_store = MEMORY');
   // Once copied back, a log that grew under a burst is cut back to this size (64 MiB).
   database.pragma('journal_size_limit = 67108864');
   // From now on never: SQLite would wait asleep on the event loop (PatientConnection waits instead).
