@@ -41,9 +41,9 @@ describe('the SQLite connection', () => {
     expect(await pragma('foreign_keys')).toBe(1);
   });
 
-  it.runIf(process.platform === 'linux')(
-    'keeps the statement journals of savepoints and multi-row writes in memory, not in temporary files',
-    async () => {
+  // Open files are read from /proc: the test is declared where there is one (CI runs on Linux).
+  if (process.platform === 'linux') {
+    it('keeps the statement journals of savepoints and multi-row writes in memory, not in temporary files', async () => {
       await sql`create table t (id integer primary key, body text not null unique)`.execute(database.db);
       const rows = (from: number) => sql.join(Array.from({ length: 400 }, (_, i) => sql`(${from + i}, ${`${from + i}`.padEnd(500, 'x')})`));
       let during: string[] = [];
@@ -59,6 +59,6 @@ describe('the SQLite connection', () => {
       expect(during).toEqual([]);
       expect(await pragma('temp_store')).toBe(2); // MEMORY
       expect((await sql<{ n: number }>`select count(*) as n from t`.execute(database.db)).rows[0]?.n).toBe(800);
-    },
-  );
+    });
+  }
 });
