@@ -323,15 +323,14 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           ${first.requireNotInFlight ? sql`and messages.dispatch_state is null` : sql``}
           returning ${sql.join(MOVED_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`.execute(db);
         if (rows.length === 0) continue;
-        await db
-          .insertInto('message_status_history')
-          .values(
-            rows.map((row) => {
-              const change = byId.get(row.id) as Transition;
-              return { message_id: row.id, sequence: row.status_sequence, status: first.to, detail: change.detail, occurred_at: change.at };
-            }),
-          )
-          .execute();
+        await insertRows(
+          db,
+          'message_status_history',
+          rows.map((row) => {
+            const change = byId.get(row.id) as Transition;
+            return { message_id: row.id, sequence: row.status_sequence, status: first.to, detail: change.detail, occurred_at: change.at };
+          }),
+        );
         for (const row of rows) moved.set(row.id, { message: toMovedMessage(row), eventSequence: row.event_sequence });
       }
       return moved;
