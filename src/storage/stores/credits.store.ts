@@ -1,8 +1,9 @@
+import { CompiledQuery } from 'kysely';
 import { type LedgerEntry, type LedgerKind, ledgerDeltas } from '../../core/accounts/ledger.js';
 import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
-import { type Channel, newLedgerEntryId } from '../../core/ids.js';
+import { CHANNELS, type Channel, newLedgerEntryId } from '../../core/ids.js';
 import type { CreditsPort } from '../../core/ports.js';
-import type { Capabilities, Executor } from '../database.js';
+import { type Capabilities, type Executor, isPostgres } from '../database.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 
@@ -28,6 +29,31 @@ function ledgerRow(accountId: string, kind: LedgerKind, micros: number, messageI
     note,
     created_at: at,
   };
+}
+
+/** The hold's UPDATE by dialect and counted channels, written once each (the hottest statement of a send). */
+const holdStatements = new Map<string, string>();
+
+/**
+ * `update accounts set reserved_micros = reserved_micros + $total, messages_<channel> = … + $n …
+ * where id = $account and credits_micros - reserved_micros >= $total`: SQL text written here, not
+ * built by Kysely's query builder on every send. Parameters: total, each channel's count, account,
+ * total.
+ */
+function holdSql(postgres: boolean, channels: readonly Channel[]): string {
+  const key = `${postgres ? 'pg' : 'sqlite'}|${channels.join(',')}`;
+  let text = holdStatements.get(key);
+  if (text === undefined) {
+    let n = 0;
+    const mark = () => (postgres ? `$${++n}` : '?');
+    const set = [
+      `"reserved_micros" = "reserved_micros" + ${mark()}`,
+      ...channels.map((c) => `"messages_${c}" = "messages_${c}" + ${mark()}`),
+    ];
+    text = `update "accounts" set ${set.join(', ')} where "id" = ${mark()} and "credits_micros" - "reserved_micros" >= ${mark()}`;
+    holdStatements.set(key, text);
+  }
+  return text;
 }
 
 export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): CreditsPort {
@@ -76,18 +102,12 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
     }
     // One conditional UPDATE: the row lock it takes (PostgreSQL) or the single writer (SQLite)
     // makes check-and-hold atomic, so concurrent sends can never overspend.
-    const result = await db
-      .updateTable('accounts')
-      .set((eb) => ({
-        reserved_micros: eb('reserved_micros', '+', total),
-        ...Object.fromEntries(
-          Object.entries(counts).map(([channel, n]) => [`messages_${channel}`, eb(`messages_${channel as Channel}`, '+', n as number)]),
-        ),
-      }))
-      .where('id', '=', accountId)
-      .where((eb) => eb(eb('credits_micros', '-', eb.ref('reserved_micros')), '>=', total))
-      .executeTakeFirst();
-    if (Number(result.numUpdatedRows) !== 1) return false;
+    const channels = CHANNELS.filter((channel) => counts[channel] !== undefined);
+    const postgres = isPostgres(db);
+    const result = await db.executeQuery(
+      CompiledQuery.raw(holdSql(postgres, channels), [total, ...channels.map((channel) => counts[channel] as number), accountId, total]),
+    );
+    if (Number(result.numAffectedRows) !== 1) return false;
     for (const chunk of chunks(holds, 500)) {
       await insertRows(
         db,
