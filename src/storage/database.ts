@@ -15,11 +15,11 @@ import {
   sql,
 } from 'kysely';
 import pg from 'pg';
-import { BoundedMap } from '../core/bounded-map.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { Migrator } from './migrator.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -174,38 +174,6 @@ class ImmediateSqliteDialect extends SqliteDialect {
   override createDriver(): SqliteDriver {
     return new ImmediateSqliteDriver(this.#config, this.sqlite);
   }
-}
-
-/**
- * better-sqlite3 with its prepared statements kept: Kysely prepares every query it runs, and
- * preparing costs as much as running a short one. Statements are reused by SQL text (least recently
- * used out past `max`); one still busy (a stream being read) is never handed out twice. Long
- * statements (multi-row writes of hundreds of rows) are not kept: each holds megabytes of compiled
- * program, and preparing one is small beside the rows it writes. Pragmas are not kept either: a
- * setting takes effect while its statement is compiled, and SQLite compiles a pragma statement again
- * each time it runs, so a kept copy saves nothing.
- */
-export function withStatementCache(database: SqliteDatabase.Database, max = 500, maxLength = 16_384): SqliteDatabase.Database {
-  const statements = new BoundedMap<string, SqliteDatabase.Statement>(max);
-  const prepare = (source: string): SqliteDatabase.Statement => {
-    const cached = statements.get(source);
-    if (cached && !cached.busy) {
-      statements.set(source, cached); // the most recently used now
-      return cached;
-    }
-    const statement = database.prepare(source);
-    if (!cached && source.length <= maxLength && !/^\s*pragma\b/i.test(source)) {
-      statements.set(source, statement);
-    }
-    return statement;
-  };
-  return new Proxy(database, {
-    get(target, property, receiver) {
-      if (property === 'prepare') return prepare;
-      const value = Reflect.get(target, property, receiver);
-      return typeof value === 'function' ? value.bind(target) : value;
-    },
-  });
 }
 
 function openSqlite(path: string): SqliteDatabase.Database {

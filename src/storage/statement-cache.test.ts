@@ -1,6 +1,6 @@
 import SqliteDatabase from 'better-sqlite3';
 import { describe, expect, it } from 'vitest';
-import { withStatementCache } from './database.js';
+import { withStatementCache } from './sqlite-statements.js';
 
 describe('the SQLite statement cache', () => {
   const open = (max?: number) => {
@@ -54,5 +54,52 @@ describe('the SQLite statement cache', () => {
     expect(db.pragma('journal_mode', { simple: true })).toBe('memory');
     db.close();
     expect(raw.open).toBe(false);
+  });
+
+  describe('rows made here from their values, as better-sqlite3 would make them', () => {
+    const both = () => {
+      const { raw, db } = open();
+      raw.exec(
+        "create table m (id text primary key, body text, n integer, at real, blob blob); insert into m values ('a', 'hi', 1, 1.5, x'00ff'), ('b', null, 2, null, null)",
+      );
+      return { raw, db };
+    };
+
+    it('gives all, get and iterate the same rows as better-sqlite3, keys in column order', () => {
+      const { raw, db } = both();
+      const sql = 'select * from m order by id';
+      expect(db.prepare(sql).all()).toEqual(raw.prepare(sql).all());
+      expect(Object.keys(db.prepare(sql).get() as object)).toEqual(['id', 'body', 'n', 'at', 'blob']);
+      expect(db.prepare(sql).get()).toEqual(raw.prepare(sql).get());
+      expect([...(db.prepare(sql).iterate() as Iterable<unknown>)]).toEqual(raw.prepare(sql).all());
+      expect(db.prepare("select * from m where id = 'none'").get()).toBeUndefined();
+      expect(Object.getPrototypeOf(db.prepare(sql).get())).toBe(Object.prototype);
+    });
+
+    it('keeps the last value of a repeated name, and a column named __proto__ as a field, not the prototype', () => {
+      const { raw, db } = both();
+      const repeated = "select id, body as id from m where id = 'a'";
+      expect(db.prepare(repeated).get()).toEqual(raw.prepare(repeated).get());
+      expect(db.prepare(repeated).get()).toEqual({ id: 'hi' });
+      const row = db.prepare('select id as "__proto__", n from m where id = \'a\'').get() as Record<string, unknown>;
+      expect(Object.getPrototypeOf(row)).toBe(Object.prototype);
+      expect(Object.getOwnPropertyDescriptor(row, '__proto__')?.value).toBe('a');
+      expect(row.n).toBe(1);
+    });
+
+    it('reads the columns again when a schema change gives a kept statement more of them', () => {
+      const { raw, db } = both();
+      const all = db.prepare('select * from m order by id');
+      expect(Object.keys(all.get() as object)).toHaveLength(5);
+      raw.exec("alter table m add column extra text default 'x'");
+      expect(db.prepare('select * from m order by id')).toBe(all);
+      expect(all.get()).toEqual({ id: 'a', body: 'hi', n: 1, at: 1.5, blob: Buffer.from([0, 255]), extra: 'x' });
+    });
+
+    it('leaves writes as they were: run answers with the changes', () => {
+      const { db } = both();
+      expect(db.prepare("update m set n = n + 1 where id in ('a', 'b')").run().changes).toBe(2);
+      expect(db.prepare("insert into m (id) values ('c') returning id, n").all()).toEqual([{ id: 'c', n: null }]);
+    });
   });
 });
