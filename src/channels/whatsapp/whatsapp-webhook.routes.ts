@@ -113,7 +113,7 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
     await deps.store.transaction(async (tx) => {
       await tx.jobs.enqueueMany(receipts, now);
       for (const { phone, at } of inbound) {
-        for (const accountId of await tx.messages.accountsWriting('whatsapp', phone)) await tx.inbound.recordInbound(accountId, phone, at);
+        for (const accountId of await tx.messages.whatsAppAccountsWriting(phone)) await tx.inbound.recordInbound(accountId, phone, at);
       }
     });
     return reply.send({ received: receipts.length + inbound.length });

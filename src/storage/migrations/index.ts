@@ -10,6 +10,7 @@ import * as m0008 from './0008-job-priority.js';
 import * as m0009 from './0009-job-lease-index.js';
 import * as m0010 from './0010-free-jobs-index.js';
 import * as m0011 from './0011-leaner-writes.js';
+import * as m0012 from './0012-whatsapp-recipient-index.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -27,4 +28,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0009-job-lease-index': m0009,
   '0010-free-jobs-index': m0010,
   '0011-leaner-writes': m0011,
+  '0012-whatsapp-recipient-index': m0012,
 };
