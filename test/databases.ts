@@ -2,6 +2,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { type Kysely, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { createDatabase, type Dialect, type HeraldDatabase } from '../src/storage/database.js';
@@ -90,4 +91,18 @@ export function describeEachDialect(name: string, suite: (dialect: Dialect) => v
     const skip = dialect === 'postgres' && !inject('postgresUrl');
     describe.skipIf(skip)(`${name} [${dialect}]`, () => suite(dialect));
   }
+}
+
+/** The store's indexes (of one table, or all) by name, with their definitions as the database gives them. */
+export async function indexesOf(database: HeraldDatabase, table?: string): Promise<Map<string, string>> {
+  const db = database.db as Kysely<unknown>;
+  const { rows } =
+    database.dialect === 'sqlite'
+      ? await sql<{ name: string; definition: string | null }>`
+          select name, sql as definition from sqlite_schema
+          where type = 'index' ${table === undefined ? sql`` : sql`and tbl_name = ${table}`}`.execute(db)
+      : await sql<{ name: string; definition: string }>`
+          select indexname as name, indexdef as definition from pg_indexes
+          where schemaname = current_schema() ${table === undefined ? sql`` : sql`and tablename = ${table}`}`.execute(db);
+  return new Map(rows.map((row) => [row.name, row.definition ?? '']));
 }

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../../../test/databases.js';
+import { allocateDatabase, describeEachDialect, indexesOf, type TestDatabaseLocation } from '../../../test/databases.js';
 import { createDatabase, type HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
 import { MIGRATIONS } from './index.js';
@@ -31,19 +31,6 @@ async function sqliteShapeOf(db: Kysely<unknown>, table: string) {
 async function rowsOf(db: Kysely<unknown>, table: string, orderBy: string): Promise<unknown[]> {
   const { rows } = await sql<Record<string, unknown>>`select * from ${sql.table(table)} order by ${sql.raw(orderBy)}`.execute(db);
   return rows.map((row) => Object.fromEntries(Object.entries(row).map(([key, value]) => [key, value === null ? null : String(value)])));
-}
-
-async function indexesOf(database: HeraldDatabase): Promise<Map<string, string>> {
-  const db = database.db as Kysely<unknown>;
-  const { rows } =
-    database.dialect === 'sqlite'
-      ? await sql<{
-          name: string;
-          definition: string | null;
-        }>`select name, sql as definition from sqlite_schema where type = 'index'`.execute(db)
-      : await sql<{ name: string; definition: string }>`
-          select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema()`.execute(db);
-  return new Map(rows.map((row) => [row.name, row.definition ?? '']));
 }
 
 describeEachDialect('migration 0011: fewer B-trees written per message', (dialect) => {

@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../../../test/databases.js';
+import { allocateDatabase, describeEachDialect, indexesOf, type TestDatabaseLocation } from '../../../test/databases.js';
 import { createDatabase, type HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
 import { messagesStore } from '../stores/messages.store.js';
@@ -8,19 +8,6 @@ import { MIGRATIONS } from './index.js';
 
 const T0 = Date.UTC(2026, 10, 22);
 const BEFORE = Object.fromEntries(Object.entries(MIGRATIONS).filter(([name]) => name < '0012'));
-
-async function indexesOn(database: HeraldDatabase, table: string): Promise<Map<string, string>> {
-  const db = database.db as Kysely<unknown>;
-  const { rows } =
-    database.dialect === 'sqlite'
-      ? await sql<{ name: string; definition: string | null }>`
-          select name, sql as definition from sqlite_schema where type = 'index' and tbl_name = ${table}`.execute(db)
-      : await sql<{ name: string; definition: string }>`
-          select indexname as name, indexdef as definition from pg_indexes where schemaname = current_schema() and tablename = ${table}`.execute(
-          db,
-        );
-  return new Map(rows.map((row) => [row.name, row.definition ?? '']));
-}
 
 describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dialect) => {
   let location: TestDatabaseLocation;
@@ -54,9 +41,9 @@ describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dia
   });
 
   it('replaces the recipient index of every message by one of WhatsApp messages only', async () => {
-    expect((await indexesOn(database, 'messages')).has('messages_recipient_channel')).toBe(true);
+    expect((await indexesOf(database, 'messages')).has('messages_recipient_channel')).toBe(true);
     await new Migrator(db, dialect, MIGRATIONS).migrate(T0);
-    const indexes = await indexesOn(database, 'messages');
+    const indexes = await indexesOf(database, 'messages');
     expect(indexes.has('messages_recipient_channel')).toBe(false);
     expect(indexes.get('messages_whatsapp_recipient')).toMatch(/\(\s*"?recipient"?\s*\).*where.*channel.*=\s*'whatsapp'/is);
   });
