@@ -2,10 +2,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, sql } from 'kysely';
+import { type Kysely, type Migration, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
 import { createDatabase, type Dialect, type HeraldDatabase } from '../src/storage/database.js';
+import { Migrator } from '../src/storage/migrator.js';
 
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
 
@@ -105,4 +106,21 @@ export async function indexesOf(database: HeraldDatabase, table?: string): Promi
           select indexname as name, indexdef as definition from pg_indexes
           where schemaname = current_schema() ${table === undefined ? sql`` : sql`and tablename = ${table}`}`.execute(db);
   return new Map(rows.map((row) => [row.name, row.definition ?? '']));
+}
+
+/**
+ * A test's own store with only the given migrations applied (e.g. those before the one under test),
+ * on a connection that can go on migrating: the state a migration starts from. Close and drop it after.
+ */
+export async function migratedStore(
+  dialect: Dialect,
+  migrations: Record<string, Migration>,
+  at: number,
+): Promise<{ location: TestDatabaseLocation; database: HeraldDatabase; db: Kysely<unknown> }> {
+  const location = allocateDatabase(dialect);
+  const database = createDatabase({ url: location.url, schema: location.schema, poolSize: 2 });
+  const db = database.db as Kysely<unknown>;
+  if (location.schema) await sql`create schema ${sql.id(location.schema)}`.execute(db);
+  await new Migrator(db, dialect, migrations).migrate(at);
+  return { location, database, db };
 }

@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, indexesOf, type TestDatabaseLocation } from '../../../test/databases.js';
-import { createDatabase, type HeraldDatabase } from '../database.js';
+import { describeEachDialect, indexesOf, migratedStore, type TestDatabaseLocation } from '../../../test/databases.js';
+import type { HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
 import { MIGRATIONS } from './index.js';
 
@@ -39,11 +39,7 @@ describeEachDialect('migration 0011: fewer B-trees written per message', (dialec
   let db: Kysely<unknown>;
 
   beforeEach(async () => {
-    location = allocateDatabase(dialect);
-    database = createDatabase({ url: location.url, schema: location.schema, poolSize: 2 });
-    db = database.db as Kysely<unknown>;
-    if (location.schema) await sql`create schema ${sql.id(location.schema)}`.execute(db);
-    await new Migrator(db, dialect, BEFORE).migrate(T0);
+    ({ location, database, db } = await migratedStore(dialect, BEFORE, T0));
   });
 
   afterEach(async () => {

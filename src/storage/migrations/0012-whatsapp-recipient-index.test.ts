@@ -1,7 +1,7 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, indexesOf, type TestDatabaseLocation } from '../../../test/databases.js';
-import { createDatabase, type HeraldDatabase } from '../database.js';
+import { describeEachDialect, indexesOf, migratedStore, type TestDatabaseLocation } from '../../../test/databases.js';
+import type { HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
 import { messagesStore } from '../stores/messages.store.js';
 import { MIGRATIONS } from './index.js';
@@ -15,11 +15,7 @@ describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dia
   let db: Kysely<unknown>;
 
   beforeEach(async () => {
-    location = allocateDatabase(dialect);
-    database = createDatabase({ url: location.url, schema: location.schema, poolSize: 2 });
-    db = database.db as Kysely<unknown>;
-    if (location.schema) await sql`create schema ${sql.id(location.schema)}`.execute(db);
-    await new Migrator(db, dialect, BEFORE).migrate(T0);
+    ({ location, database, db } = await migratedStore(dialect, BEFORE, T0));
     await sql`insert into accounts (id, name, email, plan, scopes, credits_micros, reserved_micros, created_at)
               values ('acc_1', 'Acme', 'ops@acme.test', 'developer', 'sms:send', 0, 0, ${T0}),
                      ('acc_2', 'Beta', 'ops@beta.test', 'developer', 'sms:send', 0, 0, ${T0})`.execute(db);
