@@ -68,16 +68,26 @@ function rowMaker(names: readonly string[]): RowMaker {
   return make;
 }
 
+/** Modes that would change how a kept statement's rows come back for everyone who uses it next. */
+const MODES = new Set<string | symbol>(['raw', 'pluck', 'expand']);
+
 /**
  * A statement that returns rows, reading them from better-sqlite3 as arrays (`raw`) and making the
  * objects here. better-sqlite3 builds each row object property by property in C++, which leaves it
  * a dictionary: for a 25-column `messages` row about 11–17 µs, against 5 µs for the values alone
  * and 0.25 µs to make the object from them (and every later read of a field is then a dictionary
- * lookup). The columns are read once; if a schema change adds or drops columns of a kept statement
- * (SQLite prepares it again by itself), the row's length tells, and they are read again.
+ * lookup).
+ *
+ * Only statements that name every column they return: their names and order are fixed by their
+ * text, whatever a migration (even another process's, while this one runs) does to a table, so the
+ * names read once stay true. A `*` anywhere in the text (`select *`, `returning *`, `count(*)`)
+ * leaves the statement as better-sqlite3 makes it; the hot reads name their columns
+ * (stores/messages.store.ts). Reading the names again on every call would cost more than it saves
+ * (75 µs for 25 columns). Switching a kept statement's mode (`raw`, `pluck`, `expand`) is refused:
+ * it would change the rows of the next caller.
  */
 export function withObjectRows(statement: SqliteDatabase.Statement): SqliteDatabase.Statement {
-  if (!statement.reader) return statement;
+  if (!statement.reader || statement.source.includes('*')) return statement;
   statement.raw(true);
   let width = -1;
   let make: RowMaker = () => ({});
@@ -107,6 +117,11 @@ export function withObjectRows(statement: SqliteDatabase.Statement): SqliteDatab
       if (property === 'all') return all;
       if (property === 'get') return get;
       if (property === 'iterate') return iterate;
+      if (MODES.has(property)) {
+        return () => {
+          throw new Error(`a kept statement's rows are made as objects; prepare one of your own to use ${String(property)}()`);
+        };
+      }
       const value = Reflect.get(target, property, target);
       return typeof value === 'function' ? value.bind(target) : value;
     },

@@ -9,6 +9,42 @@ import { insertRows } from './insert-rows.js';
 import { type JsonColumnType, jsonRows } from './json-rows.js';
 
 /** The columns `transitionMany` returns: a MovedMessage and the counters. */
+/**
+ * Every column of a message row, named rather than `*`: a statement that names its columns gets
+ * its rows made by Herald (storage/sqlite-statements.ts), and keeps its columns whatever order a
+ * migration leaves the table in.
+ */
+const MESSAGE_COLUMNS = [
+  'id',
+  'account_id',
+  'channel',
+  'recipient',
+  'sender',
+  'body',
+  'payload',
+  'status',
+  'segments',
+  'cost_micros',
+  'charge_state',
+  'callback_url',
+  'scheduled_at',
+  'created_at',
+  'updated_at',
+  'sent_at',
+  'delivered_at',
+  'error_code',
+  'error_message',
+  'provider_message_id',
+  'status_sequence',
+  'dispatch_state',
+  'attempts',
+  'batch_id',
+  'event_sequence',
+] as const satisfies ReadonlyArray<keyof MessagesTable>;
+/** A column added to the table and not to the list fails to compile here. */
+const everyColumnNamed: Exclude<keyof MessagesTable, (typeof MESSAGE_COLUMNS)[number]> extends never ? true : never = true;
+void everyColumnNamed;
+
 const MOVED_COLUMNS = [
   'id',
   'account_id',
@@ -119,7 +155,13 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       if (query.from !== undefined) filtered = filtered.where('created_at', '>=', query.from);
       if (query.to !== undefined) filtered = filtered.where('created_at', '<', query.to);
       const [rows, total] = await Promise.all([
-        filtered.selectAll().orderBy('created_at', 'desc').orderBy('id', 'desc').limit(query.limit).offset(query.offset).execute(),
+        filtered
+          .select(MESSAGE_COLUMNS)
+          .orderBy('created_at', 'desc')
+          .orderBy('id', 'desc')
+          .limit(query.limit)
+          .offset(query.offset)
+          .execute(),
         unfiltered
           ? countByChannel(query.accountId, query.channels)
           : filtered
@@ -133,7 +175,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     async findForAccount(messageId, accountId) {
       const row = await db
         .selectFrom('messages')
-        .selectAll()
+        .select(MESSAGE_COLUMNS)
         .where('id', '=', messageId)
         .where('account_id', '=', accountId)
         .executeTakeFirst();
@@ -141,14 +183,14 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     },
 
     async findById(messageId) {
-      const row = await db.selectFrom('messages').selectAll().where('id', '=', messageId).executeTakeFirst();
+      const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', messageId).executeTakeFirst();
       return row && toMessage(row);
     },
 
     async findByProviderId(channel, providerMessageId) {
       const row = await db
         .selectFrom('messages')
-        .selectAll()
+        .select(MESSAGE_COLUMNS)
         .where('channel', '=', channel)
         .where('provider_message_id', '=', providerMessageId)
         .executeTakeFirst();
@@ -164,13 +206,13 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('provider_message_id', 'in', [...ids])
         .executeTakeFirst();
       if (part) {
-        const row = await db.selectFrom('messages').selectAll().where('id', '=', part.message_id).executeTakeFirst();
+        const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', part.message_id).executeTakeFirst();
         return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
       }
       // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
       const row = await db
         .selectFrom('messages')
-        .selectAll()
+        .select(MESSAGE_COLUMNS)
         .where('channel', '=', channel)
         .where('provider_message_id', 'in', [...ids])
         .orderBy('created_at', 'desc')
@@ -341,7 +383,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     async findByIds(messageIds) {
       const found: Message[] = [];
       for (const chunk of chunks(messageIds, 1000)) {
-        const rows = await db.selectFrom('messages').selectAll().where('id', 'in', chunk).execute();
+        const rows = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', 'in', chunk).execute();
         for (const row of rows) found.push(toMessage(row));
       }
       return found;
@@ -351,7 +393,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       if (messageIds.length === 0) return [];
       let select = db
         .selectFrom('messages')
-        .selectAll()
+        .select(MESSAGE_COLUMNS)
         .where('id', 'in', [...messageIds])
         .where('status', '=', 'queued');
       // Locked until the caller's transaction ends, so a cancel committing in between cannot
