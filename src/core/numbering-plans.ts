@@ -35,7 +35,12 @@ interface Metadata {
 }
 
 const METADATA = metadataJson as unknown as Metadata;
-if (METADATA.version !== 4) throw new Error(`libphonenumber-js metadata version ${METADATA.version} is not the one supported (4)`);
+
+/**
+ * Whether the installed libphonenumber-js ships metadata in the format read here (version 4). A
+ * later format makes phone.ts ask libphonenumber-js itself, slower but never wrong.
+ */
+export const NUMBERING_PLANS_READABLE = METADATA.version === 4;
 
 // Positions of a plan's fields in metadata version 4 (libphonenumber-js's metadata.js).
 const CALLING_CODE = 0;
@@ -166,7 +171,7 @@ function countryOf(callingCode: string, national: string): string | undefined {
   for (const country of countries) {
     const plan = countryPlan(country);
     if (plan.leadingDigits) {
-      if (national.search(plan.leadingDigits) === 0) return country;
+      if (national !== '' && national.search(plan.leadingDigits) === 0) return country;
     } else if (isOfSomeType(plan, national)) {
       return country;
     }

@@ -1,4 +1,5 @@
-import { isValidInternationalNumber } from './numbering-plans.js';
+import { parsePhoneNumberFromString } from 'libphonenumber-js/max';
+import { isValidInternationalNumber, NUMBERING_PLANS_READABLE } from './numbering-plans.js';
 
 const E164 = /^\+[1-9]\d{1,14}$/;
 
@@ -7,5 +8,6 @@ const E164 = /^\+[1-9]\d{1,14}$/;
  * exists in the numbering plan of its country (libphonenumber's full metadata, numbering-plans.ts).
  */
 export function isValidE164(value: string): boolean {
-  return E164.test(value) && isValidInternationalNumber(value.slice(1));
+  if (!E164.test(value)) return false;
+  return NUMBERING_PLANS_READABLE ? isValidInternationalNumber(value.slice(1)) : (parsePhoneNumberFromString(value)?.isValid() ?? false);
 }
