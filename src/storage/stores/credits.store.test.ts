@@ -144,6 +144,27 @@ describeEachDialect('credits store', (dialect) => {
       expect(await store.credits.ledger('acc_missing')).toEqual([]);
     });
 
+    it('holds the sum of several holds in one go and moves each channel’s message counter by its own count', async () => {
+      const accountId = await newAccount(10 * C);
+      const holds = [1, 2, 3].map((n) => ({ messageId: messageId(), micros: n * C }));
+      expect(await store.credits.reserveMany(accountId, holds, clock.now(), { sms: 2, whatsapp: 1, telegram: 4 })).toBe(true);
+      expect(await balance(accountId)).toEqual({ creditsMicros: 10 * C, reservedMicros: 6 * C });
+      const counters = await test.database.db
+        .selectFrom('accounts')
+        .select(['messages_sms', 'messages_whatsapp', 'messages_email', 'messages_telegram'])
+        .where('id', '=', accountId)
+        .executeTakeFirstOrThrow();
+      expect(counters).toEqual({ messages_sms: 2, messages_whatsapp: 1, messages_email: 0, messages_telegram: 4 });
+      const held = (await store.credits.ledger(accountId)).filter((entry) => entry.kind === 'reserve');
+      expect(held.map((entry) => entry.messageId).sort()).toEqual(holds.map((hold) => hold.messageId).sort());
+      // More than is left: refused whole, counters and balance as they were.
+      expect(await store.credits.reserveMany(accountId, [{ messageId: messageId(), micros: 5 * C }], clock.now(), { email: 1 })).toBe(
+        false,
+      );
+      expect(await balance(accountId)).toEqual({ creditsMicros: 10 * C, reservedMicros: 6 * C });
+      await expectLedgerMatchesBalance(accountId);
+    });
+
     it('never over-commits when many reservations race for the same credits', async () => {
       const accountId = await newAccount(7 * C);
       const results = await Promise.all(
