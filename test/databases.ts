@@ -120,7 +120,13 @@ export async function migratedStore(
   const location = allocateDatabase(dialect);
   const database = createDatabase({ url: location.url, schema: location.schema, poolSize: 2 });
   const db = database.db as Kysely<unknown>;
-  if (location.schema) await sql`create schema ${sql.id(location.schema)}`.execute(db);
-  await new Migrator(db, dialect, migrations).migrate(at);
+  try {
+    if (location.schema) await sql`create schema ${sql.id(location.schema)}`.execute(db);
+    await new Migrator(db, dialect, migrations).migrate(at);
+  } catch (error) {
+    await database.close();
+    await location.drop();
+    throw error;
+  }
   return { location, database, db };
 }
