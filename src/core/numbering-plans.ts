@@ -43,7 +43,6 @@ const METADATA = metadataJson as unknown as Metadata;
 export const NUMBERING_PLANS_READABLE = METADATA.version === 4;
 
 // Positions of a plan's fields in metadata version 4 (libphonenumber-js's metadata.js).
-const CALLING_CODE = 0;
 const NATIONAL_NUMBER_PATTERN = 2;
 const POSSIBLE_LENGTHS = 3;
 const NATIONAL_PREFIX = 5;
@@ -64,11 +63,9 @@ interface NumberType {
 }
 
 interface Plan {
-  callingCode: string;
   /** The whole national number matches it. */
   nationalNumber: RegExp;
   possibleLengths: readonly number[] | undefined;
-  nationalPrefix: string | undefined;
   /** Anchored at the start only, as libphonenumber matches it. */
   nationalPrefixForParsing: RegExp | undefined;
   nationalPrefixTransformRule: string | undefined;
@@ -99,10 +96,8 @@ function compile(json: PlanJson): Plan {
     }
   }
   return {
-    callingCode: String(json[CALLING_CODE]),
     nationalNumber: entirely(String(json[NATIONAL_NUMBER_PATTERN])),
     possibleLengths,
-    nationalPrefix,
     nationalPrefixForParsing: forParsing ? new RegExp(`^(?:${forParsing})`) : undefined,
     nationalPrefixTransformRule: str(json[NATIONAL_PREFIX_TRANSFORM_RULE]),
     leadingDigits: leading ? new RegExp(leading) : undefined,
@@ -133,10 +128,7 @@ function countriesOf(callingCode: string): readonly string[] | undefined {
 /** The plan a calling code selects before its country is known (its main country's), if the code exists. */
 function planOfCallingCode(callingCode: string): Plan | undefined {
   const countries = countriesOf(callingCode);
-  if (countries) {
-    const country = countries[0] as string;
-    return planOf(country, METADATA.countries[country] as PlanJson);
-  }
+  if (countries) return countryPlan(countries[0] as string);
   if (METADATA.nonGeographic) {
     const nonGeographic = METADATA.nonGeographic[callingCode];
     return nonGeographic ? planOf(callingCode, nonGeographic) : undefined;
