@@ -166,9 +166,8 @@ async function latencyAt(rate: number) {
     const seconds = QUICK ? 3 : 5;
     const perSecond = Math.max(1, Math.round(rate));
     // A first round at the rate, not counted: in the server's first seconds of sends at a steady
-    // rate its code is still being optimized, it falls behind, the client opens more connections
-    // and Node accepts one per event-loop turn (docs/performance.md): a cold start, not the steady
-    // state the rounds measure. Reported beside them.
+    // rate its code is still being optimized and it falls behind (docs/performance.md): a cold
+    // start, not the steady state the rounds measure. Reported beside them.
     const warmUp = await pacedLoad({ ...sendTo(herald, token), ratePerSecond: perSecond, durationSeconds: seconds });
     const [noops, sends] = await alternating(
       () => pacedLoad({ url: `${herald.url}/v1/token`, method: 'GET', token, ratePerSecond: perSecond, durationSeconds: seconds }),
@@ -186,6 +185,7 @@ async function latencyAt(rate: number) {
       max: Math.max(...sends.map((r) => r.max)),
       failures: sends.reduce((n, r) => n + r.failed, 0),
       sendLateP99: median(sends.map((r) => r.sendLateP99)),
+      connections: sends[0]?.connections ?? 0,
       warmUp: { p50: warmUp.p50, p99: warmUp.p99, max: warmUp.max },
       noop: {
         p50: median(noops.map((r) => r.p50)),
@@ -414,7 +414,7 @@ async function main() {
       report.latency = latency;
       section(
         'Latency at half the maximum rate (SQLite)',
-        `${latency.rate} sends/s, evenly spaced (open loop, latency from when each was due), ${latency.rounds} rounds alternating with the no-op, medians: **p50 ${latency.p50} ms, p90 ${latency.p90} ms, p99 ${latency.p99} ms** (p99 by round ${latency.p99Rounds.join(', ')}; max ${latency.max}); failures ${latency.failures}; the load generator itself sent late by up to ${latency.sendLateP99} ms (p99). The no-op at the same rate: p50 ${latency.noop.p50} ms, p99 ${latency.noop.p99} ms (by round ${latency.noop.p99Rounds.join(', ')}). Before the rounds, one of sends at the rate, not counted (the server's cold start): p50 ${latency.warmUp.p50} ms, p99 ${latency.warmUp.p99} ms, max ${latency.warmUp.max} ms.`,
+        `${latency.rate} sends/s, evenly spaced (open loop, latency from when each was due), ${latency.rounds} rounds alternating with the no-op, medians: **p50 ${latency.p50} ms, p90 ${latency.p90} ms, p99 ${latency.p99} ms** (p99 by round ${latency.p99Rounds.join(', ')}; max ${latency.max}); failures ${latency.failures}; ${latency.connections} keep-alive connections opened before each round; the load generator itself sent late by up to ${latency.sendLateP99} ms (p99). The no-op at the same rate: p50 ${latency.noop.p50} ms, p99 ${latency.noop.p99} ms (by round ${latency.noop.p99Rounds.join(', ')}). Before the rounds, one of sends at the rate, not counted (the server's cold start): p50 ${latency.warmUp.p50} ms, p99 ${latency.warmUp.p99} ms, max ${latency.warmUp.max} ms.`,
       );
     }
   }
