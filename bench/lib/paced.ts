@@ -23,6 +23,33 @@ export const PACED_CONNECTIONS = 64;
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
+/**
+ * Where the first response in `received` (bytes as latin1 text) ends, or -1 while it is not whole:
+ * after its content-length bytes, or after its last chunk (and trailers) when it is chunked.
+ */
+export function responseEnd(received: string): number {
+  const headEnd = received.indexOf('\r\n\r\n');
+  if (headEnd < 0) return -1;
+  const head = received.slice(0, headEnd + 2);
+  const length = /\r\ncontent-length: *(\d+)\r\n/i.exec(head);
+  if (length) {
+    const end = headEnd + 4 + Number(length[1]);
+    return received.length < end ? -1 : end;
+  }
+  if (!/\r\ntransfer-encoding: *chunked\r\n/i.test(head)) return headEnd + 4; // no body (204, 304)
+  for (let at = headEnd + 4; ; ) {
+    const lineEnd = received.indexOf('\r\n', at);
+    if (lineEnd < 0) return -1;
+    const size = Number.parseInt(received.slice(at, lineEnd), 16);
+    if (size === 0) {
+      const trailersEnd = received.indexOf('\r\n\r\n', lineEnd);
+      return trailersEnd < 0 ? -1 : trailersEnd + 4;
+    }
+    at = lineEnd + 2 + size + 2;
+    if (received.length < at) return -1;
+  }
+}
+
 /** One keep-alive connection: at most one request in flight on it, its bytes gathered until the response is whole. */
 interface Lane {
   socket: Socket;
@@ -96,19 +123,12 @@ export async function pacedLoad(options: {
     if (next && !lane.socket.destroyed) send(lane, next[0], next[1]);
     else if (!lane.socket.destroyed) free.push(lane);
   };
-  /** Reads whole responses off a lane: a status line, headers with a content-length, the body. */
+  /** Reads whole responses off a lane: a status line, headers, a body of content-length bytes or of chunks. */
   const onData = (lane: Lane, chunk: string) => {
     lane.received += chunk;
     for (;;) {
-      const headEnd = lane.received.indexOf('\r\n\r\n');
-      if (headEnd < 0) return;
-      const length = /\r\ncontent-length: *(\d+)/i.exec(lane.received.slice(0, headEnd + 2));
-      if (!length) {
-        lane.socket.destroy(new Error('a response without content-length'));
-        return;
-      }
-      const end = headEnd + 4 + Number(length[1]);
-      if (lane.received.length < end) return;
+      const end = responseEnd(lane.received);
+      if (end < 0) return;
       const status = Number(lane.received.slice(9, 12));
       lane.received = lane.received.slice(end);
       if (lane.dueAt !== undefined) settle(lane, status >= 200 && status < 300);
@@ -143,7 +163,8 @@ export async function pacedLoad(options: {
     const now = performance.now();
     // Everything due by now goes out now (or waits for a lane); then sleep until the next one is due.
     while (next < total && start + next * interval <= now) {
-      const lane = free.pop();
+      let lane = free.pop();
+      while (lane?.socket.destroyed) lane = free.pop(); // closed by the server while idle
       if (lane) send(lane, start + next * interval, next);
       else waiting.push([start + next * interval, next]);
       next++;
