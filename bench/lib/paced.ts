@@ -27,7 +27,7 @@ const percentile = (sorted: number[], p: number): number =>
  * Where the first response in `received` (bytes as latin1 text) ends, or -1 while it is not whole:
  * after its content-length bytes, or after its last chunk (and trailers) when it is chunked.
  */
-export function responseEnd(received: string): number {
+function responseEnd(received: string): number {
   const headEnd = received.indexOf('\r\n\r\n');
   if (headEnd < 0) return -1;
   const head = received.slice(0, headEnd + 2);
@@ -119,9 +119,10 @@ export async function pacedLoad(options: {
     else failed++;
     lane.dueAt = undefined;
     if (++finished === total) allDone();
+    if (lane.socket.destroyed) return; // its waiting requests go to the other lanes
     const next = waitingFrom < waiting.length ? (waiting[waitingFrom++] as [number, number]) : undefined;
-    if (next && !lane.socket.destroyed) send(lane, next[0], next[1]);
-    else if (!lane.socket.destroyed) free.push(lane);
+    if (next) send(lane, next[0], next[1]);
+    else free.push(lane);
   };
   /** Reads whole responses off a lane: a status line, headers, a body of content-length bytes or of chunks. */
   const onData = (lane: Lane, chunk: string) => {
