@@ -9,8 +9,9 @@ export interface PacedResult {
   p99: number;
   max: number;
   /**
-   * How late the load generator itself sent the request (after its due time), p99: part of the
-   * latency above, and a sign of the machine rather than the server when it is large.
+   * How late the load generator itself took up each request after its due time (to send it, or to
+   * queue it while every connection was busy), p99: part of the latency above, and a sign of the
+   * machine rather than the server when it is large.
    */
   sendLateP99: number;
   /** Keep-alive connections the load went over. */
@@ -18,7 +19,7 @@ export interface PacedResult {
 }
 
 /** Connections a paced load keeps open: more than a round ever has requests in flight at once. */
-export const PACED_CONNECTIONS = 64;
+const PACED_CONNECTIONS = 64;
 
 const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
@@ -108,7 +109,6 @@ export async function pacedLoad(options: {
 
   const send = (lane: Lane, dueAt: number, n: number) => {
     lane.dueAt = dueAt;
-    lateness.push(performance.now() - dueAt);
     lane.socket.write(requestOf(n));
   };
   let over = false;
@@ -164,10 +164,13 @@ export async function pacedLoad(options: {
     const now = performance.now();
     // Everything due by now goes out now (or waits for a lane); then sleep until the next one is due.
     while (next < total && start + next * interval <= now) {
+      const dueAt = start + next * interval;
+      // The pacing's own delay; a wait for a free connection (the server's doing) is not part of it.
+      lateness.push(performance.now() - dueAt);
       let lane = free.pop();
       while (lane?.socket.destroyed) lane = free.pop(); // closed by the server while idle
-      if (lane) send(lane, start + next * interval, next);
-      else waiting.push([start + next * interval, next]);
+      if (lane) send(lane, dueAt, next);
+      else waiting.push([dueAt, next]);
       next++;
     }
     const wait = start + next * interval - performance.now();
