@@ -92,6 +92,11 @@ export const newClientId = (): string => `cli_${randomId(24)}`;
 export const newKeyId = (nowMs: number): string => `key_${timeOrderedId(nowMs)}`;
 export const newLedgerEntryId = (nowMs: number): string => `led_${monotonicTimeOrderedId(nowMs)}`;
 export const newJobId = (nowMs: number): string => `job_${timeOrderedId(nowMs)}`;
+/**
+ * The id of a message's job (its delivery; a message has at most one): derived from the message,
+ * so the job is found by its key and needs no index of message ids (migration 0014).
+ */
+export const jobIdOfMessage = (messageId: string): string => `job_${messageId}`;
 export const newTokenId = (nowMs: number): string => `tok_${timeOrderedId(nowMs)}`;
 
 const MESSAGE_ID = /^msg_(sms|whatsapp|email|telegram)_[0-9a-hjkmnp-tv-z]{26}$/;

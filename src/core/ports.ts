@@ -234,6 +234,7 @@ export interface Transition {
 
 export interface NewJob {
   kind: string;
+  /** The message the job is for: a message has at most one job, keyed by it (ids.ts, jobIdOfMessage). */
   messageId: string | null;
   payload: unknown;
   runAt: number;
@@ -271,6 +272,7 @@ export interface JobsPort {
   releaseAll(workerId: string): Promise<number>;
   /** When the next job becomes due (or its lease runs out), if there is one. */
   nextDueAt(now: number): Promise<number | undefined>;
+  /** Removes the job of a message, if it has one. */
   deleteForMessage(messageId: string): Promise<void>;
   count(): Promise<number>;
 }

@@ -11,6 +11,8 @@ import * as m0009 from './0009-job-lease-index.js';
 import * as m0010 from './0010-free-jobs-index.js';
 import * as m0011 from './0011-leaner-writes.js';
 import * as m0012 from './0012-whatsapp-recipient-index.js';
+import * as m0013 from './0013-ascending-list-indexes.js';
+import * as m0014 from './0014-message-job-ids.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -29,4 +31,6 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0010-free-jobs-index': m0010,
   '0011-leaner-writes': m0011,
   '0012-whatsapp-recipient-index': m0012,
+  '0013-ascending-list-indexes': m0013,
+  '0014-message-job-ids': m0014,
 };

@@ -1,6 +1,7 @@
 import { CompiledQuery, sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
+import { jobIdOfMessage } from '../../core/ids.js';
 import type { Store } from '../../core/ports.js';
 import { storeOf } from '../store.js';
 import { dueFreeJobIds } from './jobs.store.js';
@@ -16,6 +17,27 @@ describeEachDialect('job queue store', (dialect) => {
 
   const enqueue = (runAt: number, payload: unknown = null) =>
     store.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload, runAt }, T0);
+
+  it("keys the job of a message by the message, and removes it, and only it, by the message's id", async () => {
+    const ofMessage = await store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abc', payload: null, runAt: T0 }, T0);
+    const other = await store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abd', payload: null, runAt: T0 }, T0);
+    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: null, runAt: T0 }, T0);
+    expect(ofMessage).toBe(jobIdOfMessage('msg_sms_01abc'));
+    expect(webhook).toMatch(/^job_[0-9a-z]{26}$/);
+    await store.jobs.deleteForMessage('msg_sms_01abc');
+    await store.jobs.deleteForMessage('msg_sms_01zzz'); // a message without a job: nothing to remove
+    const left = await store.jobs.claimDue('w1', T0, 30_000, 10);
+    expect(left.map((j) => j.id).sort()).toEqual([other, webhook].sort());
+    expect(left.find((j) => j.id === other)?.messageId).toBe('msg_sms_01abd');
+  });
+
+  it('refuses a second job for a message that has one', async () => {
+    await store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abc', payload: null, runAt: T0 }, T0);
+    await expect(
+      store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abc', payload: null, runAt: T0 }, T0),
+    ).rejects.toThrow();
+    expect(await store.jobs.count()).toBe(1);
+  });
 
   it('hands out only jobs that are due, oldest first, with their payload', async () => {
     const late = await enqueue(T0 + 2_000, { n: 2 });

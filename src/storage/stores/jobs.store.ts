@@ -1,6 +1,6 @@
 import type { SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
-import { newJobId } from '../../core/ids.js';
+import { jobIdOfMessage, newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { Database, JobsTable } from '../schema.js';
@@ -45,7 +45,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
   /** Inserts jobs with ids made here; the store announces them once they are committed. */
   const insert = async (jobs: readonly NewJob[], at: number): Promise<string[]> => {
     const rows = jobs.map((job) => ({
-      id: newJobId(at),
+      id: job.messageId === null ? newJobId(at) : jobIdOfMessage(job.messageId),
       kind: job.kind,
       message_id: job.messageId,
       payload: job.payload === null || job.payload === undefined ? null : JSON.stringify(job.payload),
@@ -162,7 +162,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async deleteForMessage(messageId) {
-      await db.deleteFrom('jobs').where('message_id', '=', messageId).execute();
+      await db.deleteFrom('jobs').where('id', '=', jobIdOfMessage(messageId)).execute();
     },
 
     async count() {
