@@ -3,16 +3,6 @@ import { randomBytes, randomFillSync } from 'node:crypto';
 /** Crockford base32, lower case: URL-safe, no ambiguous letters, sorts in the same order as its values. */
 const ALPHABET = '0123456789abcdefghjkmnpqrstvwxyz';
 
-function encodeBase32(value: bigint, length: number): string {
-  let out = '';
-  let rest = value;
-  for (let i = 0; i < length; i++) {
-    out = ALPHABET[Number(rest & 31n)] + out;
-    rest >>= 5n;
-  }
-  return out;
-}
-
 /**
  * A 26-character time-ordered identifier (ULID layout): 48 bits of milliseconds since the epoch
  * then 80 random bits. Ids made in a later millisecond sort after earlier ones, so lists ordered by
@@ -23,16 +13,19 @@ export function timeOrderedId(nowMs: number): string {
   return encodeTime(nowMs) + randomId(16);
 }
 
-/** 48 bits of milliseconds as 10 base32 characters, without BigInt (they fit a double exactly). */
-function encodeTime(nowMs: number): string {
+/** A whole number below 2^53 as `length` base32 characters, most significant first. */
+function encodeBase32(value: number, length: number): string {
   let out = '';
-  let rest = nowMs;
-  for (let i = 0; i < 10; i++) {
+  let rest = value;
+  for (let i = 0; i < length; i++) {
     out = ALPHABET[rest % 32] + out;
     rest = Math.floor(rest / 32);
   }
   return out;
 }
+
+/** 48 bits of milliseconds as 10 base32 characters (they fit a double exactly). */
+const encodeTime = (nowMs: number): string => encodeBase32(nowMs, 10);
 
 /**
  * Random bytes drawn from a pool refilled 4 KiB at a time: one system call for hundreds of ids
@@ -53,8 +46,13 @@ function randomBytesFromPool(length: number): Buffer {
   return bytes;
 }
 
-/** The last id made by monotonicTimeOrderedId in this process: its time and 80-bit tail. */
-let lastMonotonic = { time: -1, tail: 0n };
+const TWO_POW_40 = 2 ** 40;
+
+/**
+ * The last id made by monotonicTimeOrderedId in this process: its time and its 80-bit tail, as two
+ * 40-bit halves (each exact in a double, and each 8 base32 characters).
+ */
+const lastMonotonic = { time: -1, high: 0, low: 0 };
 
 /**
  * Like timeOrderedId, but strictly increasing within this process even inside one millisecond
@@ -64,14 +62,26 @@ let lastMonotonic = { time: -1, tail: 0n };
  */
 export function monotonicTimeOrderedId(nowMs: number): string {
   if (nowMs > lastMonotonic.time) {
-    // 79 random bits leave room for 2^79 increments before the 80-bit tail could overflow.
-    const tail = BigInt(`0x${randomBytes(10).toString('hex')}`) >> 1n;
-    lastMonotonic = { time: nowMs, tail };
+    // 79 random bits (the top bit clear) leave room for 2^79 increments before the tail overflows.
+    const bytes = randomBytesFromPool(10);
+    lastMonotonic.time = nowMs;
+    lastMonotonic.high = ((bytes[0] as number) & 0x7f) * 2 ** 32 + bytes.readUInt32BE(1);
+    lastMonotonic.low = (bytes[5] as number) * 2 ** 32 + bytes.readUInt32BE(6);
   } else {
-    // Same millisecond, or the clock went back: keep the last time so the id still sorts after.
-    lastMonotonic = { time: lastMonotonic.time, tail: lastMonotonic.tail + 1n };
+    // Same millisecond, or the clock went back: the last time is kept, so the id still sorts after.
+    [lastMonotonic.high, lastMonotonic.low] = followingTail(lastMonotonic.high, lastMonotonic.low);
   }
-  return encodeBase32(BigInt(lastMonotonic.time), 10) + encodeBase32(lastMonotonic.tail, 16);
+  return encodeTime(lastMonotonic.time) + tailText(lastMonotonic.high, lastMonotonic.low);
+}
+
+/** An 80-bit tail given as two 40-bit halves, plus one. */
+export function followingTail(high: number, low: number): [number, number] {
+  return low + 1 === TWO_POW_40 ? [high + 1, 0] : [high, low + 1];
+}
+
+/** An 80-bit tail given as two 40-bit halves, as 16 base32 characters. */
+export function tailText(high: number, low: number): string {
+  return encodeBase32(high, 8) + encodeBase32(low, 8);
 }
 
 /** A random identifier of `length` base32 characters (5 bits each). */
