@@ -13,10 +13,14 @@ import { type Kysely, sql } from 'kysely';
  * ends doing nothing, as it does for a canceled message.
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.dropIndex('jobs_message').execute();
   // A message never had two jobs; were one to, the newer would be a second delivery of it, and its
   // new id would clash with the other's: only the oldest (by id, which orders by time) is kept.
-  await sql`delete from jobs where message_id is not null
-            and id <> (select min(j.id) from jobs j where j.message_id = jobs.message_id)`.execute(db);
+  // One pass over the jobs of messages, sorted (a question per job took minutes on PostgreSQL
+  // for 100,000 jobs).
+  await sql`delete from jobs where id in (
+              select id from (
+                select id, row_number() over (partition by message_id order by id) as n from jobs where message_id is not null
+              ) ranked where n > 1)`.execute(db);
   await sql`update jobs set id = 'job_' || message_id where message_id is not null`.execute(db);
+  await db.schema.dropIndex('jobs_message').execute();
 }
