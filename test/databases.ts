@@ -2,10 +2,10 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { type Kysely, type Migration, sql } from 'kysely';
+import { type CompiledQuery, type Kysely, type Migration, sql } from 'kysely';
 import pg from 'pg';
 import { afterAll, afterEach, beforeAll, beforeEach, describe, inject } from 'vitest';
-import { createDatabase, type Dialect, type HeraldDatabase } from '../src/storage/database.js';
+import { createDatabase, type Dialect, type Executor, type HeraldDatabase } from '../src/storage/database.js';
 import { Migrator } from '../src/storage/migrator.js';
 
 export const DIALECTS: readonly Dialect[] = ['sqlite', 'postgres'];
@@ -92,6 +92,22 @@ export function describeEachDialect(name: string, suite: (dialect: Dialect) => v
     const skip = dialect === 'postgres' && !inject('postgresUrl');
     describe.skipIf(skip)(`${name} [${dialect}]`, () => suite(dialect));
   }
+}
+
+/**
+ * The store's handle, recording each statement it runs on its way to the database (compiled, with
+ * its parameters): to explain the statements a store really runs.
+ */
+export function recordingStatements(database: HeraldDatabase): { db: Executor; statements: CompiledQuery[] } {
+  const statements: CompiledQuery[] = [];
+  const db = database.db.withPlugin({
+    transformQuery(args) {
+      statements.push(database.db.getExecutor().compileQuery(args.node, args.queryId));
+      return args.node;
+    },
+    transformResult: async (args) => args.result,
+  });
+  return { db, statements };
 }
 
 /** The store's indexes (of one table, or all) by name, with their definitions as the database gives them. */

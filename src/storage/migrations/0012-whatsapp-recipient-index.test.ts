@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect, indexesOf, migratedStore, type TestDatabaseLocation } from '../../../test/databases.js';
+import { describeEachDialect, indexesOf, migratedStore, recordingStatements, type TestDatabaseLocation } from '../../../test/databases.js';
 import type { HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
 import { messagesStore } from '../stores/messages.store.js';
@@ -56,14 +56,7 @@ describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dia
   it('answers that question through the new index', async () => {
     await new Migrator(db, dialect, THROUGH).migrate(T0);
     // The store's own statement, recorded on its way to the database, then explained.
-    const statements: CompiledQuery[] = [];
-    const recording = database.db.withPlugin({
-      transformQuery(args) {
-        statements.push(database.db.getExecutor().compileQuery(args.node, args.queryId));
-        return args.node;
-      },
-      transformResult: async (args) => args.result,
-    });
+    const { db: recording, statements } = recordingStatements(database);
     await messagesStore(recording, database.capabilities).whatsAppAccountsWriting('+14155550100');
     const [statement] = statements;
     if (!statement) throw new Error('the store ran no statement');

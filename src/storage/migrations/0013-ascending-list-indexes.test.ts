@@ -1,6 +1,6 @@
 import { CompiledQuery, type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { describeEachDialect, indexesOf, migratedStore, type TestDatabaseLocation } from '../../../test/databases.js';
+import { describeEachDialect, indexesOf, migratedStore, recordingStatements, type TestDatabaseLocation } from '../../../test/databases.js';
 import type { MessageListQuery } from '../../core/ports.js';
 import type { HeraldDatabase } from '../database.js';
 import { Migrator } from '../migrator.js';
@@ -110,14 +110,7 @@ describeEachDialect('migration 0013: list indexes of messages in ascending order
     it('walks an index backwards for each list, with no sort', async () => {
       await new Migrator(db, dialect, THROUGH).migrate(T0);
       // The store's own statements, recorded on their way to the database, then explained.
-      const statements: CompiledQuery[] = [];
-      const recording = database.db.withPlugin({
-        transformQuery(args) {
-          statements.push(database.db.getExecutor().compileQuery(args.node, args.queryId));
-          return args.node;
-        },
-        transformResult: async (args) => args.result,
-      });
+      const { db: recording, statements } = recordingStatements(database);
       const store = messagesStore(recording, database.capabilities);
       const expected = [
         'messages_account_created',
