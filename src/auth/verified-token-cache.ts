@@ -30,7 +30,7 @@ export class VerifiedTokenCache {
       this.#entries.delete(key);
       return undefined;
     }
-    this.#entries.set(key, entry); // the most recently used now
+    this.#entries.touch(key);
     return entry.principal;
   }
 

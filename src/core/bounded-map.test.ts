@@ -28,3 +28,62 @@ describe('a bounded map', () => {
     expect(map.get('a')).toBeUndefined();
   });
 });
+
+describe('a bounded map read through touch (least recently used, approximately)', () => {
+  it('spares a touched oldest entry once, moving it to the newest end, and forgets the next untouched one', () => {
+    const map = new BoundedMap<string, number>(3);
+    map.set('a', 1).set('b', 2).set('c', 3);
+    map.touch('a');
+    map.set('d', 4);
+    expect([...map.keys()]).toEqual(['c', 'a', 'd']);
+  });
+
+  it('forgets a spared entry the next time it is the oldest, unless it was touched again', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1).set('b', 2);
+    map.touch('a');
+    map.set('c', 3); // spares a, forgets b
+    map.set('d', 4); // a is the oldest again, untouched since it was spared
+    expect([...map.keys()]).toEqual(['c', 'd']);
+
+    map.touch('c');
+    map.touch('d');
+    map.set('e', 5); // both touched: each spared once, then c is the oldest untouched
+    expect([...map.keys()]).toEqual(['d', 'e']);
+  });
+
+  it('does not move an entry when it is touched, only when the map is full', () => {
+    const map = new BoundedMap<string, number>(3);
+    map.set('a', 1).set('b', 2);
+    map.touch('a');
+    expect([...map.keys()]).toEqual(['a', 'b']);
+    expect(map.get('a')).toBe(1);
+  });
+
+  it('forgets the mark of a key that is deleted, cleared or set again', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.set('a', 1).set('b', 2);
+    map.touch('a');
+    map.delete('a');
+    map.set('a', 10).set('c', 3); // a came back untouched: b, the oldest, goes
+    expect([...map.keys()]).toEqual(['a', 'c']);
+
+    map.touch('a');
+    map.set('a', 11); // set again: the newest, and untouched
+    map.set('d', 4); // forgets c
+    map.set('e', 5); // a is the oldest and untouched: it goes
+    expect([...map.keys()]).toEqual(['d', 'e']);
+
+    map.touch('d');
+    map.clear();
+    map.set('d', 1).set('f', 2).set('g', 3);
+    expect([...map.keys()]).toEqual(['f', 'g']);
+  });
+
+  it('ignores a touch of a key it does not hold', () => {
+    const map = new BoundedMap<string, number>(2);
+    map.touch('x');
+    map.set('a', 1).set('x', 2).set('b', 3);
+    expect([...map.keys()]).toEqual(['x', 'b']);
+  });
+});

@@ -17,7 +17,7 @@ export function withStatementCache(database: SqliteDatabase.Database, max = 500,
   const prepare = (source: string): SqliteDatabase.Statement => {
     const cached = statements.get(source);
     if (cached && !cached.busy) {
-      statements.set(source, cached); // the most recently used now
+      statements.touch(source);
       return cached;
     }
     const statement = withObjectRows(database.prepare(source));
