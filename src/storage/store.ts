@@ -52,10 +52,16 @@ const savepointStatement = (statement: string) => async (tx: Store) => {
   await sql.raw(statement).execute(executorOf(tx));
 };
 
-/** The executor a transaction-bound store runs on (set by `bind`), for savepoint statements. */
-const executors = new WeakMap<Store, Kysely<Database>>();
+/**
+ * The executor a transaction-bound store runs on (set by `bind`), for savepoint statements: a
+ * field of the store itself, not a WeakMap entry. Each grouped commit binds a store of its own,
+ * and a long-lived WeakMap that takes a key per transaction rebuilds its table in the old
+ * generation as the keys come and go.
+ */
+const EXECUTOR = Symbol('transaction executor');
+type BoundStore = Store & { [EXECUTOR]?: Kysely<Database> };
 const executorOf = (tx: Store): Kysely<Database> => {
-  const executor = executors.get(tx);
+  const executor = (tx as BoundStore)[EXECUTOR];
   if (!executor) throw new Error('not a store bound to a transaction');
   return executor;
 };
@@ -153,8 +159,8 @@ function bind(
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
       const result = await db.transaction().execute((trx) => {
-        const tx = bind(trx, options, inner, undefined, undefined);
-        executors.set(tx, trx);
+        const tx: BoundStore = bind(trx, options, inner, undefined, undefined);
+        tx[EXECUTOR] = trx;
         return work(tx);
       });
       if (inner.jobs) announce();
