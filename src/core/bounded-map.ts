@@ -9,7 +9,9 @@
  * or CLOCK policy). A read does not move its entry: deleting a key and setting it again on every
  * hit, as a strict LRU does, made V8 rebuild the Map's hash table every few hundred hits, and the
  * table of a long-lived Map is rebuilt in the old generation: at 15,000 statement-cache hits a
- * second that was most of the old generation's growth and its full collections under load.
+ * second that was most of the old generation's growth and its full collections under load. A set
+ * on a full map whose entries are all marked moves each of them once (a burst of `max` moves),
+ * which is still no more than one move per hit over time.
  */
 export class BoundedMap<K, V> extends Map<K, V> {
   /** Keys touched since they were set or last spared. */

@@ -41,12 +41,12 @@ describe('the SQLite statement cache', () => {
 
   it('keeps at most max statements, the least recently used going first', () => {
     const { db } = open(2);
-    const a = db.prepare('select 1');
-    db.prepare('select 2');
+    const one = db.prepare('select 1');
+    const two = db.prepare('select 2');
     db.prepare('select 1');
-    db.prepare('select 3');
-    expect(db.prepare('select 1')).toBe(a);
-    expect(db.prepare('select 3')).not.toBe(db.prepare('select 2'));
+    db.prepare('select 3'); // full: 'select 1' was used since, 'select 2' goes
+    expect(db.prepare('select 1')).toBe(one);
+    expect(db.prepare('select 2')).not.toBe(two);
   });
 
   it('passes everything else through to the database', () => {

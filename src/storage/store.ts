@@ -134,7 +134,7 @@ function bind(
     } catch {}
     notifyOthers?.();
   };
-  const store: Store = {
+  const store: BoundStore = {
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, {
@@ -159,9 +159,7 @@ function bind(
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
       const result = await db.transaction().execute((trx) => {
-        const tx: BoundStore = bind(trx, options, inner, undefined, undefined);
-        tx[EXECUTOR] = trx;
-        return work(tx);
+        return work(bind(trx, options, inner, undefined, undefined));
       });
       if (inner.jobs) announce();
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
@@ -171,6 +169,9 @@ function bind(
     groupedTransaction(work) {
       return pending || !committer ? store.transaction(work) : committer.run(work);
     },
+    // Bound to a transaction (`pending`), `db` is its executor; a field of the literal, so every
+    // store has the same shape.
+    [EXECUTOR]: pending ? db : undefined,
   };
   return store;
 }
