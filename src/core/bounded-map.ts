@@ -3,15 +3,13 @@
  * longest ago, and setting a key again makes it the newest. With `max` 0 nothing is kept. For
  * memos and caches that must not grow with traffic.
  *
- * A cache marks the entries it reads with `touch` (least-recently-used eviction, approximately):
- * when the map is full, the oldest entry is forgotten only if it was not touched since it was set
- * or last spared; a touched one is spared once and moved to the newest end (the "second chance"
- * or CLOCK policy). A read does not move its entry: deleting a key and setting it again on every
- * hit, as a strict LRU does, made V8 rebuild the Map's hash table every few hundred hits, and the
- * table of a long-lived Map is rebuilt in the old generation: at 15,000 statement-cache hits a
- * second that was most of the old generation's growth and its full collections under load. A set
- * on a full map whose entries are all marked moves each of them once (a burst of `max` moves),
- * which is still no more than one move per hit over time.
+ * A cache marks the entries it reads with `touch` (about least recently used): when the map is
+ * full, the oldest entry goes only if it was not touched since it was set or last spared; a
+ * touched one is spared once and moved to the newest end (the "second chance" policy). A hit moves
+ * nothing: deleting and setting a key on every hit makes V8 rebuild the table of a long-lived Map
+ * in the old generation every few hundred hits, which brought on full collections under load
+ * (docs/performance.md, "Full collections under load"). A set on a full map whose entries are all
+ * marked moves each once, no more than one move per hit over time.
  */
 export class BoundedMap<K, V> extends Map<K, V> {
   /** Keys touched since they were set or last spared. */

@@ -169,9 +169,7 @@ function bind(
     groupedTransaction(work) {
       return pending || !committer ? store.transaction(work) : committer.run(work);
     },
-    // Bound to a transaction (`pending`), `db` is its executor; a field of the literal, so every
-    // store has the same shape.
-    [EXECUTOR]: pending ? db : undefined,
+    [EXECUTOR]: pending ? db : undefined, // in the literal: every store has one shape
   };
   return store;
 }
