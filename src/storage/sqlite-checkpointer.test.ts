@@ -114,7 +114,13 @@ describe('WAL checkpoints on a background thread (SQLite)', () => {
       reader.exec('commit');
       const pinned = statSync(`${path}-wal`).size;
       expect(pinned).toBeGreaterThan(16 * MB);
-      // Once it has left, the log starts again from its top: 32 MiB more fit in the file it has.
+      // Once it has left, the thread copies what the log holds into the database file (how long
+      // that takes is the machine's: 16 MiB and more, on a loaded one, can outlast the writes
+      // below)...
+      const pages = writer.pragma('page_count', { simple: true }) as number;
+      const pageSize = writer.pragma('page_size', { simple: true }) as number;
+      await until(async () => statSync(path).size >= pages * pageSize, 'the log to be copied into the database file');
+      // ...and the log starts again from its top: 32 MiB more fit in the file it has.
       await write(32);
       expect(statSync(`${path}-wal`).size).toBeLessThan(pinned + 8 * MB);
     } finally {
