@@ -74,7 +74,7 @@ export class KeyRing {
     // Known keys are re-read now and then, so a retirement made elsewhere is noticed here too.
     if (entry && now - entry.loadedAt >= ACTIVE_KEY_REFRESH_MS) {
       const row = await findSigningKey(this.db, kid);
-      entry = row ? { ...entry, retiredAt: row.retired_at, loadedAt: now } : undefined;
+      entry = row ? Object.assign({}, entry, { retiredAt: row.retired_at, loadedAt: now }) : undefined;
       if (entry) this.#verification.set(kid, entry);
       else this.#verification.delete(kid);
     }
@@ -113,7 +113,7 @@ export class KeyRing {
     // The retired keys keep verifying: mark them as the store now does instead of forgetting them,
     // since forgotten kids are re-read at most once a second (UNKNOWN_KID_RELOAD_MS).
     for (const [kid, entry] of this.#verification) {
-      if (entry.retiredAt === null) this.#verification.set(kid, { ...entry, retiredAt: now });
+      if (entry.retiredAt === null) this.#verification.set(kid, Object.assign({}, entry, { retiredAt: now }));
     }
     return row.kid;
   }

@@ -76,11 +76,15 @@ async function deliverOnce(
   if (delivery.webhookId) {
     webhook = await store.webhooks.find(delivery.accountId, delivery.webhookId);
     if (!webhook) {
-      await store.webhooks.updateDelivery({ ...delivery, status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' });
+      await store.webhooks.updateDelivery(
+        Object.assign({}, delivery, { status: 'canceled' as const, nextAttemptAt: null, lastError: 'the webhook was deleted' }),
+      );
       return DONE;
     }
     if (!webhook.active) {
-      await store.webhooks.updateDelivery({ ...delivery, status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' });
+      await store.webhooks.updateDelivery(
+        Object.assign({}, delivery, { status: 'failed' as const, nextAttemptAt: null, lastError: 'the webhook is disabled' }),
+      );
       return DONE;
     }
   }
@@ -125,25 +129,24 @@ async function record(
   const now = clock.now();
   const attempts = delivery.attempts + 1;
   const succeeded = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
-  const attempted: WebhookDelivery = {
-    ...delivery,
+  const attempted: WebhookDelivery = Object.assign({}, delivery, {
     attempts,
     lastStatusCode: result.statusCode ?? null,
     lastError: succeeded ? null : (result.error ?? `HTTP ${result.statusCode}`),
     lastLatencyMs: result.latencyMs,
     lastAttemptAt: now,
-  };
+  });
 
   if (succeeded) {
     // Grouped: deliveries finishing together share one commit.
     await store.groupedTransaction(async (tx) => {
-      await tx.webhooks.updateDelivery({ ...attempted, status: 'succeeded', nextAttemptAt: null });
+      await tx.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'succeeded' as const, nextAttemptAt: null }));
       if (webhook) await tx.webhooks.recordAttemptOutcome(webhook.id, true, now);
     });
     return DONE;
   }
   if (webhook && result.statusCode === 410) {
-    await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+    await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
     await store.webhooks.setActive(webhook.id, false, 'the receiver answered 410 Gone');
     ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled: the receiver answered 410 Gone');
     return DONE;
@@ -151,7 +154,7 @@ async function record(
   if (webhook) {
     const streak = await store.webhooks.recordAttemptOutcome(webhook.id, false, now);
     if (streak?.failingSince !== null && streak?.failingSince !== undefined && now - streak.failingSince >= DISABLE_AFTER_FAILING_MS) {
-      await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+      await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
       await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');
       ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled after 3 days of failed deliveries');
       return DONE;
@@ -159,10 +162,10 @@ async function record(
   }
   const delay = webhookRetryDelayMs(attempts, ctx.random);
   if (delay === undefined) {
-    await store.webhooks.updateDelivery({ ...attempted, status: 'failed', nextAttemptAt: null });
+    await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
     return DONE;
   }
   const retryAt = now + delay;
-  await store.webhooks.updateDelivery({ ...attempted, status: 'pending', nextAttemptAt: retryAt });
+  await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'pending' as const, nextAttemptAt: retryAt }));
   return { done: false, retryAt, error: attempted.lastError ?? 'failed' };
 }

@@ -80,9 +80,6 @@ function requestIdOf(header: string | string[] | undefined): string {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const app: FastifyInstance = Fastify({
-    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
-    // Header size, slow-client deadlines, and TLS when Herald serves HTTPS itself.
-    ...connectionOptions(deps.http.connections ?? DEFAULT_CONNECTION_LIMITS, deps.security?.tls),
     // request.ip and request.protocol follow X-Forwarded-For / -Proto only from these hops.
     trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
     bodyLimit: deps.http.bodyLimitBytes,
@@ -97,6 +94,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       reply.header('x-request-id', request.id);
       sendApiError(reply, toApiError(error));
     },
+    ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // Header size, slow-client deadlines, and TLS when Herald serves HTTPS itself.
+    ...connectionOptions(deps.http.connections ?? DEFAULT_CONNECTION_LIMITS, deps.security?.tls),
   });
 
   app.setValidatorCompiler(createValidatorCompiler());

@@ -90,12 +90,12 @@ export function connectionOptions(
     connectionsCheckingInterval: checkingIntervalOf(limits),
   };
   return {
-    ...(tls ? { https: { ...tls, ...server } } : { http: server }),
     requestTimeout: limits.requestTimeoutMs,
     keepAliveTimeout: limits.keepAliveTimeoutMs,
     // A socket on which nothing moves for this long (a client that stopped reading its response)
     // is closed. A second past the request deadline, so a stalled upload still gets its 408 first.
     connectionTimeout: limits.requestTimeoutMs + 1_000,
     clientErrorHandler: answerClientError,
+    ...(tls ? { https: Object.assign({}, tls, server) } : { http: server }),
   };
 }

@@ -37,7 +37,7 @@ export function postWebhook(
     const finish = (result: Omit<PostResult, 'latencyMs'>) => {
       if (settled) return;
       settled = true;
-      resolve({ ...result, latencyMs: Math.round(performance.now() - started) });
+      resolve(Object.assign({}, result, { latencyMs: Math.round(performance.now() - started) }));
     };
     const request = send(
       target.url,

@@ -33,7 +33,7 @@ export const emailBodyLimit = (maxBytes: number, bodyLimitBytes: number): number
 /** SEED 4.4: send an email and read its events. */
 export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
   const tracking = createEmailTracking(options);
-  const deps = { ...options, tracking };
+  const deps = Object.assign({}, options, { tracking });
 
   app.post(
     '/v1/email/send',

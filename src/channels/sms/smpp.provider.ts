@@ -72,7 +72,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
         deps.logger.info(target, 'smpp bound');
         lastLoggedError = undefined;
       } else if (wasBound || error !== lastLoggedError) {
-        deps.logger.warn({ ...target, error }, wasBound ? 'smpp link lost; rebinding' : 'smpp bind failed; retrying');
+        deps.logger.warn({ error, ...target }, wasBound ? 'smpp link lost; rebinding' : 'smpp bind failed; retrying');
         lastLoggedError = error;
       }
       wasBound = bound;
@@ -159,7 +159,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       try {
         if (limiter)
           await limiter.acquire(signal).catch(() => Promise.reject(new SmppLinkError('throughput limit: no turn in time', false, 'busy')));
-        answer = await client.submit({ ...base, short_message: part }, signal);
+        answer = await client.submit(Object.assign({}, base, { short_message: part }), signal);
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
         if (error instanceof SmppLinkError && !error.written) {

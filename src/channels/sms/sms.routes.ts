@@ -40,11 +40,10 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       const message = await sendSms(deps, principal.accountId, request.body);
       return {
         success: true as const,
-        data: {
-          ...presentAccepted(message),
+        data: Object.assign(presentAccepted(message), {
           segments: message.segments ?? 0,
           ...(message.scheduledAt !== null ? { scheduled_at: toIso(message.scheduledAt) } : {}),
-        },
+        }),
       };
     },
   );

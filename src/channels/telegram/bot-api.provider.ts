@@ -53,9 +53,12 @@ export function createTelegramBotProvider(settings: TelegramBotSettings, fetchIm
       ...(payload.reply_markup ? { reply_markup: payload.reply_markup } : {}),
     };
     if (payload.method === 'sendPhoto') {
-      return { method: 'sendPhoto', body: { ...common, photo: payload.photo_url, ...(message.body ? { caption: message.body } : {}) } };
+      return {
+        method: 'sendPhoto',
+        body: Object.assign({}, common, { photo: payload.photo_url, ...(message.body ? { caption: message.body } : {}) }),
+      };
     }
-    return { method: 'sendMessage', body: { ...common, text: message.body ?? '' } };
+    return { method: 'sendMessage', body: Object.assign({}, common, { text: message.body ?? '' }) };
   }
 
   return {

@@ -40,7 +40,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     if (value === failing) return;
     failing = value;
     const fields = { channel: provider.channel, provider: provider.name };
-    if (value) logger?.warn({ ...fields, error }, 'provider failing; its messages wait and are retried');
+    if (value) logger?.warn({ error, ...fields }, 'provider failing; its messages wait and are retried');
     else logger?.info(fields, 'provider working again');
   };
 
@@ -86,8 +86,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     (await track(1, async () => [await provider.send(message, signal)]))[0] as SendOutcome;
   const sendMany = provider.sendMany?.bind(provider);
 
-  const tracked: TrackedProvider = {
-    ...provider,
+  const tracked: TrackedProvider = Object.assign({}, provider, {
     send,
     ...(sendMany
       ? {
@@ -113,6 +112,6 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     noteUnmatchedReceipt() {
       unmatched++;
     },
-  };
+  });
   return tracked;
 }

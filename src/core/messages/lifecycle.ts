@@ -31,8 +31,8 @@ async function move(
   change: Omit<Transition, 'messageId'>,
   eventData?: Record<string, unknown>,
 ): Promise<Message | undefined> {
-  if (!(await tx.messages.transition({ ...change, messageId: message.id }))) return undefined;
-  const moved: Message = { ...message, status: change.to as MessageStatus };
+  if (!(await tx.messages.transition(Object.assign({}, change, { messageId: message.id })))) return undefined;
+  const moved: Message = Object.assign({}, message, { status: change.to as MessageStatus });
   const type = statusEventType(moved.status);
   if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
   return moved;
@@ -55,7 +55,7 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage
   if (!first) return [];
   const type = statusEventType(first.change.to);
   const moved = await tx.messages.transitionMany(
-    moves.map(({ messageId, change }) => ({ ...change, messageId })),
+    moves.map(({ messageId, change }) => Object.assign({}, change, { messageId })),
     { countEvent: type !== undefined },
   );
   const movedMoves = moves.filter(({ messageId }) => moved.has(messageId));
@@ -292,7 +292,7 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
   if (receipt.status === 'complained') return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
   if (message.status === 'queued') {
     if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)')) {
-      message = { ...message, status: 'sent' };
+      message = Object.assign({}, message, { status: 'sent' as const });
     }
   }
   switch (receipt.status) {

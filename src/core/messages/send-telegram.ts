@@ -122,7 +122,7 @@ export async function sendTelegramPhoto(deps: SendDeps, accountId: string, input
   return acceptOne(deps, accountId, {
     to: input.chat_id,
     body: input.caption ?? null,
-    payload: { ...payloadOf('sendPhoto', input), photo_url: input.photo_url },
+    payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
     costMicros: deps.prices.telegramPhoto,
   });
 }

@@ -27,7 +27,7 @@ export interface EventInput {
  */
 export async function emitEvent(tx: Store, input: EventInput): Promise<void> {
   const sequence = await tx.webhooks.nextEventSequence(input.message.id);
-  await emitEvents(tx, [{ ...input, sequence }]);
+  await emitEvents(tx, [Object.assign({}, input, { sequence })]);
 }
 
 /**

@@ -53,7 +53,7 @@ export async function replayDelivery(deps: Deps, accountId: string, webhookId: s
   const now = deps.clock.now();
   const delivery = newDelivery(targetOf(webhook), event.id, now);
   await deps.store.transaction((tx) => queueDeliveries(tx, [delivery], now));
-  return { ...delivery, eventType: event.type };
+  return Object.assign({}, delivery, { eventType: event.type });
 }
 
 export interface ReplaySinceResult {
@@ -98,5 +98,5 @@ export async function sendTestEvent(deps: Deps, accountId: string, webhookId: st
     await tx.webhooks.insertEvent({ id, accountId, messageId: null, type: TEST_EVENT_TYPE, body, createdAt: now });
     await queueDeliveries(tx, [delivery], now);
   });
-  return { ...delivery, eventType: TEST_EVENT_TYPE };
+  return Object.assign({}, delivery, { eventType: TEST_EVENT_TYPE });
 }

@@ -35,12 +35,16 @@ export async function addTemplate(
     components: [{ type: 'body', text: input.body }],
   };
   const problems = templateProblems(definition);
-  if (problems.length > 0) throw validationError(problems.map((p) => (p.field === 'components.0.text' ? { ...p, field: 'body' } : p)));
+  if (problems.length > 0)
+    throw validationError(problems.map((p) => (p.field === 'components.0.text' ? Object.assign({}, p, { field: 'body' }) : p)));
   const account = await store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
   return store.transaction(async (tx) => {
     const existing = (await tx.templates.findByName(account.id, input.name)).find((t) => t.language === input.language);
-    const template: WhatsappTemplate = { ...definition, accountId: account.id, createdAt: existing?.createdAt ?? clock.now() };
+    const template: WhatsappTemplate = Object.assign({}, definition, {
+      accountId: account.id,
+      createdAt: existing?.createdAt ?? clock.now(),
+    });
     await tx.templates.upsert(template);
     return { account, template, replaced: existing !== undefined };
   });

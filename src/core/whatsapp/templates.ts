@@ -124,6 +124,8 @@ export const SANDBOX_TEMPLATES: readonly TemplateDefinition[] = [
 /** Gives an account the sandbox templates; run in the transaction that creates the account. */
 export async function seedSandboxTemplates(store: Store, accountId: string, now: number): Promise<void> {
   for (const template of SANDBOX_TEMPLATES) {
-    await store.templates.upsert({ ...template, components: template.components.map((c) => ({ ...c })), accountId, createdAt: now });
+    await store.templates.upsert(
+      Object.assign({}, template, { components: template.components.map((c) => ({ ...c })), accountId, createdAt: now }),
+    );
   }
 }

@@ -44,7 +44,7 @@ export function readClientCredentials(
         true,
       );
     }
-    return { ...basic, method: 'client_secret_basic' };
+    return Object.assign({}, basic, { method: 'client_secret_basic' as const });
   }
   if (form.client_id === undefined && form.client_secret === undefined) {
     throw new OAuthError(

@@ -72,20 +72,20 @@ const toMovedMessage = (row: MovedRow): MovedMessage => ({
   deliveredAt: row.delivered_at,
 });
 
-const toMessage = (row: MessagesTable): Message => ({
-  ...toMovedMessage(row),
-  sender: row.sender,
-  body: row.body,
-  segments: row.segments,
-  chargeState: row.charge_state,
-  scheduledAt: row.scheduled_at,
-  createdAt: row.created_at,
-  error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
-  providerMessageId: row.provider_message_id,
-  dispatchState: row.dispatch_state,
-  attempts: row.attempts,
-  batchId: row.batch_id,
-});
+const toMessage = (row: MessagesTable): Message =>
+  Object.assign(toMovedMessage(row), {
+    sender: row.sender,
+    body: row.body,
+    segments: row.segments,
+    chargeState: row.charge_state,
+    scheduledAt: row.scheduled_at,
+    createdAt: row.created_at,
+    error: row.error_code ? { code: row.error_code, message: row.error_message ?? '' } : null,
+    providerMessageId: row.provider_message_id,
+    dispatchState: row.dispatch_state,
+    attempts: row.attempts,
+    batchId: row.batch_id,
+  });
 
 export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): MessagesPort {
   const countByChannel = async (accountId: string, channels: readonly Channel[]): Promise<number> => {

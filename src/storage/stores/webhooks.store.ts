@@ -247,7 +247,7 @@ export function webhooksStore(db: Executor): WebhooksPort {
           .execute(),
         filtered.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
       ]);
-      return { deliveries: rows.map((row) => ({ ...toDelivery(row), eventType: row.event_type })), total: Number(count.total) };
+      return { deliveries: rows.map((row) => Object.assign(toDelivery(row), { eventType: row.event_type })), total: Number(count.total) };
     },
 
     async failedSince(webhookId, since, limit) {
