@@ -20,6 +20,7 @@ import { Migrator } from './migrator.js';
 import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
+import { sqliteTransactions, type TransactionRunner } from './sqlite-transactions.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -76,6 +77,8 @@ export interface HeraldDatabase {
   readonly ipRulesChannel: string | undefined;
   /** PostgreSQL only: the connection settings, for a dedicated LISTEN connection. */
   readonly connection: { url: string; schema: string | undefined } | undefined;
+  /** SQLite only: transactions through one reused handle (sqlite-transactions.ts); elsewhere Kysely's own. */
+  readonly transactions: TransactionRunner | undefined;
   /** Applies every pending migration; safe to run from several processes at once. */
   migrate(): Promise<string[]>;
   /** Names of migrations not yet applied. */
@@ -262,8 +265,9 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
       },
     });
   }
-  const db = sqlite
-    ? new Kysely<Database>({ dialect: new ImmediateSqliteDialect(sqlite) })
+  const sqliteDialect = sqlite ? new ImmediateSqliteDialect(sqlite) : undefined;
+  const db = sqliteDialect
+    ? new Kysely<Database>({ dialect: sqliteDialect })
     : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
 
   const migrator = new Migrator(db as Kysely<unknown>, dialect, MIGRATIONS);
@@ -275,6 +279,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     jobsChannel: dialect === 'postgres' ? channelName('jobs', options.schema) : undefined,
     ipRulesChannel: dialect === 'postgres' ? channelName('ip_rules', options.schema) : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
+    transactions: sqlite && sqliteDialect ? sqliteTransactions(db, sqliteDialect, () => sqlite.inTransaction) : undefined,
     async migrate() {
       if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();
       return migrator.migrate(Date.now());

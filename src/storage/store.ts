@@ -4,6 +4,7 @@ import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
 import type { IpRulesCache } from './ip-rules-cache.js';
 import type { Database } from './schema.js';
+import type { TransactionRunner } from './sqlite-transactions.js';
 import { accountsStore } from './stores/accounts.store.js';
 import { emailEventsStore, inboundStore, secretsStore, templatesStore } from './stores/channels.store.js';
 import { creditsStore } from './stores/credits.store.js';
@@ -25,6 +26,8 @@ export interface StoreOptions {
   ipRulesChannel?: string | undefined;
   /** This process's kept IP allow-lists (ip-rules-cache.ts); they serve only while a listener keeps them live. */
   ipRulesCache?: IpRulesCache | undefined;
+  /** How the handle's transactions run (database.transactions on SQLite); Kysely's `transaction()` when absent. */
+  transactions?: TransactionRunner | undefined;
 }
 
 const SINGLE_PROCESS: StoreOptions = {
@@ -45,6 +48,7 @@ export function storeOf(
     ipRulesChannel: database.ipRulesChannel,
     // Serves only once a listener keeps it told of changes (notifications.ts): never on SQLite.
     ipRulesCache: options.ipRulesCache,
+    transactions: database.transactions,
   });
 }
 
@@ -158,9 +162,8 @@ function bind(
     async transaction(work) {
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
-      const result = await db.transaction().execute((trx) => {
-        return work(bind(trx, options, inner, undefined, undefined));
-      });
+      const run: TransactionRunner = options.transactions ?? ((inTransaction) => db.transaction().execute(inTransaction));
+      const result = await run((trx) => work(bind(trx, options, inner, undefined, undefined)));
       if (inner.jobs) announce();
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
       return result;
