@@ -1,6 +1,7 @@
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Clock } from '../core/clock.js';
 import { newKeyId } from '../core/ids.js';
+import { withChanges } from '../core/with-changes.js';
 import type { Executor } from '../storage/database.js';
 import {
   findActiveSigningKey,
@@ -74,7 +75,7 @@ export class KeyRing {
     // Known keys are re-read now and then, so a retirement made elsewhere is noticed here too.
     if (entry && now - entry.loadedAt >= ACTIVE_KEY_REFRESH_MS) {
       const row = await findSigningKey(this.db, kid);
-      entry = row ? Object.assign({}, entry, { retiredAt: row.retired_at, loadedAt: now }) : undefined;
+      entry = row ? withChanges(entry, { retiredAt: row.retired_at, loadedAt: now }) : undefined;
       if (entry) this.#verification.set(kid, entry);
       else this.#verification.delete(kid);
     }
@@ -113,7 +114,7 @@ export class KeyRing {
     // The retired keys keep verifying: mark them as the store now does instead of forgetting them,
     // since forgotten kids are re-read at most once a second (UNKNOWN_KID_RELOAD_MS).
     for (const [kid, entry] of this.#verification) {
-      if (entry.retiredAt === null) this.#verification.set(kid, Object.assign({}, entry, { retiredAt: now }));
+      if (entry.retiredAt === null) this.#verification.set(kid, withChanges(entry, { retiredAt: now }));
     }
     return row.kid;
   }

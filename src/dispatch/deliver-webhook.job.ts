@@ -1,5 +1,6 @@
 import type { ClaimedJob, Webhook, WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
+import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -77,13 +78,13 @@ async function deliverOnce(
     webhook = await store.webhooks.find(delivery.accountId, delivery.webhookId);
     if (!webhook) {
       await store.webhooks.updateDelivery(
-        Object.assign({}, delivery, { status: 'canceled' as const, nextAttemptAt: null, lastError: 'the webhook was deleted' }),
+        withChanges(delivery, { status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' }),
       );
       return DONE;
     }
     if (!webhook.active) {
       await store.webhooks.updateDelivery(
-        Object.assign({}, delivery, { status: 'failed' as const, nextAttemptAt: null, lastError: 'the webhook is disabled' }),
+        withChanges(delivery, { status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' }),
       );
       return DONE;
     }
@@ -129,7 +130,7 @@ async function record(
   const now = clock.now();
   const attempts = delivery.attempts + 1;
   const succeeded = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
-  const attempted: WebhookDelivery = Object.assign({}, delivery, {
+  const attempted = withChanges(delivery, {
     attempts,
     lastStatusCode: result.statusCode ?? null,
     lastError: succeeded ? null : (result.error ?? `HTTP ${result.statusCode}`),
@@ -140,13 +141,13 @@ async function record(
   if (succeeded) {
     // Grouped: deliveries finishing together share one commit.
     await store.groupedTransaction(async (tx) => {
-      await tx.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'succeeded' as const, nextAttemptAt: null }));
+      await tx.webhooks.updateDelivery(withChanges(attempted, { status: 'succeeded', nextAttemptAt: null }));
       if (webhook) await tx.webhooks.recordAttemptOutcome(webhook.id, true, now);
     });
     return DONE;
   }
   if (webhook && result.statusCode === 410) {
-    await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
+    await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
     await store.webhooks.setActive(webhook.id, false, 'the receiver answered 410 Gone');
     ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled: the receiver answered 410 Gone');
     return DONE;
@@ -154,7 +155,7 @@ async function record(
   if (webhook) {
     const streak = await store.webhooks.recordAttemptOutcome(webhook.id, false, now);
     if (streak?.failingSince !== null && streak?.failingSince !== undefined && now - streak.failingSince >= DISABLE_AFTER_FAILING_MS) {
-      await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
+      await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
       await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');
       ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled after 3 days of failed deliveries');
       return DONE;
@@ -162,10 +163,10 @@ async function record(
   }
   const delay = webhookRetryDelayMs(attempts, ctx.random);
   if (delay === undefined) {
-    await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'failed' as const, nextAttemptAt: null }));
+    await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
     return DONE;
   }
   const retryAt = now + delay;
-  await store.webhooks.updateDelivery(Object.assign({}, attempted, { status: 'pending' as const, nextAttemptAt: retryAt }));
+  await store.webhooks.updateDelivery(withChanges(attempted, { status: 'pending', nextAttemptAt: retryAt }));
   return { done: false, retryAt, error: attempted.lastError ?? 'failed' };
 }

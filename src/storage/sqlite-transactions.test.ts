@@ -108,8 +108,29 @@ describe('SQLite transactions through one reused handle', () => {
     ).rejects.toThrow('this transaction has ended');
   });
 
-  it('refuses to open a transaction inside a transaction through the handle', async () => {
-    await expect(run(async (trx) => trx.transaction().execute(async () => {}))).rejects.toThrow(/cannot open another transaction/);
+  it('refuses a handle kept from an earlier transaction while the next one is open, instead of running in it', async () => {
+    let kept: Kysely<Database> | undefined;
+    await run(async (trx) => {
+      kept = trx;
+    });
+    await run(async (trx) => {
+      expect(trx).not.toBe(kept);
+      await expect(
+        notes(kept as Kysely<Database>)
+          .insertInto('notes')
+          .values({ id: 9, text: 'stray' })
+          .execute(),
+      ).rejects.toThrow('this transaction has ended');
+    });
+    expect(await texts()).not.toContain('stray');
+  });
+
+  it('hands out a Kysely transaction: it says so, and opens no transaction or connection of its own', async () => {
+    await run(async (trx) => {
+      expect(trx.isTransaction).toBe(true);
+      expect(() => trx.transaction()).toThrow(/not supported/);
+      expect(() => trx.connection()).toThrow(/not supported/);
+    });
     expect(await texts()).toEqual(['kept', 'after', 'still working', 'first', 'second']);
   });
 });

@@ -1,12 +1,12 @@
-import { CompiledQuery, type DatabaseConnection, type Driver, Kysely, type Dialect as KyselyDialect } from 'kysely';
+import { CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type Dialect as KyselyDialect, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Runs `work` in one transaction and answers its result once committed; rolls back when it throws. */
 export type TransactionRunner = <T>(work: (trx: Kysely<Database>) => Promise<T>) => Promise<T>;
 
-const refuse = (): Promise<never> => Promise.reject(new Error('a transaction handle cannot open another transaction or connection'));
+const refuse = (): Promise<never> => Promise.reject(new Error('a transaction handle has no driver of its own'));
 
-/** The driver of the transaction handle: everything goes through the open transaction's connection. */
+/** The driver of the transaction handles, never called: their queries go through the open transaction's connection. */
 const NO_DRIVER: Driver = {
   init: () => Promise.resolve(),
   acquireConnection: refuse,
@@ -18,16 +18,24 @@ const NO_DRIVER: Driver = {
 };
 
 /**
- * Transactions on SQLite's one connection, every one through the same transaction handle.
+ * Handles taken in turn: one kept past its transaction (a bug) finds its slot empty, and is
+ * refused, for the next fifteen transactions, instead of running inside whichever one is open.
+ */
+const HANDLES = 16;
+
+/**
+ * Transactions on SQLite's one connection, through a few handles made once and taken in turn.
  *
- * Kysely's `db.transaction().execute()` makes a transaction builder and a Kysely instance for each
- * transaction, each holding `Object.freeze({ ...props })`. On Node 20 a spread copy whose shape is
- * then changed (a member added, or frozen) outlives the young collections that should free it:
- * about 120 bytes of the old generation a transaction, most of what a durable send still left
- * there (docs/performance.md, "A spread that outlives its request"). SQLite has one connection and
- * so one transaction at a time (the driver's lock, taken here as Kysely takes it), so one handle,
- * bound to "the connection of the open transaction", serves them all. The handle answers only
- * while its transaction is open: a query made after the end is refused, as Kysely refuses it.
+ * Kysely's `db.transaction().execute()` makes a transaction builder and a `Transaction` (a Kysely
+ * instance) for each transaction, each holding `Object.freeze({ ...props })`. On Node 20 a spread
+ * copy whose shape is then changed (a member added, or frozen) outlives the young collections
+ * that should free it: about 120 bytes of the old generation a transaction, most of what a
+ * durable send still left there (docs/performance.md, "A spread that outlives its request").
+ * SQLite has one connection and so one transaction at a time (the driver's lock, taken here as
+ * Kysely takes it), so a `Transaction` bound to "the connection of the open transaction" can be
+ * made once and serve again. A handle answers only while its own transaction is open: a query made
+ * through it later is refused, as Kysely refuses it, and like Kysely's it opens no transaction or
+ * connection of its own.
  *
  * BEGIN IMMEDIATE, COMMIT and ROLLBACK go to the connection the driver hands out (database.ts:
  * it waits for a lock held elsewhere with the event loop free). A commit that fails leaves SQLite
@@ -36,28 +44,37 @@ const NO_DRIVER: Driver = {
  */
 export function sqliteTransactions(db: Kysely<Database>, dialect: KyselyDialect, inTransaction: () => boolean): TransactionRunner {
   const executor = db.getExecutor();
-  let open: DatabaseConnection | undefined;
-  const handle = new Kysely<Database>({
-    config: { dialect },
-    dialect,
-    driver: NO_DRIVER,
-    executor: executor.withConnectionProvider({
-      provideConnection: (consume) => (open ? consume(open) : Promise.reject(new Error('this transaction has ended'))),
-    }),
-  });
+  const open: Array<DatabaseConnection | undefined> = Array.from({ length: HANDLES }, () => undefined);
+  const handles = open.map(
+    (_, slot) =>
+      new Transaction<Database>({
+        config: { dialect },
+        dialect,
+        driver: NO_DRIVER,
+        executor: executor.withConnectionProvider({
+          provideConnection: (consume) => {
+            const connection = open[slot];
+            return connection ? consume(connection) : Promise.reject(new Error('this transaction has ended'));
+          },
+        }),
+      }),
+  );
+  let turn = 0;
   return (work) =>
     executor.provideConnection(async (connection) => {
+      const slot = turn;
+      turn = (turn + 1) % HANDLES;
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
-      open = connection;
+      open[slot] = connection;
       try {
-        const result = await work(handle);
+        const result = await work(handles[slot] as Transaction<Database>);
         await connection.executeQuery(CompiledQuery.raw('commit'));
         return result;
       } catch (error) {
         if (inTransaction()) await connection.executeQuery(CompiledQuery.raw('rollback'));
         throw error;
       } finally {
-        open = undefined;
+        open[slot] = undefined;
       }
     });
 }

@@ -2,6 +2,7 @@ import type { ProviderReceipt } from '../delivery/provider.js';
 import type { MovedMessage, Store, Transition } from '../ports.js';
 import { emitEvent, emitEvents } from '../webhooks/emit-event.js';
 import { statusEventType } from '../webhooks/event-types.js';
+import { withChanges } from '../with-changes.js';
 import { recordEmailComplaint, recordEmailEvent, recordEmailFailure } from './email-events.js';
 import type { Message, MessageStatus } from './message.js';
 
@@ -32,7 +33,7 @@ async function move(
   eventData?: Record<string, unknown>,
 ): Promise<Message | undefined> {
   if (!(await tx.messages.transition(Object.assign({}, change, { messageId: message.id })))) return undefined;
-  const moved: Message = Object.assign({}, message, { status: change.to as MessageStatus });
+  const moved = withChanges(message, { status: change.to as MessageStatus });
   const type = statusEventType(moved.status);
   if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
   return moved;
@@ -292,7 +293,7 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
   if (receipt.status === 'complained') return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
   if (message.status === 'queued') {
     if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)')) {
-      message = Object.assign({}, message, { status: 'sent' as const });
+      message = withChanges(message, { status: 'sent' });
     }
   }
   switch (receipt.status) {

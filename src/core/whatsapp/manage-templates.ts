@@ -2,6 +2,7 @@ import type { Account } from '../accounts/account.js';
 import type { Clock } from '../clock.js';
 import { validationError } from '../errors.js';
 import type { Store, WhatsappTemplate } from '../ports.js';
+import { withChanges } from '../with-changes.js';
 import { SESSION_WINDOW_MS } from './session-window.js';
 import { type TemplateCategory, type TemplateStatus, templateProblems } from './templates.js';
 
@@ -36,7 +37,7 @@ export async function addTemplate(
   };
   const problems = templateProblems(definition);
   if (problems.length > 0)
-    throw validationError(problems.map((p) => (p.field === 'components.0.text' ? Object.assign({}, p, { field: 'body' }) : p)));
+    throw validationError(problems.map((p) => (p.field === 'components.0.text' ? withChanges(p, { field: 'body' }) : p)));
   const account = await store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
   return store.transaction(async (tx) => {
