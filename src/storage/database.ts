@@ -77,7 +77,7 @@ export interface HeraldDatabase {
   readonly ipRulesChannel: string | undefined;
   /** PostgreSQL only: the connection settings, for a dedicated LISTEN connection. */
   readonly connection: { url: string; schema: string | undefined } | undefined;
-  /** SQLite only: transactions through one reused handle (sqlite-transactions.ts); elsewhere Kysely's own. */
+  /** SQLite only: the store's transactions, through handles made once (sqlite-transactions.ts); elsewhere Kysely's own. */
   readonly transactions: TransactionRunner | undefined;
   /** Applies every pending migration; safe to run from several processes at once. */
   migrate(): Promise<string[]>;
@@ -168,14 +168,15 @@ class ImmediateSqliteDriver extends SqliteDriver {
 
 /** SQLite through Kysely on one better-sqlite3 connection (its prepared statements kept), patiently. */
 class ImmediateSqliteDialect extends SqliteDialect {
-  readonly #config: SqliteDialectConfig;
-  constructor(private readonly sqlite: SqliteDatabase.Database) {
+  /** The driver Kysely is given; the store's transactions (sqlite-transactions.ts) begin and end through it too. */
+  readonly driver: ImmediateSqliteDriver;
+  constructor(sqlite: SqliteDatabase.Database) {
     const config = { database: withStatementCache(sqlite) };
     super(config);
-    this.#config = config;
+    this.driver = new ImmediateSqliteDriver(config, sqlite);
   }
   override createDriver(): SqliteDriver {
-    return new ImmediateSqliteDriver(this.#config, this.sqlite);
+    return this.driver;
   }
 }
 
@@ -279,7 +280,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     jobsChannel: dialect === 'postgres' ? channelName('jobs', options.schema) : undefined,
     ipRulesChannel: dialect === 'postgres' ? channelName('ip_rules', options.schema) : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
-    transactions: sqlite && sqliteDialect ? sqliteTransactions(db, sqliteDialect, () => sqlite.inTransaction) : undefined,
+    transactions: sqlite && sqliteDialect ? sqliteTransactions(db, sqliteDialect, sqlite) : undefined,
     async migrate() {
       if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();
       return migrator.migrate(Date.now());

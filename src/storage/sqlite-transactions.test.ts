@@ -9,7 +9,7 @@ import { storeOf } from './store.js';
 /** A table of the test's own, so the tests say what they mean without Herald's rows. */
 const notes = (trx: Kysely<Database>) => trx as unknown as Kysely<{ notes: { id: number; text: string } }>;
 
-describe('SQLite transactions through one reused handle', () => {
+describe('SQLite transactions through handles made once', () => {
   let location: TestDatabaseLocation;
   let database: HeraldDatabase;
   let run: TransactionRunner;

@@ -1,4 +1,5 @@
-import { CompiledQuery, type DatabaseConnection, type Driver, type Kysely, type Dialect as KyselyDialect, Transaction } from 'kysely';
+import type SqliteDatabase from 'better-sqlite3';
+import { type DatabaseConnection, type Driver, type Kysely, type Dialect as KyselyDialect, Transaction } from 'kysely';
 import type { Database } from './schema.js';
 
 /** Runs `work` in one transaction and answers its result once committed; rolls back when it throws. */
@@ -24,7 +25,7 @@ const NO_DRIVER: Driver = {
 const HANDLES = 16;
 
 /**
- * Transactions on SQLite's one connection, through a few handles made once and taken in turn.
+ * Transactions on SQLite's one connection, through sixteen handles made once and taken in turn.
  *
  * Kysely's `db.transaction().execute()` makes a transaction builder and a `Transaction` (a Kysely
  * instance) for each transaction, each holding `Object.freeze({ ...props })`. On Node 20 a spread
@@ -37,12 +38,17 @@ const HANDLES = 16;
  * through it later is refused, as Kysely refuses it, and like Kysely's it opens no transaction or
  * connection of its own.
  *
- * BEGIN IMMEDIATE, COMMIT and ROLLBACK go to the connection the driver hands out (database.ts:
- * it waits for a lock held elsewhere with the event loop free). A commit that fails leaves SQLite
- * in the transaction for some errors (a deferred constraint, SQLITE_BUSY): it is rolled back, and
- * the caller gets the commit's error.
+ * The transaction begins (BEGIN IMMEDIATE), commits and rolls back through the dialect's own
+ * driver, on the connection it hands out (database.ts: it waits for a lock held elsewhere with the
+ * event loop free). A commit that fails leaves SQLite in the transaction for some errors (a
+ * deferred constraint, SQLITE_BUSY): it is rolled back, and the caller gets the commit's error.
  */
-export function sqliteTransactions(db: Kysely<Database>, dialect: KyselyDialect, inTransaction: () => boolean): TransactionRunner {
+export function sqliteTransactions(
+  db: Kysely<Database>,
+  dialect: KyselyDialect & { readonly driver: Driver },
+  sqlite: Pick<SqliteDatabase.Database, 'inTransaction'>,
+): TransactionRunner {
+  const { driver } = dialect;
   const executor = db.getExecutor();
   const open: Array<DatabaseConnection | undefined> = Array.from({ length: HANDLES }, () => undefined);
   const handles = open.map(
@@ -64,14 +70,14 @@ export function sqliteTransactions(db: Kysely<Database>, dialect: KyselyDialect,
     executor.provideConnection(async (connection) => {
       const slot = turn;
       turn = (turn + 1) % HANDLES;
-      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      await driver.beginTransaction(connection, {});
       open[slot] = connection;
       try {
         const result = await work(handles[slot] as Transaction<Database>);
-        await connection.executeQuery(CompiledQuery.raw('commit'));
+        await driver.commitTransaction(connection);
         return result;
       } catch (error) {
-        if (inTransaction()) await connection.executeQuery(CompiledQuery.raw('rollback'));
+        if (sqlite.inTransaction) await driver.rollbackTransaction(connection);
         throw error;
       } finally {
         open[slot] = undefined;

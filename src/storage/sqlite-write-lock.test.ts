@@ -5,6 +5,7 @@ import Database from 'better-sqlite3';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createDatabase, type HeraldDatabase } from './database.js';
+import type { TransactionRunner } from './sqlite-transactions.js';
 
 describe('waiting for the SQLite write lock held by another process', () => {
   let dir: string;
@@ -26,10 +27,11 @@ describe('waiting for the SQLite write lock held by another process', () => {
   });
 
   /**
-   * Writes `n` while the other connection holds the write lock for `holdMs`: in a transaction, or
-   * as a statement of its own (autocommit).
+   * Writes `n` while the other connection holds the write lock for `holdMs`: in a Kysely
+   * transaction, in one of the store's (sqlite-transactions.ts), or as a statement of its own
+   * (autocommit).
    */
-  async function writeWhileLocked(n: number, holdMs: number, how: 'transaction' | 'statement' = 'transaction') {
+  async function writeWhileLocked(n: number, holdMs: number, how: 'transaction' | 'store transaction' | 'statement' = 'transaction') {
     other.exec('begin immediate');
     other.exec('insert into t (n) values (0)');
     let ticks = 0;
@@ -40,6 +42,10 @@ describe('waiting for the SQLite write lock held by another process', () => {
       await database.db.transaction().execute(async (trx) => {
         await sql`insert into t (n) values (${n})`.execute(trx);
       });
+    } else if (how === 'store transaction') {
+      await storeTransaction(async (trx) => {
+        await sql`insert into t (n) values (${n})`.execute(trx);
+      });
     } else {
       await sql`insert into t (n) values (${n})`.execute(database.db);
     }
@@ -47,6 +53,7 @@ describe('waiting for the SQLite write lock held by another process', () => {
     return { ticks, waitedMs: performance.now() - started };
   }
 
+  const storeTransaction: TransactionRunner = (work) => (database.transactions as TransactionRunner)(work);
   const busyTimeout = async () => (await sql<{ timeout: number }>`pragma busy_timeout`.execute(database.db)).rows[0]?.timeout;
   const written = async () => (await sql<{ n: number }>`select n from t where n > 0 order by n`.execute(database.db)).rows.map((r) => r.n);
 
@@ -59,6 +66,13 @@ describe('waiting for the SQLite write lock held by another process', () => {
     expect(await written()).toEqual([1]);
     // SQLite itself never waits on this connection.
     expect(await busyTimeout()).toBe(0);
+  });
+
+  it('keeps the event loop running while a store transaction waits to begin, and writes once the lock comes free', async () => {
+    const { ticks, waitedMs } = await writeWhileLocked(5, 300, 'store transaction');
+    expect(waitedMs).toBeGreaterThanOrEqual(250);
+    expect(ticks).toBeGreaterThan(5);
+    expect(await written()).toEqual([5]);
   });
 
   it('keeps the event loop running while a statement outside a transaction waits, and writes it once', async () => {
@@ -84,5 +98,26 @@ describe('waiting for the SQLite write lock held by another process', () => {
       other.exec('rollback');
     }
     expect(await written()).toEqual([]);
+  }, 15_000);
+
+  it('gives up on a store transaction after five seconds with SQLITE_BUSY, writing nothing, and frees the connection', async () => {
+    other.exec('begin immediate');
+    let ran = false;
+    try {
+      await expect(
+        storeTransaction(async (trx) => {
+          ran = true;
+          await sql`insert into t (n) values (9)`.execute(trx);
+        }),
+      ).rejects.toMatchObject({ code: 'SQLITE_BUSY' });
+    } finally {
+      other.exec('rollback');
+    }
+    expect(ran).toBe(false);
+    expect(await written()).toEqual([]);
+    await storeTransaction(async (trx) => {
+      await sql`insert into t (n) values (10)`.execute(trx);
+    });
+    expect(await written()).toEqual([10]);
   }, 15_000);
 });

@@ -162,7 +162,7 @@ function bind(
     async transaction(work) {
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
-      const run: TransactionRunner = options.transactions ?? ((inTransaction) => db.transaction().execute(inTransaction));
+      const run: TransactionRunner = options.transactions ?? ((unit) => db.transaction().execute(unit));
       const result = await run((trx) => work(bind(trx, options, inner, undefined, undefined)));
       if (inner.jobs) announce();
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
