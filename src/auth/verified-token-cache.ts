@@ -4,9 +4,9 @@ import type { TokenPrincipal } from './access-tokens.js';
 
 /**
  * Tokens whose signature and claims were already checked, so a client calling with the same token
- * does not pay an EdDSA verification per request. Bounded (about the least recently used entry goes
- * first: `BoundedMap.touch`), keyed by a SHA-256 of the token (the token itself is never kept), and an entry is never
- * served past the moment a fresh verification would refuse the token.
+ * does not pay an EdDSA verification per request. Bounded (about the least recently used entry
+ * goes first: `BoundedMap.touch`), keyed by a SHA-256 of the token (the token itself is never
+ * kept), and an entry is never served past the moment a fresh verification would refuse the token.
  */
 export class VerifiedTokenCache {
   readonly #entries: BoundedMap<string, { principal: TokenPrincipal; usableThroughMs: number }>;

@@ -3,12 +3,12 @@ import { BoundedMap } from '../core/bounded-map.js';
 
 /**
  * better-sqlite3 with its prepared statements kept: Kysely prepares every query it runs, and
- * preparing costs as much as running a short one. Statements are reused by SQL text (about the least
- * recently used out past `max`: `BoundedMap.touch`); one still busy (a stream being read) is never handed out twice. Long
- * statements (multi-row writes of hundreds of rows) are not kept: each holds megabytes of compiled
- * program, and preparing one is small beside the rows it writes. Pragmas are not kept either: a
- * setting takes effect while its statement is compiled, and SQLite compiles a pragma statement again
- * each time it runs, so a kept copy saves nothing.
+ * preparing costs as much as running a short one. Statements are reused by SQL text (about the
+ * least recently used out past `max`: `BoundedMap.touch`); one still busy (a stream being read) is
+ * never handed out twice. Long statements (multi-row writes of hundreds of rows) are not kept:
+ * each holds megabytes of compiled program, and preparing one is small beside the rows it writes.
+ * Pragmas are not kept either: a setting takes effect while its statement is compiled, and SQLite
+ * compiles a pragma statement again each time it runs, so a kept copy saves nothing.
  *
  * Statements that return rows return them as objects made here (`withObjectRows`).
  */
