@@ -2,6 +2,7 @@ import { Webhook as StandardWebhook } from 'standardwebhooks';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../test/ssrf-cases.js';
 import { type ReceivedDelivery, startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { WebhookDelivery } from '../core/ports.js';
@@ -556,6 +557,28 @@ describeEachDialect('webhook deliveries', (dialect) => {
       expect(callback).toMatch(/^msg_/);
       expect(hook.connections()).toBe(0);
       expect(hook.received).toEqual([]);
+    });
+
+    it('refuses every IPv6 form that embeds an internal IPv4, as a literal and as the address of a name', async () => {
+      /** `embedded-N.example.com` resolves to the N-th form. */
+      const toEmbedded: Lookup = async (host) => [
+        { address: EMBEDDED_INTERNAL_IPV4[Number(/^embedded-(\d+)\./.exec(host)?.[1])]?.host ?? '', family: 6 },
+      ];
+      t.dispatch.webhooks = { ...t.dispatch.webhooks, allowPrivateNetworks: false, lookup: toEmbedded };
+      const hook = await receiver();
+      const webhookIds: string[] = [];
+      for (const [index, { host }] of EMBEDDED_INTERNAL_IPV4.entries()) {
+        webhookIds.push(await createWebhook(urlOfHost(host, hook.port), ['message.sent']));
+        webhookIds.push(await createWebhook(`http://embedded-${index}.example.com:${hook.port}/hook`, ['message.sent']));
+      }
+      await send(NORMAL);
+      await t.drain();
+      for (const webhookId of webhookIds) {
+        const delivery = await onlyDelivery(webhookId);
+        expect(delivery, webhookId).toMatchObject({ status: 'pending', attempts: 1, lastStatusCode: null });
+        expect(delivery.lastError, webhookId).toBe('refused: the URL resolves to a private, loopback or reserved address');
+      }
+      expect(hook.connections()).toBe(0);
     });
 
     it('posts to the address the guard checked (a name only the stub knows reaches the receiver)', async () => {

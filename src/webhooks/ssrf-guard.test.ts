@@ -1,6 +1,7 @@
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../test/ssrf-cases.js';
 import { postWebhook } from './sender.js';
 import { isForbiddenAddress, type Lookup, resolveTarget } from './ssrf-guard.js';
 
@@ -57,6 +58,7 @@ const REFUSED: Array<[url: string, what: string]> = [
   ['http://[::127.0.0.1]/', 'IPv4-compatible loopback'],
   ['http://[64:ff9b::a00:1]/', 'NAT64 of 10.0.0.1'],
   ['http://[64:ff9b::7f00:1]/', 'NAT64 of 127.0.0.1'],
+  ...EMBEDDED_INTERNAL_IPV4.map(({ host, form }): [string, string] => [urlOfHost(host), form]),
   // cloud metadata
   ['http://169.254.169.254/latest/meta-data/', 'link-local metadata address'],
   ['http://metadata.google.internal/computeMetadata/v1/', 'GCP metadata name'],
@@ -185,33 +187,111 @@ describe('SSRF guard: allowed receiver URLs', () => {
   });
 });
 
+/**
+ * The IANA special-purpose registries (IPv4 and IPv6), multicast and the reserved blocks: every
+ * entry by its first and last address (and named addresses inside), none of them a webhook target.
+ */
+const SPECIAL_IPV4: Array<[range: string, addresses: string[]]> = [
+  ['0.0.0.0/8 this network', ['0.0.0.0', '0.255.255.255']],
+  ['10.0.0.0/8 private', ['10.0.0.0', '10.255.255.255']],
+  ['100.64.0.0/10 shared address space (CGNAT)', ['100.64.0.0', '100.127.255.255']],
+  ['127.0.0.0/8 loopback', ['127.0.0.0', '127.255.255.255']],
+  ['169.254.0.0/16 link-local', ['169.254.0.0', '169.254.169.254', '169.254.255.255']],
+  ['172.16.0.0/12 private', ['172.16.0.0', '172.31.255.255']],
+  ['192.0.0.0/24 IETF protocol assignments', ['192.0.0.0', '192.0.0.8', '192.0.0.9', '192.0.0.10', '192.0.0.170', '192.0.0.255']],
+  ['192.0.2.0/24 TEST-NET-1', ['192.0.2.0', '192.0.2.255']],
+  ['192.31.196.0/24 AS112-v4', ['192.31.196.0', '192.31.196.255']],
+  ['192.52.193.0/24 AMT', ['192.52.193.0', '192.52.193.255']],
+  ['192.88.99.0/24 6to4 relay anycast (deprecated)', ['192.88.99.0', '192.88.99.255']],
+  ['192.168.0.0/16 private', ['192.168.0.0', '192.168.255.255']],
+  ['192.175.48.0/24 AS112 direct delegation', ['192.175.48.0', '192.175.48.255']],
+  ['198.18.0.0/15 benchmarking', ['198.18.0.0', '198.19.255.255']],
+  ['198.51.100.0/24 TEST-NET-2', ['198.51.100.0', '198.51.100.255']],
+  ['203.0.113.0/24 TEST-NET-3', ['203.0.113.0', '203.0.113.255']],
+  ['224.0.0.0/4 multicast', ['224.0.0.0', '239.255.255.250', '239.255.255.255']],
+  ['240.0.0.0/4 reserved', ['240.0.0.0', '255.255.255.254']],
+  ['255.255.255.255/32 limited broadcast', ['255.255.255.255']],
+];
+
+const SPECIAL_IPV6: Array<[range: string, addresses: string[]]> = [
+  ['::/128 unspecified', ['::']],
+  ['::1/128 loopback', ['::1', '0:0:0:0:0:0:0:1']],
+  ['::/96 IPv4-compatible (deprecated), even of a public IPv4', ['::7f00:1', '::808:808']],
+  ['::ffff:0:0/96 IPv4-mapped of an internal IPv4', ['::ffff:127.0.0.1', '::ffff:7f00:1', '::ffff:a00:1', '::ffff:169.254.169.254']],
+  ['::ffff:0:0:0/96 SIIT, even of a public IPv4', ['::ffff:0:127.0.0.1', '::ffff:0:808:808']],
+  ['64:ff9b::/96 NAT64 of an internal IPv4', ['64:ff9b::a00:1', '64:ff9b::127.0.0.1', '64:ff9b::ffff:ffff']],
+  [
+    '64:ff9b:1::/48 local-use NAT64, even of a public IPv4',
+    ['64:ff9b:1::7f00:1', '64:ff9b:1::808:808', '64:ff9b:1:ffff:ffff:ffff:ffff:ffff'],
+  ],
+  ['100::/64 discard-only', ['100::', '100::ffff:ffff:ffff:ffff']],
+  ['100:0:0:1::/64 dummy prefix', ['100:0:0:1::1']],
+  ['2001::/23 IETF protocol assignments', ['2001:1::1', '2001:1::2', '2001:1::3', '2001:1ff:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['2001::/32 Teredo of an internal IPv4', ['2001:0:4136:e378:8000:63bf:80ff:fffe', '2001:0:a00:1::f7f7:f7f7']],
+  ['2001::/32 Teredo, even of public IPv4s', ['2001:0:4136:e378:8000:63bf:f7f7:f7f7']],
+  ['2001:2::/48 benchmarking', ['2001:2::', '2001:2:0:ffff:ffff:ffff:ffff:ffff']],
+  ['2001:3::/32 AMT', ['2001:3::1']],
+  ['2001:4:112::/48 AS112-v6', ['2001:4:112::1']],
+  ['2001:10::/28 ORCHID (deprecated)', ['2001:10::1']],
+  ['2001:20::/28 ORCHIDv2', ['2001:20::1', '2001:2f:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['2001:30::/28 drone remote ID', ['2001:30::1']],
+  ['2001:db8::/32 documentation', ['2001:db8::1', '2001:db8:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['2002::/16 6to4 of an internal IPv4', ['2002:7f00:1::1', '2002:a00:1::1', '2002:c0a8:101::1']],
+  ['2002::/16 6to4, even of a public IPv4', ['2002:808:808::1']],
+  ['2620:4f:8000::/48 AS112 direct delegation', ['2620:4f:8000::1']],
+  ['3fff::/20 documentation', ['3fff::1', '3fff:fff:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['5f00::/16 SRv6 SIDs', ['5f00::1']],
+  ['fc00::/7 unique local', ['fc00::1', 'fd00:ec2::254', 'fdff:ffff:ffff:ffff:ffff:ffff:ffff:ffff']],
+  ['fe80::/10 link-local', ['fe80::1', 'febf:ffff:ffff:ffff:ffff:ffff:ffff:ffff', 'fe80::1%eth0']],
+  ['fec0::/10 site-local (deprecated)', ['fec0::1']],
+  ['ff00::/8 multicast', ['ff02::1', 'ff0e::1']],
+  ['outside 2000::/3, the only block allocated for global unicast', ['4000::1', 'e000::1', '1000::1']],
+];
+
 describe('isForbiddenAddress', () => {
-  it.each([
-    '127.0.0.1',
-    '10.0.0.1',
-    '172.16.5.4',
-    '192.168.0.1',
-    '100.64.0.1',
-    '169.254.169.254',
-    '0.0.0.0',
-    '224.0.0.1',
-    '255.255.255.255',
-    '::1',
-    '::',
-    '::ffff:127.0.0.1',
-    '::ffff:7f00:1',
-    '::ffff:a00:1',
-    '64:ff9b::a00:1',
-    'fc00::1',
-    'fd00:ec2::254',
-    'fe80::1',
-    'ff02::1',
-    'not-an-address',
-  ])('forbids %s', (address) => {
-    expect(isForbiddenAddress(address)).toBe(true);
+  it.each(SPECIAL_IPV4)('forbids IPv4 %s', (_range, addresses) => {
+    for (const address of addresses) expect(isForbiddenAddress(address), address).toBe(true);
   });
 
-  it.each(['8.8.8.8', '93.184.216.34', '1.1.1.1', '::ffff:8.8.8.8', '2001:4860:4860::8888', '64:ff9b::808:808'])('allows %s', (address) => {
+  it.each(SPECIAL_IPV6)('forbids IPv6 %s', (_range, addresses) => {
+    for (const address of addresses) expect(isForbiddenAddress(address), address).toBe(true);
+  });
+
+  it.each(EMBEDDED_INTERNAL_IPV4)('forbids $host ($form)', ({ host }) => {
+    expect(isForbiddenAddress(host)).toBe(true);
+  });
+
+  it.each(['not-an-address', '', '127.1', '0177.0.0.1', '0x7f000001', '2130706433', '[::1]', '::1::'])(
+    'forbids %j, which is no address in the strict syntax',
+    (address) => {
+      expect(isForbiddenAddress(address)).toBe(true);
+    },
+  );
+
+  it.each([
+    ['8.8.8.8', 'public IPv4'],
+    ['93.184.216.34', 'public IPv4'],
+    ['1.1.1.1', 'public IPv4'],
+    ['9.255.255.255', 'just before 10/8'],
+    ['11.0.0.0', 'just after 10/8'],
+    ['100.63.255.255', 'just before 100.64/10'],
+    ['100.128.0.0', 'just after 100.64/10'],
+    ['172.15.255.255', 'just before 172.16/12'],
+    ['172.32.0.0', 'just after 172.16/12'],
+    ['192.0.1.1', 'between 192.0.0/24 and 192.0.2/24'],
+    ['192.167.255.255', 'just before 192.168/16'],
+    ['198.17.255.255', 'just before 198.18/15'],
+    ['198.20.0.0', 'just after 198.18/15'],
+    ['223.255.255.255', 'just before multicast'],
+    ['::ffff:8.8.8.8', 'IPv4-mapped public address'],
+    ['::ffff:808:808', 'IPv4-mapped public address, hex'],
+    ['64:ff9b::808:808', 'NAT64 64:ff9b::/96 of a public address'],
+    ['2001:4860:4860::8888', 'global unicast'],
+    ['2606:4700:4700::1111', 'global unicast'],
+    ['2001:200::1', 'just after 2001::/23'],
+    ['2620:4f:8001::1', 'just after 2620:4f:8000::/48'],
+    ['3fff:1000::1', 'just after 3fff::/20'],
+  ])('allows %s (%s)', (address) => {
     expect(isForbiddenAddress(address)).toBe(false);
   });
 });

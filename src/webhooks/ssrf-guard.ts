@@ -1,72 +1,70 @@
 import { lookup as dnsLookup } from 'node:dns/promises';
-import { BlockList, isIP } from 'node:net';
+import { isIP } from 'node:net';
+import ipaddr from 'ipaddr.js';
 
-/**
- * Where webhooks may not go (issue 5, SSRF): loopback, private, link-local, CGNAT, multicast,
- * unspecified, reserved and documentation ranges, IPv6 ULA, and IPv4 embedded in IPv6
- * (mapped, NAT64) when the IPv4 inside is one of those; plus cloud metadata host names.
+/*
+ * Where webhooks may go (issue 5, SSRF): globally routable unicast only. Address classes come from
+ * ipaddr.js, whose `range()` names the IANA special-purpose ranges of both families (IPv4 and IPv6
+ * Special-Purpose Address Registries, plus multicast and the reserved 240/4); an address is allowed
+ * only when it names none of them, and an IPv6 one must also lie in 2000::/3, the only block IANA
+ * allocates for global unicast (which also shuts out IPv4-compatible ::a.b.c.d and 100:0:0:1::/64).
+ *
+ * An IPv6 address that embeds an IPv4 one is judged by that IPv4 as well: behind a translator or a
+ * tunnel it reaches the IPv4 network. Two such forms are only another spelling of an IPv4
+ * destination and pass when their IPv4 does: IPv4-mapped ::ffff:0:0/96 (the socket is an IPv4 one)
+ * and NAT64's well-known 64:ff9b::/96 (IANA marks it globally reachable, and RFC 6052 §3.1 forbids
+ * it for non-global IPv4). The others are refused whatever they embed: SIIT ::ffff:0:0:0/96,
+ * local-use NAT64 64:ff9b:1::/48 (not globally reachable; where its IPv4 sits depends on the prefix
+ * length its operator chose), 6to4 2002::/16 and Teredo 2001::/32 (deprecated tunnels that reach
+ * whatever relay or translator is nearest, a network that cannot be known from here).
  * `new URL()` has already turned decimal, octal and hex IPv4 spellings into dotted quads.
  */
-const forbidden = new BlockList();
-for (const [network, prefix] of [
-  ['0.0.0.0', 8],
-  ['10.0.0.0', 8],
-  ['100.64.0.0', 10],
-  ['127.0.0.0', 8],
-  ['169.254.0.0', 16],
-  ['172.16.0.0', 12],
-  ['192.0.0.0', 24],
-  ['192.0.2.0', 24],
-  ['192.88.99.0', 24],
-  ['192.168.0.0', 16],
-  ['198.18.0.0', 15],
-  ['198.51.100.0', 24],
-  ['203.0.113.0', 24],
-  ['224.0.0.0', 4],
-  ['240.0.0.0', 4],
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv4');
-}
-for (const [network, prefix] of [
-  ['::', 128],
-  ['::1', 128],
-  ['100::', 64],
-  ['2001:db8::', 32],
-  ['fc00::', 7],
-  ['fe80::', 10],
-  ['fec0::', 10],
-  ['ff00::', 8],
-] as const) {
-  forbidden.addSubnet(network, prefix, 'ipv6');
-}
+
+const GLOBAL_UNICAST_V6 = ipaddr.IPv6.parseCIDR('2000::/3');
+const NAT64_WELL_KNOWN = ipaddr.IPv6.parseCIDR('64:ff9b::/96');
+const IPV4_COMPATIBLE = ipaddr.IPv6.parseCIDR('::/96');
 
 const METADATA_HOSTS = new Set(['metadata', 'metadata.google.internal', 'metadata.goog', 'instance-data', 'instance-data.ec2.internal']);
 
-/** The IPv4 address inside an IPv4-mapped (::ffff:a.b.c.d), compatible or NAT64 (64:ff9b::) IPv6 address. */
-function embeddedIpv4(address: string): string | undefined {
-  const lower = address.toLowerCase();
-  const dotted = /^(?:::ffff:|::|64:ff9b::)(\d+\.\d+\.\d+\.\d+)$/.exec(lower);
-  if (dotted?.[1]) return dotted[1];
-  // `new URL()` writes [::127.0.0.1] as [::7f00:1]: the compatible form needs the hex spelling too.
-  const hex = /^(?:::ffff:|::|64:ff9b::)([0-9a-f]{1,4}):([0-9a-f]{1,4})$/.exec(lower);
-  if (hex?.[1] && hex[2]) {
-    const high = Number.parseInt(hex[1], 16);
-    const low = Number.parseInt(hex[2], 16);
-    return `${high >> 8}.${high & 255}.${low >> 8}.${low & 255}`;
-  }
-  return undefined;
+/** The IPv4 address made of two 16-bit IPv6 groups (high first). */
+function ipv4Of(high: number, low: number): ipaddr.IPv4 {
+  return new ipaddr.IPv4([high >> 8, high & 255, low >> 8, low & 255]);
 }
 
-/** True for an address a webhook must never be sent to. */
-export function isForbiddenAddress(address: string): boolean {
-  const family = isIP(address);
-  if (family === 4) return forbidden.check(address, 'ipv4');
-  if (family === 6) {
-    const inner = embeddedIpv4(address);
-    if (inner) return forbidden.check(inner, 'ipv4');
-    return forbidden.check(address, 'ipv6');
+/** Every IPv4 address an IPv6 one carries, by the form its range names (none for most). */
+function embeddedIpv4s(address: ipaddr.IPv6): ipaddr.IPv4[] {
+  const p = address.parts as [number, number, number, number, number, number, number, number];
+  switch (address.range()) {
+    case 'ipv4Mapped': // ::ffff:a.b.c.d
+    case 'rfc6145': // SIIT ::ffff:0:a.b.c.d
+    case 'rfc6052': // NAT64 64:ff9b::a.b.c.d (and the /96 layout of local-use 64:ff9b:1::/48)
+      return [ipv4Of(p[6], p[7])];
+    case '6to4': // 2002:AABB:CCDD::/48 is the site behind the 6to4 router at AA.BB.CC.DD
+      return [ipv4Of(p[1], p[2])];
+    case 'teredo': // 2001:0:SERVER:flags:port:CLIENT, the client's address and port inverted
+      return [ipv4Of(p[2], p[3]), ipv4Of(p[6] ^ 0xffff, p[7] ^ 0xffff)];
+    default:
+      return address.match(IPV4_COMPATIBLE) ? [ipv4Of(p[6], p[7])] : [];
   }
-  return true;
+}
+
+const isGlobalIpv4 = (address: ipaddr.IPv4): boolean => address.range() === 'unicast';
+
+function isGlobalIpv6(address: ipaddr.IPv6): boolean {
+  // A scoped address (fe80::1%eth0) names an interface of this host's, never a global destination.
+  if (address.zoneId) return false;
+  if (!embeddedIpv4s(address).every(isGlobalIpv4)) return false;
+  if (address.range() === 'ipv4Mapped' || address.match(NAT64_WELL_KNOWN)) return true;
+  return address.range() === 'unicast' && address.match(GLOBAL_UNICAST_V6);
+}
+
+/** True for an address a webhook must never be sent to: anything but globally routable unicast. */
+export function isForbiddenAddress(address: string): boolean {
+  // node:net's strict syntax first: ipaddr.js alone would also read 0177.0.0.1 or 127.1 as IPv4.
+  const family = isIP(address);
+  if (family === 0) return true;
+  const parsed = ipaddr.parse(address);
+  return !(parsed.kind() === 'ipv4' ? isGlobalIpv4(parsed as ipaddr.IPv4) : isGlobalIpv6(parsed as ipaddr.IPv6));
 }
 
 export type Lookup = (hostname: string) => Promise<Array<{ address: string; family: number }>>;

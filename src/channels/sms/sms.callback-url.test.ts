@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../../test/ssrf-cases.js';
 import type { Lookup } from '../../webhooks/ssrf-guard.js';
 
 /** DNS as the tests want it: `inside.example.com` is a private address, everything else public. */
@@ -24,6 +25,7 @@ describeEachDialect('the SSRF guard on a message’s callback_url', (dialect) =>
     ['loopback written in decimal', 'http://2130706433/cb'],
     ['the cloud metadata address', 'http://169.254.169.254/latest/meta-data'],
     ['localhost', 'http://localhost/cb'],
+    ...EMBEDDED_INTERNAL_IPV4.map(({ host, form }): [string, string] => [`[${host}], ${form}`, urlOfHost(host, undefined, '/cb')]),
   ])('refuses %s with 422 on callback_url, writing nothing', async (_case, callbackUrl) => {
     const before = await t.store.credits.ledger(accountId);
     for (const [url, body] of [

@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../../test/ssrf-cases.js';
 import type { CreatedAccount } from '../../core/accounts/manage-accounts.js';
 import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
 import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../core/webhooks/manage-webhooks.js';
@@ -22,6 +23,8 @@ const stubLookup: Lookup = async (host) => {
       { address: PUBLIC_ADDRESS, family: 4 },
       { address: '192.168.1.20', family: 4 },
     ];
+  const embedded = /^embedded-(\d+)\.example\.com$/.exec(host);
+  if (embedded) return [{ address: EMBEDDED_INTERNAL_IPV4[Number(embedded[1])]?.host ?? '', family: 6 }];
   if (host === 'nowhere.example.com') throw Object.assign(new Error('getaddrinfo ENOTFOUND'), { code: 'ENOTFOUND' });
   return [{ address: PUBLIC_ADDRESS, family: 4 }];
 };
@@ -107,6 +110,19 @@ describeEachDialect('webhook registration and signing secret', (dialect) => {
       expect(error.details[0].field).toBe('url');
       expect(error.message).toMatch(/^Invalid field 'url': .*(private|local|metadata)/);
     });
+
+    it.each(EMBEDDED_INTERNAL_IPV4.map(({ host, form }, index) => ({ host, form, index })))(
+      'refuses [$host] ($form) with 422 on url, as a literal and as the address of a name',
+      async ({ host, index }) => {
+        for (const url of [urlOfHost(host), `https://embedded-${index}.example.com/hook`]) {
+          const response = await register({ url, events: ['*'] });
+          expect(response.statusCode, url).toBe(422);
+          expect(response.json().error.details, url).toEqual([
+            { field: 'url', message: 'resolves to a private, loopback or reserved address' },
+          ]);
+        }
+      },
+    );
 
     it('refuses a host that does not resolve', async () => {
       const response = await register({ url: 'https://nowhere.example.com/hook', events: ['*'] });
