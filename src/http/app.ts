@@ -26,7 +26,7 @@ import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
 import { tokenInfoRoutes } from './routes/token-info.routes.js';
 import { registerTransportSecurity, type SecuritySettings } from './transport-security.js';
-import { createValidatorCompiler } from './validation.js';
+import { createValidatorCompiler, refuseUnstorableInput } from './validation.js';
 import { webhookDeliveriesRoutes } from './webhooks/webhook-deliveries.routes.js';
 import { receiverUrlCheck, webhooksRoutes } from './webhooks/webhooks.routes.js';
 
@@ -119,6 +119,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     done(null, payload);
   });
   installErrorHandler(app);
+  // Every route, before its schema and handler: text no store can hold, or nesting past the limit.
+  app.addHook('preValidation', refuseUnstorableInput);
 
   await app.register(swagger, openApiOptions(deps.http.publicUrl));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });

@@ -1,4 +1,3 @@
-import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Clock } from '../core/clock.js';
@@ -6,6 +5,7 @@ import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import { requirePrincipal } from './auth.js';
 import { ErrorEnvelope } from './envelope.js';
+import { fingerprintOf } from './request-fingerprint.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -35,23 +35,6 @@ const IdempotencyHeaders = Type.Object({
     }),
   ),
 });
-
-/** JSON with object keys sorted, so the same body written in another key order is the same request. */
-function canonicalJson(value: unknown): string {
-  if (Array.isArray(value)) return `[${value.map(canonicalJson).join(',')}]`;
-  if (value !== null && typeof value === 'object') {
-    const entries = Object.keys(value)
-      .sort()
-      .map((key) => `${JSON.stringify(key)}:${canonicalJson((value as Record<string, unknown>)[key])}`);
-    return `{${entries.join(',')}}`;
-  }
-  return JSON.stringify(value) ?? 'null';
-}
-
-const fingerprintOf = (request: FastifyRequest): string =>
-  createHash('sha256')
-    .update(`${request.method} ${request.url}\n${canonicalJson(request.body ?? null)}`)
-    .digest('hex');
 
 /**
  * `Idempotency-Key` on every POST under /v1 (CONTRACT: 409 IDEMPOTENCY_KEY_IN_USE, 422

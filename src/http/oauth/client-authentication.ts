@@ -1,3 +1,4 @@
+import { isStorableText } from '../validation.js';
 import { OAuthError } from './oauth-errors.js';
 
 export interface ClientCredentials {
@@ -21,7 +22,14 @@ function parseBasic(header: string): { clientId: string; clientSecret: string } 
   const decoded = Buffer.from(match[1], 'base64').toString('utf8');
   const colon = decoded.indexOf(':');
   if (colon < 0) throw new OAuthError('invalid_request', 'Basic credentials must be "client_id:client_secret".', true);
-  return { clientId: decodeBasicPart(decoded.slice(0, colon)), clientSecret: decodeBasicPart(decoded.slice(colon + 1)) };
+  const clientId = decodeBasicPart(decoded.slice(0, colon));
+  const clientSecret = decodeBasicPart(decoded.slice(colon + 1));
+  // No client id or secret has such characters, and the id must not reach the store (PostgreSQL
+  // text cannot hold U+0000): refused as malformed, like the same bytes in the form.
+  if (!isStorableText(clientId) || !isStorableText(clientSecret)) {
+    throw new OAuthError('invalid_request', 'The Basic credentials contain U+0000 or an unpaired UTF-16 surrogate.', true);
+  }
+  return { clientId, clientSecret };
 }
 
 /**

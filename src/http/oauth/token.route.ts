@@ -158,6 +158,10 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
 
   app.setErrorHandler((error: unknown, request, reply) => {
     if (error instanceof OAuthError) return sendOAuthError(reply, error);
+    // A parameter no client could have sent in good faith (refuseUnstorableInput): a malformed request.
+    if (error instanceof ApiError && error.code === 'VALIDATION_ERROR') {
+      return sendOAuthError(reply, new OAuthError('invalid_request', error.message));
+    }
     // Refusals from the server-wide hooks (draining, HTTPS required), in the OAuth shape.
     if (error instanceof ApiError) {
       if (error.headers) reply.headers(error.headers);
