@@ -11,7 +11,7 @@ import { DEFAULT_PRICES } from '../src/core/pricing.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/dispatch/dispatch-context.js';
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
-import { buildApp } from '../src/http/app.js';
+import { type AppDeps, buildApp } from '../src/http/app.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
@@ -62,6 +62,10 @@ export interface TestAppOptions {
   security?: SecuritySettings;
   /** The SSRF guard at webhook registration; by default loopback receivers are allowed, as in dispatch. */
   webhooks?: { allowPrivateNetworks?: boolean; lookup?: Lookup };
+  /** Load shedding; none by default (a test on a busy machine is never shed). */
+  admission?: AppDeps['admission'];
+  /** Wraps the store the app runs on (to make one of its writes fail, say); the worker's is unwrapped. */
+  wrapStore?: (store: Store) => Store;
 }
 
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
@@ -74,7 +78,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   // Every request and job is logged (at trace level) for the suite's secret scan.
   const logger = testLogger('app');
   const app = await buildApp({
-    store,
+    store: options.wrapStore ? options.wrapStore(store) : store,
     clock,
     prices: DEFAULT_PRICES,
     tokens,
@@ -82,6 +86,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     isDraining: () => false,
     security: options.security,
     rateLimiting: options.rateLimiting,
+    admission: options.admission,
     http: {
       bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
       publicUrl: TEST_PUBLIC_URL,

@@ -46,8 +46,12 @@ export interface StoredResponse {
 }
 
 export type IdempotencyClaim =
-  /** The key is new (or its earlier claim lapsed): the caller runs the request. */
-  | { kind: 'claimed' }
+  /**
+   * The key is new (or its earlier claim lapsed): the caller runs the request. `lease` names this
+   * claim (it is the time the claim lapses, in ms): a write under the key succeeds only while the
+   * claim is still this one, so a request taken over after its claim lapsed cannot also finish.
+   */
+  | { kind: 'claimed'; lease: number }
   /** The request ran: replay this. */
   | { kind: 'replay'; response: StoredResponse }
   /** The first request with the key is still running. */
@@ -65,12 +69,36 @@ export interface IdempotencyPort {
     lockMs: number;
     ttlMs: number;
   }): Promise<IdempotencyClaim>;
-  /** Stores the response of a claimed request, to replay until the key expires. */
-  complete(accountId: string, key: string, response: StoredResponse): Promise<void>;
-  /** Forgets a claim whose request failed on our side (5xx), so a retry runs it again. */
-  release(accountId: string, key: string): Promise<void>;
+  /**
+   * Stores the response of the claim `lease` names, to replay until the key expires. False (and
+   * nothing written) when the key holds another claim or an answer already: the claim lapsed and a
+   * retry took the key over.
+   */
+  complete(accountId: string, key: string, lease: number, response: StoredResponse): Promise<boolean>;
+  /** Forgets the claim `lease` names, whose request failed on our side (5xx), so a retry runs it again. */
+  release(accountId: string, key: string, lease: number): Promise<void>;
   /** Deletes keys past their expiry; returns how many. */
   deleteExpired(now: number, limit: number): Promise<number>;
+}
+
+/**
+ * The answer of a request made with an Idempotency-Key, kept by the use case in the same
+ * transaction as what the request creates: after a crash at any moment, a retry finds either
+ * nothing (and runs) or what was created together with its answer (and replays it), never the one
+ * without the other.
+ */
+export interface KeptAnswer<R> {
+  /**
+   * Stores the answer to `result` under the request's key, in `tx`. Throws IDEMPOTENCY_KEY_IN_USE,
+   * to roll the transaction back, when the request no longer holds the key (it ran past its claim
+   * and a retry took the key over).
+   */
+  keep(tx: Store, result: R): Promise<void>;
+}
+
+/** The same answer kept for a result the caller derives from its own (one message of a list, say). */
+export function keptFor<R, S>(answer: KeptAnswer<S> | undefined, from: (result: R) => S): KeptAnswer<R> | undefined {
+  return answer && { keep: (tx, result) => answer.keep(tx, from(result)) };
 }
 
 export interface NewAccount {
@@ -270,6 +298,11 @@ export interface JobsPort {
   rescheduleMany(jobIds: readonly string[], workerId: string, runAt: number, error: string | null): Promise<void>;
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
   releaseAll(workerId: string): Promise<number>;
+  /**
+   * Extends every lease `workerId` still holds to `until` (its heartbeat), so a lease ends soon
+   * after its holder stops renewing it rather than a fixed time after the claim. Returns how many.
+   */
+  renewLeases(workerId: string, until: number): Promise<number>;
   /** When the next job becomes due (or its lease runs out), if there is one. */
   nextDueAt(now: number): Promise<number | undefined>;
   /** Removes the job of a message, if it has one. */

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import type { Store } from '../core/ports.js';
+import type { KeptAnswer, Store } from '../core/ports.js';
 import { requirePrincipal } from './auth.js';
 import { ErrorEnvelope } from './envelope.js';
 import { fingerprintOf } from './request-fingerprint.js';
@@ -10,8 +10,17 @@ import { fingerprintOf } from './request-fingerprint.js';
 declare module 'fastify' {
   interface FastifyRequest {
     /** The idempotency key this request claimed, to store its response under. */
-    idempotencyClaim?: { accountId: string; key: string } | undefined;
+    idempotencyClaim?: IdempotencyClaimOfRequest | undefined;
   }
+}
+
+interface IdempotencyClaimOfRequest {
+  accountId: string;
+  key: string;
+  /** Names this claim: the store keeps an answer under the key only while the claim is this one. */
+  lease: number;
+  /** The status of the answer the use case kept in its own transaction, if it did (keptAnswer). */
+  keptStatus?: number;
 }
 
 export interface IdempotencySettings {
@@ -76,7 +85,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
     );
     switch (claim.kind) {
       case 'claimed':
-        request.idempotencyClaim = { accountId, key: header };
+        request.idempotencyClaim = { accountId, key: header, lease: claim.lease };
         return;
       case 'replay': {
         const { response } = claim;
@@ -100,21 +109,63 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
     const claim = request.idempotencyClaim;
     if (!claim) return payload;
     request.idempotencyClaim = undefined;
+    // Kept in the transaction that wrote what the request made (a crash could not split them).
+    if (claim.keptStatus === reply.statusCode) return payload;
     if (reply.statusCode >= 500) {
-      await deps.store.idempotency.release(claim.accountId, claim.key);
+      await deps.store.idempotency.release(claim.accountId, claim.key, claim.lease);
       return payload;
     }
     const contentType = reply.getHeader('content-type');
     try {
-      await deps.store.idempotency.complete(claim.accountId, claim.key, {
+      // A request that created nothing (a refusal, or a route that keeps no answer itself): its
+      // answer is kept now. Nothing is kept if a retry took the key over meanwhile.
+      await deps.store.idempotency.complete(claim.accountId, claim.key, claim.lease, {
         statusCode: reply.statusCode,
         contentType: typeof contentType === 'string' ? contentType : null,
         body: typeof payload === 'string' ? payload : Buffer.isBuffer(payload) ? payload.toString('utf8') : '',
       });
     } catch (error) {
-      // The request did run; only its replay is lost (the claim lapses after lockMs).
+      // Only the replay is lost: the claim lapses after lockMs and a retry runs the request again.
       request.log.error({ err: error }, 'could not store the response of an idempotent request');
     }
     return payload;
   });
+}
+
+/** The content type of every JSON answer under /v1, as Fastify sends it. */
+const JSON_CONTENT_TYPE = 'application/json; charset=utf-8';
+
+/**
+ * The answer of a request that creates something, for its use case to keep in the transaction that
+ * creates it (KeptAnswer): `present` turns the use case's result into the body the route answers
+ * with `statusCode`, serialized as the route serializes it, so a replay is the answer byte for byte.
+ * Undefined when the request carries no Idempotency-Key.
+ */
+export function keptAnswer<R>(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  statusCode: number,
+  present: (result: R) => unknown,
+): KeptAnswer<R> | undefined {
+  const claim = request.idempotencyClaim;
+  if (!claim) return undefined;
+  return {
+    async keep(tx, result) {
+      const body = reply.getSerializationFunction(String(statusCode))?.(present(result) as Record<string, unknown>);
+      if (body === undefined) throw new Error(`${request.routeOptions.url}: no response schema for ${statusCode} to keep an answer with`);
+      const kept = await tx.idempotency.complete(claim.accountId, claim.key, claim.lease, {
+        statusCode,
+        contentType: JSON_CONTENT_TYPE,
+        body,
+      });
+      if (!kept) {
+        throw new ApiError(
+          'IDEMPOTENCY_KEY_IN_USE',
+          'This request ran past its claim on the Idempotency-Key and a retry took the key over; nothing was done. Retry to get the answer.',
+          { headers: { 'retry-after': '1' } },
+        );
+      }
+      claim.keptStatus = statusCode;
+    },
+  };
 }

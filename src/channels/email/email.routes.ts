@@ -2,9 +2,11 @@ import type { FastifyInstance } from 'fastify';
 import { toIso } from '../../core/clock.js';
 import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
+import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { toApiError } from '../../http/error-handler.js';
+import { keptAnswer } from '../../http/idempotency.js';
 import { presentAccepted } from '../../http/message-view.js';
 import { MessageIdParams } from '../sms/sms.schema.js';
 import { EmailAccepted, EmailEvents, SendEmailBody } from './email.schema.js';
@@ -55,12 +57,13 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         response: { 200: Envelope(EmailAccepted), 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const principal = requirePrincipal(request);
       const schemaError = request.validationError ? toApiError(request.validationError) : undefined;
       if (schemaError && schemaError.code !== 'VALIDATION_ERROR') throw schemaError;
-      const message = await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? []);
-      return { success: true as const, data: presentAccepted(message) };
+      const present = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
+      const answer = keptAnswer(request, reply, 200, present);
+      return present(await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? [], answer));
     },
   );
 

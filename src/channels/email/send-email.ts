@@ -1,7 +1,8 @@
 import { ApiError, type FieldProblem } from '../../core/errors.js';
 import { newMessageId } from '../../core/ids.js';
-import { acceptMessages, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
+import type { KeptAnswer } from '../../core/ports.js';
 import type { SendEmailBody } from './email.schema.js';
 import type { EmailTracking } from './tracking.js';
 
@@ -115,6 +116,7 @@ export async function sendEmail(
   accountId: string,
   body: unknown,
   schemaProblems: readonly FieldProblem[] = [],
+  answer?: KeptAnswer<Message>,
 ): Promise<Message> {
   // One problem per field: what the schema already said about a field is not said twice.
   const reported = new Set(schemaProblems.map((p) => p.field));
@@ -133,7 +135,9 @@ export async function sendEmail(
   // The id is made first: the tracking links in the HTML carry it.
   const id = newMessageId('email', deps.clock.now());
   const payload = await emailPayload(input, id, deps.tracking);
-  const [message] = await acceptMessages(deps, accountId, [
+  return acceptOne(
+    deps,
+    accountId,
     {
       id,
       channel: 'email',
@@ -143,7 +147,6 @@ export async function sendEmail(
       payload: { ...payload },
       costMicros: deps.prices.email,
     },
-  ]);
-  if (!message) throw new Error('accepting one message returned none');
-  return message;
+    answer,
+  );
 }

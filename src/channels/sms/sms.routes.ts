@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { toIso, toIsoOrNull } from '../../core/clock.js';
 import { microsToCredits } from '../../core/credits.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
+import type { Message } from '../../core/messages/message.js';
 import { type SendDeps, sendSms } from '../../core/messages/send-sms.js';
-import { sendSmsBulk } from '../../core/messages/send-sms-bulk.js';
+import { type BulkResult, sendSmsBulk } from '../../core/messages/send-sms-bulk.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { keptAnswer } from '../../http/idempotency.js';
 import { presentAccepted, presentProgress } from '../../http/message-view.js';
 import {
   MessageIdParams,
@@ -35,16 +37,16 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
         response: { 200: Envelope(SmsAccepted), 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
     },
-    async (request) => {
-      const principal = requirePrincipal(request);
-      const message = await sendSms(deps, principal.accountId, request.body);
-      return {
+    async (request, reply) => {
+      const present = (message: Message) => ({
         success: true as const,
         data: Object.assign(presentAccepted(message), {
           segments: message.segments ?? 0,
           ...(message.scheduledAt !== null ? { scheduled_at: toIso(message.scheduledAt) } : {}),
         }),
-      };
+      });
+      const principal = requirePrincipal(request);
+      return present(await sendSms(deps, principal.accountId, request.body, keptAnswer(request, reply, 200, present)));
     },
   );
 
@@ -64,21 +66,23 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
         response: { 200: Envelope(SmsBulkAccepted), 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
     },
-    async (request) => {
-      const principal = requirePrincipal(request);
-      const result = await sendSmsBulk(deps, principal.accountId, request.body);
-      const first = result.messages[0];
-      return {
-        success: true as const,
-        data: {
-          batch_id: result.batchId,
-          messages: result.messages.map((m) => ({ message_id: m.id, to: m.to, status: 'queued' as const })),
-          rejected: result.rejected,
-          segments: first?.segments ?? 0,
-          credits_used: microsToCredits(result.messages.reduce((sum, m) => sum + m.costMicros, 0)),
-          ...(first && first.scheduledAt !== null ? { scheduled_at: toIso(first.scheduledAt) } : {}),
-        },
+    async (request, reply) => {
+      const present = (result: BulkResult) => {
+        const first = result.messages[0];
+        return {
+          success: true as const,
+          data: {
+            batch_id: result.batchId,
+            messages: result.messages.map((m) => ({ message_id: m.id, to: m.to, status: 'queued' as const })),
+            rejected: result.rejected,
+            segments: first?.segments ?? 0,
+            credits_used: microsToCredits(result.messages.reduce((sum, m) => sum + m.costMicros, 0)),
+            ...(first && first.scheduledAt !== null ? { scheduled_at: toIso(first.scheduledAt) } : {}),
+          },
+        };
       };
+      const principal = requirePrincipal(request);
+      return present(await sendSmsBulk(deps, principal.accountId, request.body, keptAnswer(request, reply, 200, present)));
     },
   );
 

@@ -5,6 +5,7 @@ import type { Message } from '../../core/messages/message.js';
 import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from '../../core/messages/send-telegram.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { keptAnswer } from '../../http/idempotency.js';
 import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
 import { MessageIdParams } from '../sms/sms.schema.js';
 import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
@@ -32,7 +33,10 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
         response: { 200: Envelope(TelegramAccepted), ...sendErrors },
       },
     },
-    async (request) => accepted(await sendTelegramMessage(deps, requirePrincipal(request).accountId, request.body)),
+    async (request, reply) =>
+      accepted(
+        await sendTelegramMessage(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+      ),
   );
 
   app.post<{ Body: SendTelegramPhotoBody }>(
@@ -50,7 +54,8 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
         response: { 200: Envelope(TelegramAccepted), ...sendErrors },
       },
     },
-    async (request) => accepted(await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body)),
+    async (request, reply) =>
+      accepted(await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted))),
   );
 
   app.get<{ Params: { message_id: string } }>(

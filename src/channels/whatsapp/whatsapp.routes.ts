@@ -7,6 +7,7 @@ import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from 
 import type { WhatsappTemplate } from '../../core/ports.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
+import { keptAnswer } from '../../http/idempotency.js';
 import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
 import { MessageIdParams } from '../sms/sms.schema.js';
 import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
@@ -43,7 +44,10 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
         response: { 200: Envelope(WhatsappAccepted), ...sendErrors },
       },
     },
-    async (request) => accepted(await sendWhatsappTemplate(deps, requirePrincipal(request).accountId, request.body)),
+    async (request, reply) =>
+      accepted(
+        await sendWhatsappTemplate(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+      ),
   );
 
   app.post<{ Body: SendSessionBody }>(
@@ -62,7 +66,10 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
         response: { 200: Envelope(WhatsappAccepted), ...sendErrors },
       },
     },
-    async (request) => accepted(await sendWhatsappSession(deps, requirePrincipal(request).accountId, request.body)),
+    async (request, reply) =>
+      accepted(
+        await sendWhatsappSession(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+      ),
   );
 
   app.get<{ Querystring: TemplateListQuery }>(

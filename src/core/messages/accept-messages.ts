@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { creditsText } from '../credits.js';
 import { ApiError, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
-import type { Store } from '../ports.js';
+import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
 import { type AcceptUnit, acceptQueueOf, writeUnits } from './accept-queue.js';
 import type { Message } from './message.js';
@@ -70,14 +70,16 @@ export function queuedMessage(draft: MessageDraft, accountId: string, now: numbe
 /**
  * Accepts messages in one transaction, all or none: holds their total cost (402 when the available
  * balance does not cover it), stores them as `queued`, and adds their delivery jobs (the
- * transactional outbox). One message or a thousand, it is one transaction.
+ * transactional outbox). One message or a thousand, it is one transaction, and the request's
+ * answer under its Idempotency-Key (`answer`) is kept in it too.
  */
 export async function acceptMessages(
   deps: SendDeps,
   accountId: string,
   drafts: readonly MessageDraft[],
-  batchId: string | null = null,
+  options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined } = {},
 ): Promise<Message[]> {
+  const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const messages = drafts.map((draft) => queuedMessage(draft, accountId, now, batchId));
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
@@ -96,6 +98,7 @@ export async function acceptMessages(
     payloads: drafts.map((draft) => (draft.payload ? JSON.stringify(draft.payload) : null)),
     now,
     insufficient,
+    answer: options.answer,
   };
   if (deps.store.sharesCommits) {
     // Written with the other requests of the moment, in one transaction (accept-queue.ts).
@@ -105,4 +108,18 @@ export async function acceptMessages(
     if (!held) throw insufficient();
   }
   return messages;
+}
+
+/** Accepts one message (acceptMessages for a single draft); `answer` is kept with it. */
+export async function acceptOne(
+  deps: SendDeps,
+  accountId: string,
+  draft: MessageDraft,
+  answer?: KeptAnswer<Message> | undefined,
+): Promise<Message> {
+  const [message] = await acceptMessages(deps, accountId, [draft], {
+    answer: keptFor(answer, (messages: readonly Message[]) => messages[0] as Message),
+  });
+  if (!message) throw new Error('accepting one message returned none');
+  return message;
 }

@@ -6,7 +6,7 @@ import { sumLedger } from '../accounts/ledger.js';
 import type { CreatedAccount } from '../accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../credits.js';
 import { ApiError } from '../errors.js';
-import type { Store } from '../ports.js';
+import type { KeptAnswer, Store } from '../ports.js';
 import { DEFAULT_PRICES } from '../pricing.js';
 import { queuedMessage } from './accept-messages.js';
 import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
@@ -108,6 +108,49 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     expect((outcomes[1] as PromiseRejectedResult).reason).not.toBeInstanceOf(ApiError);
     expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(4 * MICROS_PER_CREDIT);
     expect(await t.store.jobs.count()).toBe(4);
+    await expectLedgerBalanced(account);
+  });
+
+  it("keeps each unit's answer under its Idempotency-Key in the batch; a unit whose key was taken over fails alone, writing nothing", async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const accountId = account.account.id;
+    const claim = async (key: string) => {
+      const claimed = await t.store.transaction((tx) =>
+        tx.idempotency.claim({ accountId, key, fingerprint: 'f', now: t.clock.now(), lockMs: 60_000, ttlMs: 86_400_000 }),
+      );
+      if (claimed.kind !== 'claimed') throw new Error(`${key} was not claimed`);
+      return claimed.lease;
+    };
+    const answered = (key: string, lease: number): KeptAnswer<readonly Message[]> => ({
+      async keep(tx, messages) {
+        const body = JSON.stringify(messages.map((m) => m.id));
+        if (!(await tx.idempotency.complete(accountId, key, lease, { statusCode: 200, contentType: null, body }))) {
+          throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'taken over');
+        }
+      },
+    });
+    const kept = unit(accountId, 2);
+    kept.answer = answered('kept', await claim('kept'));
+    // Its claim is replaced by a retry's (a later lease) before the unit is written.
+    const stale = unit(accountId, 1);
+    stale.answer = answered('stale', await claim('stale'));
+    t.clock.advance(60_001);
+    await claim('stale');
+    const plain = unit(accountId, 3);
+
+    const queue = new AcceptQueue(t.store);
+    const outcomes = await Promise.allSettled([queue.submit(kept), queue.submit(stale), queue.submit(plain)]);
+    expect(outcomes.map((o) => o.status)).toEqual(['fulfilled', 'rejected', 'fulfilled']);
+    expect((outcomes[1] as PromiseRejectedResult).reason).toMatchObject({ code: 'IDEMPOTENCY_KEY_IN_USE' });
+
+    const rows = await t.database.db.selectFrom('idempotency_keys').select(['key', 'state', 'body']).orderBy('key').execute();
+    expect(rows).toEqual([
+      { key: 'kept', state: 'done', body: JSON.stringify(kept.messages.map((m) => m.id)) },
+      { key: 'stale', state: 'running', body: null },
+    ]);
+    expect((await t.store.accounts.findAccount(accountId))?.reservedMicros).toBe(5 * MICROS_PER_CREDIT);
+    expect(await t.store.jobs.count()).toBe(5);
+    expect(await t.store.messages.findForAccount(stale.messages[0]?.id as string, accountId)).toBeUndefined();
     await expectLedgerBalanced(account);
   });
 

@@ -1,7 +1,7 @@
 import { JOB_KINDS } from '../delivery/job-kinds.js';
 import type { ApiError } from '../errors.js';
 import type { Channel } from '../ids.js';
-import type { Store } from '../ports.js';
+import type { KeptAnswer, Store } from '../ports.js';
 import { recordEmailEvent } from './email-events.js';
 import type { Message } from './message.js';
 
@@ -14,6 +14,8 @@ export interface AcceptUnit {
   now: number;
   /** The error to answer with when the available balance does not cover the unit. */
   insufficient: () => ApiError;
+  /** The request's answer under its Idempotency-Key, kept with the messages when they are written. */
+  answer?: KeptAnswer<readonly Message[]> | undefined;
 }
 
 interface Queued {
@@ -37,6 +39,8 @@ interface Queued {
  */
 export class AcceptQueue {
   #queue: Queued[] = [];
+  /** The messages of the units in #queue. */
+  #queuedMessages = 0;
   #writing = false;
 
   constructor(
@@ -49,6 +53,7 @@ export class AcceptQueue {
   submit(unit: AcceptUnit): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ unit, resolve, reject });
+      this.#queuedMessages += unit.messages.length;
       if (!this.#writing) void this.#drain();
     });
   }
@@ -103,7 +108,17 @@ export class AcceptQueue {
       messages += (this.#queue[taken] as Queued).unit.messages.length;
       taken++;
     }
+    this.#queuedMessages -= messages;
     return this.#queue.splice(0, taken);
+  }
+
+  /**
+   * What waits to be taken into a batch (not the batch being written): requests, their messages,
+   * and the `now` of the oldest, undefined when none waits. Read on every request by admission
+   * control (http/admission.ts), so kept as counters, never counted.
+   */
+  get waiting(): { units: number; messages: number; oldestNow: number | undefined } {
+    return { units: this.#queue.length, messages: this.#queuedMessages, oldestNow: this.#queue[0]?.unit.now };
   }
 
   async #writeAlone(queued: Queued): Promise<void> {
@@ -171,6 +186,9 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
     Math.max(...accepted.map((unit) => unit.now)),
   );
   for (const unit of accepted) for (const message of unit.messages) await recordEmailEvent(tx, message, 'queued', unit.now);
+  // Last, so a unit whose key was taken over fails the batch only after everything else was tried;
+  // the batch is then written again unit by unit and that unit alone fails.
+  for (const unit of accepted) await unit.answer?.keep(tx, unit.messages);
   return held;
 }
 

@@ -1,6 +1,7 @@
 import { ApiError, validationError } from '../errors.js';
 import { timeOrderedId } from '../ids.js';
 import { isValidE164 } from '../phone.js';
+import { type KeptAnswer, keptFor } from '../ports.js';
 import { priceSms } from '../pricing.js';
 import { countSegments } from '../segments.js';
 import { acceptMessages, checkCallbackUrl, type SendDeps } from './accept-messages.js';
@@ -31,9 +32,14 @@ export interface BulkResult {
 /**
  * One text to many recipients (CONTRACT 6). Repeated numbers collapse to one; invalid ones are
  * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
- * the same single transaction that stores them, or the whole request fails with 402.
+ * the same single transaction that stores them (with `answer`), or the whole request fails with 402.
  */
-export async function sendSmsBulk(deps: SendDeps, accountId: string, input: SendSmsBulkInput): Promise<BulkResult> {
+export async function sendSmsBulk(
+  deps: SendDeps,
+  accountId: string,
+  input: SendSmsBulkInput,
+  answer?: KeptAnswer<BulkResult>,
+): Promise<BulkResult> {
   const now = deps.clock.now();
   const unique = [...new Set(input.recipients)];
   const valid: string[] = [];
@@ -70,7 +76,7 @@ export async function sendSmsBulk(deps: SendDeps, accountId: string, input: Send
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     })),
-    batchId,
+    { batchId, answer: keptFor(answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })) },
   );
   return { batchId, messages, rejected };
 }

@@ -1,9 +1,10 @@
 import { parseIsoDateTime } from '../datetime.js';
 import { ApiError, type FieldProblem, validationError } from '../errors.js';
 import { isValidE164 } from '../phone.js';
+import type { KeptAnswer } from '../ports.js';
 import { priceSms } from '../pricing.js';
 import { countSegments } from '../segments.js';
-import { acceptMessages, checkCallbackUrl, type SendDeps } from './accept-messages.js';
+import { acceptOne, checkCallbackUrl, type SendDeps } from './accept-messages.js';
 import type { Message } from './message.js';
 
 export interface SendSmsInput {
@@ -35,9 +36,10 @@ export function parseSchedule(text: string | undefined, now: number): number | u
 
 /**
  * Accepts an SMS: checks what the schema cannot, prices it by segments, and in one transaction
- * reserves its cost and stores it as `queued`. Nothing is written when any step fails.
+ * reserves its cost and stores it as `queued`, with `answer` kept. Nothing is written when any
+ * step fails.
  */
-export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsInput): Promise<Message> {
+export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsInput, answer?: KeptAnswer<Message>): Promise<Message> {
   const now = deps.clock.now();
   if (!isValidE164(input.to)) {
     throw new ApiError('INVALID_PHONE', `'${input.to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
@@ -49,7 +51,9 @@ export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsI
 
   await checkCallbackUrl(deps, input.callback_url);
   const { segments } = countSegments(input.message);
-  const [message] = await acceptMessages(deps, accountId, [
+  return acceptOne(
+    deps,
+    accountId,
     {
       channel: 'sms',
       to: input.to,
@@ -60,7 +64,6 @@ export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsI
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     },
-  ]);
-  if (!message) throw new Error('accepting one message returned none');
-  return message;
+    answer,
+  );
 }

@@ -1,5 +1,6 @@
 import { type FieldProblem, validationError } from '../errors.js';
-import { acceptMessages, type SendDeps } from './accept-messages.js';
+import type { KeptAnswer } from '../ports.js';
+import { acceptOne, type SendDeps } from './accept-messages.js';
 import type { Message } from './message.js';
 
 /**
@@ -93,36 +94,48 @@ function payloadOf(method: TelegramPayload['method'], input: TelegramOptions): T
   };
 }
 
-async function acceptOne(
+/** Accepts a Telegram text message to a chat (`to` is the chat id), priced per message. */
+export async function sendTelegramMessage(
   deps: SendDeps,
   accountId: string,
-  draft: { to: string; body: string | null; payload: TelegramPayload; costMicros: number },
-) {
-  const [message] = await acceptMessages(deps, accountId, [{ channel: 'telegram', ...draft }]);
-  if (!message) throw new Error('accepting one message returned none');
-  return message;
-}
-
-/** Accepts a Telegram text message to a chat (`to` is the chat id), priced per message. */
-export async function sendTelegramMessage(deps: SendDeps, accountId: string, input: SendTelegramMessageInput): Promise<Message> {
+  input: SendTelegramMessageInput,
+  answer?: KeptAnswer<Message>,
+): Promise<Message> {
   const problems = telegramProblems(input);
   if (problems.length > 0) throw validationError(problems);
-  return acceptOne(deps, accountId, {
-    to: input.chat_id,
-    body: input.message,
-    payload: payloadOf('sendMessage', input),
-    costMicros: deps.prices.telegramMessage,
-  });
+  return acceptOne(
+    deps,
+    accountId,
+    {
+      channel: 'telegram',
+      to: input.chat_id,
+      body: input.message,
+      payload: payloadOf('sendMessage', input),
+      costMicros: deps.prices.telegramMessage,
+    },
+    answer,
+  );
 }
 
 /** Accepts a Telegram photo, sent by URL (Telegram fetches it), with an optional caption as its text. */
-export async function sendTelegramPhoto(deps: SendDeps, accountId: string, input: SendTelegramPhotoInput): Promise<Message> {
+export async function sendTelegramPhoto(
+  deps: SendDeps,
+  accountId: string,
+  input: SendTelegramPhotoInput,
+  answer?: KeptAnswer<Message>,
+): Promise<Message> {
   const problems = telegramProblems(input);
   if (problems.length > 0) throw validationError(problems);
-  return acceptOne(deps, accountId, {
-    to: input.chat_id,
-    body: input.caption ?? null,
-    payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
-    costMicros: deps.prices.telegramPhoto,
-  });
+  return acceptOne(
+    deps,
+    accountId,
+    {
+      channel: 'telegram',
+      to: input.chat_id,
+      body: input.caption ?? null,
+      payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
+      costMicros: deps.prices.telegramPhoto,
+    },
+    answer,
+  );
 }

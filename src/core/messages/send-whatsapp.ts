@@ -1,10 +1,10 @@
 import { toIso } from '../clock.js';
 import { ApiError, type FieldProblem, validationError } from '../errors.js';
 import { isValidE164 } from '../phone.js';
-import type { WhatsappTemplate } from '../ports.js';
+import type { KeptAnswer, WhatsappTemplate } from '../ports.js';
 import { sessionWindowOf } from '../whatsapp/session-window.js';
 import { bodyTextOf, placeholdersOf, renderText } from '../whatsapp/templates.js';
-import { acceptMessages, type SendDeps } from './accept-messages.js';
+import { acceptOne, type SendDeps } from './accept-messages.js';
 import type { Message } from './message.js';
 
 /** One value for a `{{n}}` of a template; only text parameters are supported. */
@@ -133,25 +133,41 @@ export function matchParameters(template: WhatsappTemplate, components: readonly
  * be APPROVED, and get exactly its parameters. The message's text is the body with its parameters
  * filled in; the template reference and components go to the provider as they are.
  */
-export async function sendWhatsappTemplate(deps: SendDeps, accountId: string, input: SendWhatsappTemplateInput): Promise<Message> {
+export async function sendWhatsappTemplate(
+  deps: SendDeps,
+  accountId: string,
+  input: SendWhatsappTemplateInput,
+  answer?: KeptAnswer<Message>,
+): Promise<Message> {
   requireValidPhone(input.to);
   const template = await approvedTemplate(deps, accountId, input.template, input.language);
   const components = input.components ?? [];
   const bodyParameters = matchParameters(template, components);
   const payload: WhatsappPayload = { type: 'template', template: { name: template.name, language: template.language, components } };
-  return acceptOne(deps, accountId, {
-    to: input.to,
-    body: renderText(bodyTextOf(template), bodyParameters),
-    payload,
-    costMicros: deps.prices.whatsappTemplate,
-  });
+  return acceptOne(
+    deps,
+    accountId,
+    {
+      channel: 'whatsapp',
+      to: input.to,
+      body: renderText(bodyTextOf(template), bodyParameters),
+      payload,
+      costMicros: deps.prices.whatsappTemplate,
+    },
+    answer,
+  );
 }
 
 /**
  * Accepts a free-form WhatsApp message, allowed only inside the recipient's 24 h session window
  * (SESSION_WINDOW_CLOSED otherwise, saying when it closed if it ever opened).
  */
-export async function sendWhatsappSession(deps: SendDeps, accountId: string, input: SendWhatsappSessionInput): Promise<Message> {
+export async function sendWhatsappSession(
+  deps: SendDeps,
+  accountId: string,
+  input: SendWhatsappSessionInput,
+  answer?: KeptAnswer<Message>,
+): Promise<Message> {
   requireValidPhone(input.to);
   const window = await sessionWindowOf(deps.store, accountId, input.to, deps.clock.now());
   if (!window.open) {
@@ -163,15 +179,10 @@ export async function sendWhatsappSession(deps: SendDeps, accountId: string, inp
     );
   }
   const payload: WhatsappPayload = { type: 'text' };
-  return acceptOne(deps, accountId, { to: input.to, body: input.message, payload, costMicros: deps.prices.whatsappSession });
-}
-
-async function acceptOne(
-  deps: SendDeps,
-  accountId: string,
-  draft: { to: string; body: string; payload: WhatsappPayload; costMicros: number },
-): Promise<Message> {
-  const [message] = await acceptMessages(deps, accountId, [{ channel: 'whatsapp', ...draft }]);
-  if (!message) throw new Error('accepting one message returned none');
-  return message;
+  return acceptOne(
+    deps,
+    accountId,
+    { channel: 'whatsapp', to: input.to, body: input.message, payload, costMicros: deps.prices.whatsappSession },
+    answer,
+  );
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
 import { timeOrderedId } from '../ids.js';
-import type { Store, Webhook } from '../ports.js';
+import type { KeptAnswer, Store, Webhook } from '../ports.js';
 import { ALL_EVENTS, EVENT_TYPES, isEventType } from './event-types.js';
 
 /**
@@ -47,7 +47,12 @@ function normalizeEvents(events: readonly string[]): string[] {
  * Registers a webhook. The URL is checked against the SSRF guard now, so a mistake shows at once,
  * and again before every delivery, because what a name resolves to can change.
  */
-export async function registerWebhook(deps: ManageWebhooksDeps, accountId: string, input: RegisterWebhookInput): Promise<Webhook> {
+export async function registerWebhook(
+  deps: ManageWebhooksDeps,
+  accountId: string,
+  input: RegisterWebhookInput,
+  answer?: KeptAnswer<Webhook>,
+): Promise<Webhook> {
   const events = normalizeEvents(input.events);
   const refused = await deps.checkUrl(input.url);
   if (refused) throw validationError([{ field: 'url', message: refused }]);
@@ -73,6 +78,7 @@ export async function registerWebhook(deps: ManageWebhooksDeps, accountId: strin
       createdAt: now,
     };
     await tx.webhooks.create(webhook);
+    await answer?.keep(tx, webhook);
     return webhook;
   });
 }

@@ -1,7 +1,7 @@
 import type { Clock } from '../clock.js';
 import { ApiError, notFound } from '../errors.js';
 import { monotonicTimeOrderedId } from '../ids.js';
-import type { DeliveryStatus, LoggedDelivery, Store, Webhook } from '../ports.js';
+import type { DeliveryStatus, KeptAnswer, LoggedDelivery, Store, Webhook } from '../ports.js';
 import { findWebhook } from './manage-webhooks.js';
 import { newDelivery, queueDeliveries } from './queue-deliveries.js';
 
@@ -43,7 +43,13 @@ export async function listWebhookDeliveries(
  * attempts and retries; the old delivery stays in the log as it was. Any status may be replayed:
  * receivers deduplicate by event id, which the replay keeps.
  */
-export async function replayDelivery(deps: Deps, accountId: string, webhookId: string, deliveryId: string): Promise<LoggedDelivery> {
+export async function replayDelivery(
+  deps: Deps,
+  accountId: string,
+  webhookId: string,
+  deliveryId: string,
+  answer?: KeptAnswer<LoggedDelivery>,
+): Promise<LoggedDelivery> {
   const webhook = await findWebhook(deps.store, accountId, webhookId);
   const original = await deps.store.webhooks.findDelivery(deliveryId);
   if (!original || original.webhookId !== webhook.id || original.accountId !== accountId) throw notFound('Delivery');
@@ -52,8 +58,12 @@ export async function replayDelivery(deps: Deps, accountId: string, webhookId: s
   if (!event) throw notFound('Delivery');
   const now = deps.clock.now();
   const delivery = newDelivery(targetOf(webhook), event.id, now);
-  await deps.store.transaction((tx) => queueDeliveries(tx, [delivery], now));
-  return Object.assign({}, delivery, { eventType: event.type });
+  const replayed: LoggedDelivery = Object.assign({}, delivery, { eventType: event.type });
+  await deps.store.transaction(async (tx) => {
+    await queueDeliveries(tx, [delivery], now);
+    await answer?.keep(tx, replayed);
+  });
+  return replayed;
 }
 
 export interface ReplaySinceResult {
@@ -69,7 +79,13 @@ export interface ReplaySinceResult {
  * Events already re-sent (a pending or succeeded delivery exists) are left out, so calling twice
  * sends nothing twice and a call after `hasMore` picks up where the last one stopped.
  */
-export async function replayFailedSince(deps: Deps, accountId: string, webhookId: string, since: number): Promise<ReplaySinceResult> {
+export async function replayFailedSince(
+  deps: Deps,
+  accountId: string,
+  webhookId: string,
+  since: number,
+  answer?: KeptAnswer<ReplaySinceResult>,
+): Promise<ReplaySinceResult> {
   const webhook = await activeWebhook(deps.store, accountId, webhookId);
   return deps.store.transaction(async (tx) => {
     const failed = await tx.webhooks.failedSince(webhook.id, since, MAX_REPLAY_PER_CALL + 1);
@@ -80,7 +96,9 @@ export async function replayFailedSince(deps: Deps, accountId: string, webhookId
       events.map((eventId) => newDelivery(targetOf(webhook), eventId, now)),
       now,
     );
-    return { queued: events.length, hasMore: failed.length > MAX_REPLAY_PER_CALL };
+    const result = { queued: events.length, hasMore: failed.length > MAX_REPLAY_PER_CALL };
+    await answer?.keep(tx, result);
+    return result;
   });
 }
 
@@ -88,15 +106,22 @@ export async function replayFailedSince(deps: Deps, accountId: string, webhookId
  * Sends a signed `webhook.test` event (data: {webhook_id}) to this webhook only, whatever kinds it
  * subscribes to, through the same queue, signing and log as every other event.
  */
-export async function sendTestEvent(deps: Deps, accountId: string, webhookId: string): Promise<LoggedDelivery> {
+export async function sendTestEvent(
+  deps: Deps,
+  accountId: string,
+  webhookId: string,
+  answer?: KeptAnswer<LoggedDelivery>,
+): Promise<LoggedDelivery> {
   const webhook = await activeWebhook(deps.store, accountId, webhookId);
   const now = deps.clock.now();
   const id = `evt_${monotonicTimeOrderedId(now)}`;
   const body = JSON.stringify({ id, type: TEST_EVENT_TYPE, created_at: new Date(now).toISOString(), data: { webhook_id: webhook.id } });
   const delivery = newDelivery(targetOf(webhook), id, now);
+  const queued: LoggedDelivery = Object.assign({}, delivery, { eventType: TEST_EVENT_TYPE });
   await deps.store.transaction(async (tx) => {
     await tx.webhooks.insertEvent({ id, accountId, messageId: null, type: TEST_EVENT_TYPE, body, createdAt: now });
     await queueDeliveries(tx, [delivery], now);
+    await answer?.keep(tx, queued);
   });
-  return Object.assign({}, delivery, { eventType: TEST_EVENT_TYPE });
+  return queued;
 }

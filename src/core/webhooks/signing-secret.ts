@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { Store, WebhookSigningSecrets } from '../ports.js';
+import type { KeptAnswer, Store, WebhookSigningSecrets } from '../ports.js';
 import { generateWebhookSecret, SECRET_OVERLAP_MS } from './signing.js';
 
 /** The account's signing secret, and until when the one before it still signs beside it. */
@@ -29,10 +29,15 @@ export async function currentSigningSecret(deps: { store: Store; clock: Clock },
  * (24 h), so receivers can switch without rejecting a delivery; rotating again within that time
  * retires the older one at once (only one previous secret is kept).
  */
-export async function rotateSigningSecret(deps: { store: Store; clock: Clock }, accountId: string): Promise<SigningSecretView> {
+export async function rotateSigningSecret(
+  deps: { store: Store; clock: Clock },
+  accountId: string,
+  answer?: KeptAnswer<SigningSecretView>,
+): Promise<SigningSecretView> {
   const now = deps.clock.now();
-  const rotated = await deps.store.transaction((tx) =>
-    tx.webhooks.rotateSigningSecret(accountId, generateWebhookSecret(), now, SECRET_OVERLAP_MS),
-  );
-  return view(rotated, now);
+  return deps.store.transaction(async (tx) => {
+    const rotated = view(await tx.webhooks.rotateSigningSecret(accountId, generateWebhookSecret(), now, SECRET_OVERLAP_MS), now);
+    await answer?.keep(tx, rotated);
+    return rotated;
+  });
 }

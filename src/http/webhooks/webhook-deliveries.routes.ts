@@ -2,16 +2,18 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
 import { validationError } from '../../core/errors.js';
-import type { Store } from '../../core/ports.js';
+import type { LoggedDelivery, Store } from '../../core/ports.js';
 import {
   listWebhookDeliveries,
   MAX_REPLAY_PER_CALL,
+  type ReplaySinceResult,
   replayDelivery,
   replayFailedSince,
   sendTestEvent,
 } from '../../core/webhooks/replay-deliveries.js';
 import { requirePrincipal } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
+import { keptAnswer } from '../idempotency.js';
 import {
   DeliveriesQuery,
   DeliveryList,
@@ -84,8 +86,10 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
     },
     async (request, reply) => {
       const { webhook_id, delivery_id } = request.params;
-      const delivery = await replayDelivery(deps, requirePrincipal(request).accountId, webhook_id, delivery_id);
-      return reply.code(202).send({ success: true as const, data: presentDelivery(delivery) });
+      const present = (delivery: LoggedDelivery) => ({ success: true as const, data: presentDelivery(delivery) });
+      const answer = keptAnswer(request, reply, 202, present);
+      const delivery = await replayDelivery(deps, requirePrincipal(request).accountId, webhook_id, delivery_id, answer);
+      return reply.code(202).send(present(delivery));
     },
   );
 
@@ -110,8 +114,13 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
     async (request, reply) => {
       const since = parseIsoDateTime(request.query.since);
       if (since === undefined) throw validationError([{ field: 'since', message: 'must be an ISO 8601 date-time' }]);
-      const result = await replayFailedSince(deps, requirePrincipal(request).accountId, request.params.webhook_id, since);
-      return reply.code(202).send({ success: true as const, data: { queued: result.queued, has_more: result.hasMore } });
+      const present = (result: ReplaySinceResult) => ({
+        success: true as const,
+        data: { queued: result.queued, has_more: result.hasMore },
+      });
+      const answer = keptAnswer(request, reply, 202, present);
+      const result = await replayFailedSince(deps, requirePrincipal(request).accountId, request.params.webhook_id, since, answer);
+      return reply.code(202).send(present(result));
     },
   );
 
@@ -132,8 +141,10 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       },
     },
     async (request, reply) => {
-      const delivery = await sendTestEvent(deps, requirePrincipal(request).accountId, request.params.webhook_id);
-      return reply.code(202).send({ success: true as const, data: presentDelivery(delivery) });
+      const present = (delivery: LoggedDelivery) => ({ success: true as const, data: presentDelivery(delivery) });
+      const answer = keptAnswer(request, reply, 202, present);
+      const delivery = await sendTestEvent(deps, requirePrincipal(request).accountId, request.params.webhook_id, answer);
+      return reply.code(202).send(present(delivery));
     },
   );
 }

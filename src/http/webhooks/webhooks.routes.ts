@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { type Clock, toIso } from '../../core/clock.js';
-import type { Store } from '../../core/ports.js';
+import type { Store, Webhook } from '../../core/ports.js';
 import {
   deleteWebhook,
   enableWebhook,
@@ -13,6 +13,7 @@ import { currentSigningSecret, rotateSigningSecret, type SigningSecretView } fro
 import { type Lookup, resolveTarget } from '../../webhooks/ssrf-guard.js';
 import { requirePrincipal } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
+import { keptAnswer } from '../idempotency.js';
 import {
   presentWebhook,
   RegisterWebhookBody,
@@ -72,8 +73,10 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
     },
     async (request, reply) => {
       const { accountId } = requirePrincipal(request);
-      const webhook = await registerWebhook({ store: deps.store, clock: deps.clock, checkUrl }, accountId, request.body);
-      return reply.code(201).send({ success: true as const, data: presentWebhook(webhook) });
+      const present = (webhook: Webhook) => ({ success: true as const, data: presentWebhook(webhook) });
+      const answer = keptAnswer(request, reply, 201, present);
+      const webhook = await registerWebhook({ store: deps.store, clock: deps.clock, checkUrl }, accountId, request.body, answer);
+      return reply.code(201).send(present(webhook));
     },
   );
 
@@ -130,9 +133,9 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
         response: { 200: Envelope(SigningSecretSchema), ...commonErrors },
       },
     },
-    async (request) => {
-      const view = await rotateSigningSecret(deps, requirePrincipal(request).accountId);
-      return { success: true as const, data: presentSecret(view) };
+    async (request, reply) => {
+      const present = (view: SigningSecretView) => ({ success: true as const, data: presentSecret(view) });
+      return present(await rotateSigningSecret(deps, requirePrincipal(request).accountId, keptAnswer(request, reply, 200, present)));
     },
   );
 

@@ -22,14 +22,17 @@ export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 
           };
         }
         if (Number(row.locked_until) > now) return { kind: 'in_use' };
-        // The first request's process went away mid-request: this one takes the key over.
+        // The first request's process went away mid-request (or it runs past its claim): this one
+        // takes the key over. The new lease is later than the old one (now is past it), so the old
+        // request can no longer complete under the key.
+        const lease = now + lockMs;
         await db
           .updateTable('idempotency_keys')
-          .set({ locked_until: now + lockMs })
+          .set({ locked_until: lease })
           .where('account_id', '=', accountId)
           .where('key', '=', key)
           .execute();
-        return { kind: 'claimed' };
+        return { kind: 'claimed', lease };
       };
 
       const existing = await read();
@@ -51,27 +54,31 @@ export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 
         })
         .onConflict((oc) => oc.columns(['account_id', 'key']).doNothing())
         .executeTakeFirst();
-      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed' };
+      if (Number(inserted.numInsertedOrUpdatedRows ?? 0) === 1) return { kind: 'claimed', lease: now + lockMs };
       // Another request inserted it first (PostgreSQL waited for its commit): decide on its row.
       const winner = await read();
       return winner ? decide(winner) : { kind: 'in_use' };
     },
 
-    async complete(accountId, key, response) {
-      await db
+    async complete(accountId, key, lease, response) {
+      const result = await db
         .updateTable('idempotency_keys')
         .set({ state: 'done', status_code: response.statusCode, content_type: response.contentType, body: response.body })
         .where('account_id', '=', accountId)
         .where('key', '=', key)
-        .execute();
+        .where('state', '=', 'running')
+        .where('locked_until', '=', lease)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
 
-    async release(accountId, key) {
+    async release(accountId, key, lease) {
       await db
         .deleteFrom('idempotency_keys')
         .where('account_id', '=', accountId)
         .where('key', '=', key)
         .where('state', '=', 'running')
+        .where('locked_until', '=', lease)
         .execute();
     },
 
