@@ -51,10 +51,12 @@ describe('the suite-wide log scan', () => {
       'a request',
     );
     logger.info({ headers: { authorization: `Basic ${Buffer.from(`cli_1:${CLIENT_SECRET}`).toString('base64')}` } }, 'headers');
+    const verification = `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${TEST_PROVIDER_SECRETS.whatsappVerifyToken}&hub.challenge=1`;
+    logger.info({ req: { method: 'GET', url: verification } }, 'incoming request');
     const written = readFileSync(join(dir, 'app.log'), 'utf8');
     expect(written).toContain('[REDACTED]');
     const { records, leaks } = scanLogs(dir);
-    expect(records).toBe(3);
+    expect(records).toBe(4);
     expect(leaks).toEqual([]);
   });
 });

@@ -19,6 +19,7 @@ export const TEST_PROVIDER_SECRETS = {
   telegramBotToken: '123456789:AAHfakeFAKEfake_fake-fakeFAKEfake123',
   whatsappAccessToken: 'EAAG-test-token',
   whatsappAppSecret: 'app-secret-for-tests',
+  whatsappVerifyToken: 'wa-verify-token-for-tests',
   smtpPassword: 's3cret pass',
 } as const;
 

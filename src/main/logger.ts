@@ -1,11 +1,56 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
-/** Query parameters whose values never reach a log line. */
-const SECRET_QUERY = /([?&](?:client_secret|access_token|token|secret|password)=)[^&]*/gi;
+/** A query parameter whose name says it holds a credential: its value never reaches a log line. */
+const SECRET_NAME = /token|secret|password|signature/i;
+/**
+ * `name=value` after `?`, `&` or `;` (some servers split on `;` too), wherever it appears: a request
+ * URL, an error message quoting one, a message string. The value ends at the next separator,
+ * fragment or white space.
+ */
+const QUERY_PARAMETER = /([?&;])([^=&#;?\s]+)=([^&#;\s]*)/g;
+
+function isSecretName(raw: string): boolean {
+  if (SECRET_NAME.test(raw)) return true;
+  // hub%2Everify%5Ftoken is the same name to the server that parses it.
+  try {
+    return raw.includes('%') && SECRET_NAME.test(decodeURIComponent(raw));
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * The text with the value of every query parameter named like a credential (its name contains
+ * token, secret, password or signature, in any case) replaced by `[REDACTED]`:
+ * `/webhooks/whatsapp?hub.verify_token=abc` becomes `/webhooks/whatsapp?hub.verify_token=[REDACTED]`.
+ */
+export function redactQuerySecrets(text: string): string {
+  if (!text.includes('=')) return text;
+  return text.replace(QUERY_PARAMETER, (whole, separator: string, name: string) =>
+    isSecretName(name) ? `${separator}${name}=[REDACTED]` : whole,
+  );
+}
+
+/** The message pino gives `log.warn(err)` or `log.warn({ err })`: the error's own. */
+function errorMessageOf(value: object): string | undefined {
+  const error: unknown = value instanceof Error ? value : (value as { err?: unknown }).err;
+  const message = (error as { message?: unknown } | null | undefined)?.message;
+  return typeof message === 'string' ? message : undefined;
+}
+
+/** pino's error serializer, with URLs quoted in the message or stack (Fastify's errors do) redacted. */
+function serializeError(error: Error): ReturnType<typeof pino.stdSerializers.err> {
+  const serialized = pino.stdSerializers.err(error);
+  if (typeof serialized.message === 'string') serialized.message = redactQuerySecrets(serialized.message);
+  if (typeof serialized.stack === 'string') serialized.stack = redactQuerySecrets(serialized.stack);
+  return serialized;
+}
 
 /**
  * Structured JSON logs. Authorization headers, cookies and anything named like a secret are
- * redacted wherever they appear, so tokens and client secrets never reach the log.
+ * redacted wherever they appear, so tokens and client secrets never reach the log; so are the
+ * values of query parameters named like one, in request URLs (`req.url`, a `url` field), error
+ * messages and stacks, and message strings (Fastify quotes the raw URL in some of its own).
  */
 export function createLogger(level: string, file?: string): Logger {
   const options: LoggerOptions = {
@@ -29,11 +74,29 @@ export function createLogger(level: string, file?: string): Logger {
     serializers: {
       req: (req: { method: string; url: string; ip?: string; socket?: { remoteAddress?: string } }) => ({
         method: req.method,
-        url: req.url.replace(SECRET_QUERY, '$1[REDACTED]'),
+        url: redactQuerySecrets(req.url),
         remote_address: req.ip ?? req.socket?.remoteAddress,
       }),
       res: (res: { statusCode: number }) => ({ status_code: res.statusCode }),
-      err: pino.stdSerializers.err,
+      err: serializeError,
+      url: (url: unknown) => (typeof url === 'string' ? redactQuerySecrets(url) : url),
+    },
+    hooks: {
+      // Runs only for enabled levels; a message without '=' costs one includes().
+      logMethod(args, method) {
+        for (let i = 0; i < args.length; i++) {
+          const arg = args[i];
+          if (typeof arg === 'string') args[i] = redactQuerySecrets(arg);
+        }
+        // log.warn({ err }) and log.warn(err) take the error's message as theirs after this hook
+        // has run (Fastify logs its own errors so, quoting the URL): give it redacted instead.
+        const [first] = args;
+        if (args.length === 1 && typeof first === 'object' && first !== null && !('msg' in first)) {
+          const message = errorMessageOf(first);
+          if (message !== undefined) return method.call(this, first, redactQuerySecrets(message));
+        }
+        return method.apply(this, args);
+      },
     },
   };
   // Standard output unless a file is named (the test suite keeps every log for its secret scan).

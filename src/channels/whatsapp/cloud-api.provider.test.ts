@@ -50,7 +50,7 @@ const settings = (graphBaseUrl: string): WhatsappCloudSettings => ({
   graphBaseUrl,
   apiVersion: 'v21.0',
   appSecret: TEST_PROVIDER_SECRETS.whatsappAppSecret,
-  verifyToken: 'verify-me',
+  verifyToken: TEST_PROVIDER_SECRETS.whatsappVerifyToken,
 });
 
 const outbound = (to: string, payload: Record<string, unknown>, body = 'Hello Ada'): OutboundMessage => ({
@@ -133,7 +133,12 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
   beforeAll(async () => {
     t = await createTestApp(dialect);
     hooks = Fastify();
-    await hooks.register(whatsappWebhookRoutes, { store: t.store, clock: t.clock, appSecret: SECRET, verifyToken: 'verify-me' });
+    await hooks.register(whatsappWebhookRoutes, {
+      store: t.store,
+      clock: t.clock,
+      appSecret: SECRET,
+      verifyToken: TEST_PROVIDER_SECRETS.whatsappVerifyToken,
+    });
     await hooks.ready();
   });
   afterAll(async () => {
@@ -166,7 +171,7 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
   it('answers Meta’s subscription check with the challenge, only with the right verify token', async () => {
     const ok = await hooks.inject({
       method: 'GET',
-      url: '/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=verify-me&hub.challenge=1158201444',
+      url: `/webhooks/whatsapp?hub.mode=subscribe&hub.verify_token=${TEST_PROVIDER_SECRETS.whatsappVerifyToken}&hub.challenge=1158201444`,
     });
     expect(ok.statusCode).toBe(200);
     expect(ok.body).toBe('1158201444');
