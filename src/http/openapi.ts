@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { ALL_SCOPES } from '../core/scopes.js';
+import { MAX_NESTING_DEPTH } from './validation.js';
 
 const SCOPE_DESCRIPTIONS: Record<(typeof ALL_SCOPES)[number], string> = {
   'sms:send': 'Send SMS',
@@ -25,7 +26,10 @@ export function openApiOptions(publicUrl: string): SwaggerOptions {
         description:
           'Send SMS, WhatsApp, email and Telegram messages and follow them from `queued` to `delivered`. ' +
           'Every /v1 response is `{success, data}` or `{success: false, error: {code, message, details?}}` ' +
-          'and carries `X-Request-Id`. Authenticate with an OAuth 2.0 client-credentials token from `/oauth/token`.',
+          'and carries `X-Request-Id`. Authenticate with an OAuth 2.0 client-credentials token from `/oauth/token`. ' +
+          `Request limits: arrays and objects in a body nest at most ${MAX_NESTING_DEPTH} levels (400 INVALID_REQUEST above), ` +
+          'and no text may contain U+0000 or an unpaired UTF-16 surrogate (422 VALIDATION_ERROR naming the field; 404 for an id ' +
+          'in the path); see also the body size limit (413 PAYLOAD_TOO_LARGE).',
       },
       servers: [{ url: publicUrl }],
       tags: [
