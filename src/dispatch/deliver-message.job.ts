@@ -1,5 +1,18 @@
-import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../core/delivery/provider.js';
-import { applyReceipts, captureAccepted, type FailureReason, markAcceptedMany, recordFailed } from '../core/messages/lifecycle.js';
+import {
+  type OutboundMessage,
+  type Provider,
+  type ProviderReceipt,
+  recoveryPolicyOf,
+  type SendOutcome,
+} from '../core/delivery/provider.js';
+import {
+  applyReceipts,
+  captureAccepted,
+  type FailureReason,
+  markAcceptedMany,
+  markUnconfirmedMany,
+  recordFailed,
+} from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -33,6 +46,8 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
 type Ending =
   | { kind: 'accepted'; job: ClaimedJob; message: Message; outcome: Extract<SendOutcome, { ok: true }>; at: number; detail: string }
   | { kind: 'failed'; job: ClaimedJob; message: Message; reason: FailureReason; at: number }
+  /** In doubt and held (the `hold` policy): `sent`, unconfirmed, never handed over again. */
+  | { kind: 'unconfirmed'; job: ClaimedJob; message: Message; at: number }
   | { kind: 'retry'; job: ClaimedJob; message: Message; result: JobResult; clearInFlight: boolean };
 
 /**
@@ -115,7 +130,16 @@ async function handOverAll(
         });
         return;
       }
-      if (message.dispatchState === 'in_flight' && provider.lookup) {
+      // Marked in flight by an earlier attempt whose outcome was never recorded: in doubt. The
+      // provider may hold it; the channel's recovery policy says what to do (docs/delivery.md).
+      const policy = message.dispatchState === 'in_flight' ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
+      // `ask` of a provider that cannot answer is never a blind re-send: it holds.
+      if (policy === 'hold' || (policy === 'ask' && !provider.lookup)) {
+        ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt; held, not sent again');
+        end({ kind: 'unconfirmed', job, message, at: clock.now() });
+        return;
+      }
+      if (policy === 'ask' && provider.lookup) {
         let held: { providerMessageId: string } | undefined;
         try {
           held = await provider.lookup(message.id);
@@ -194,14 +218,15 @@ function conclude(
   signal: AbortSignal,
 ): Ending {
   const now = ctx.clock.now();
-  // Stopped mid-send: the job goes back at once (still in flight, so the next worker asks first).
+  // Stopped mid-send: the job goes back at once. It stays in flight (in doubt, for the next
+  // worker's recovery policy) unless the provider's answer says it was never taken.
   if (signal.aborted && !outcome.ok) {
     return {
       kind: 'retry',
       job,
       message,
       result: { done: false, retryAt: now, error: 'the worker stopped during the hand-over' },
-      clearInFlight: false,
+      clearInFlight: !outcome.maybeAccepted,
     };
   }
   if (outcome.ok) return { kind: 'accepted', job, message, outcome, at: now, detail: `accepted by ${provider.name}` };
@@ -305,6 +330,11 @@ class EndingRecorder {
         detail,
       })),
     );
+    const unconfirmed = await markUnconfirmedMany(
+      tx,
+      endings.filter((e) => e.kind === 'unconfirmed').map((e) => e.message.id),
+      this.ctx.clock.now(),
+    );
     for (const { message, outcome } of accepted) {
       if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
     }
@@ -325,8 +355,9 @@ class EndingRecorder {
     // refunds too, every account of the wave is locked first, at once and in that order
     // (PostgreSQL), so waves and batches of sends never wait on each other's account rows in a cycle.
     const failed = endings.filter((e) => e.kind === 'failed');
-    if (failed.length > 0) await tx.credits.lockAccounts([...sent, ...failed.map((e) => e.message)].map((m) => m.accountId));
-    await captureAccepted(tx, sent);
+    const charged = unconfirmed.length > 0 ? [...sent, ...unconfirmed] : sent;
+    if (failed.length > 0) await tx.credits.lockAccounts([...charged, ...failed.map((e) => e.message)].map((m) => m.accountId));
+    await captureAccepted(tx, charged);
     for (const ending of endings) {
       if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
       if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id);

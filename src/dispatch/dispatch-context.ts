@@ -1,6 +1,7 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
-import type { ProviderRegistry } from '../core/delivery/provider.js';
+import type { ProviderRegistry, RecoveryPolicy } from '../core/delivery/provider.js';
+import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { RateLimiter } from './rate-limiter.js';
@@ -17,6 +18,8 @@ export interface DispatchContext {
   retry: RetryPolicy;
   /** How long one hand-over to a provider may take before its outcome counts as unknown. */
   sendTimeoutMs: number;
+  /** The recovery policy configured per channel; a channel left out uses its provider's default. */
+  recovery?: Partial<Record<Channel, RecoveryPolicy>>;
   logger: DispatchLogger;
   /** Randomness for backoff jitter; injectable so tests can pin it. */
   random: () => number;

@@ -14,7 +14,11 @@ export interface WorkerOptions {
   batchSize: number;
   /** Jobs of one batch run at the same time. */
   concurrency: number;
-  /** How long a claim holds before another worker may take the job over (a dead worker's jobs). */
+  /**
+   * How long a lease holds without renewal. A running worker renews the leases of the jobs it holds
+   * every third of this, so its jobs are taken over this long after it dies, however long their
+   * sends take.
+   */
   leaseMs: number;
   /** Longest sleep between looks at the store when nothing wakes the worker. */
   pollIntervalMs: number;
@@ -23,7 +27,7 @@ export interface WorkerOptions {
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   batchSize: 500,
   concurrency: 1_000,
-  leaseMs: 60_000,
+  leaseMs: 15_000,
   pollIntervalMs: 1_000,
 };
 
@@ -62,6 +66,9 @@ export class Worker {
   readonly #active = new Set<Promise<void>>();
   /** Jobs in flight: the lanes taken. */
   #busy = 0;
+  #heartbeat: NodeJS.Timeout | undefined;
+  /** The renewal under way, if any: the next beat skips rather than queue behind a slow store. */
+  #renewing: Promise<void> | undefined;
 
   constructor(
     private readonly ctx: DispatchContext,
@@ -185,6 +192,25 @@ export class Worker {
     }
   }
 
+  /**
+   * Extends the leases of every job this worker holds to a full lease from now (the heartbeat).
+   * A failure is logged; the leases then run out, and other workers take the jobs over.
+   */
+  renewLeases(): Promise<void> {
+    if (this.#renewing) return this.#renewing;
+    const renewing = this.ctx.store.jobs
+      .renewLeases(this.id, this.ctx.clock.now() + this.options.leaseMs)
+      .then(
+        () => {},
+        (error: unknown) => this.ctx.logger.warn({ err: error, worker_id: this.id }, 'could not renew job leases'),
+      )
+      .finally(() => {
+        this.#renewing = undefined;
+      });
+    this.#renewing = renewing;
+    return renewing;
+  }
+
   /** Asks a sleeping loop to look for work now. */
   wake(): void {
     this.#woken = true;
@@ -195,6 +221,10 @@ export class Worker {
     if (this.#running) return;
     this.#running = true;
     this.#loop = this.#runLoop();
+    // A third of the lease: two beats may be missed (a store briefly slow or locked) before the
+    // lease runs out under a worker that is still alive.
+    this.#heartbeat = setInterval(() => void this.renewLeases(), Math.max(1, Math.floor(this.options.leaseMs / 3)));
+    this.#heartbeat.unref();
   }
 
   /**
@@ -286,6 +316,8 @@ export class Worker {
         await this.#loop.catch(() => {});
       }
     }
+    clearInterval(this.#heartbeat);
+    await this.#renewing;
     const released = await this.ctx.store.jobs.releaseAll(this.id);
     if (released > 0) this.ctx.logger.info({ released }, 'gave back unfinished jobs');
   }

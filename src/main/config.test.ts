@@ -130,6 +130,25 @@ describe('configuration from the environment', () => {
     expect(message).not.toContain('hunter2');
   });
 
+  it('leaves recovery to each provider by default, and reads <CHANNEL>_RECOVERY per channel', () => {
+    expect(loadConfig({}).recovery).toEqual({});
+    expect(loadConfig({ SMS_RECOVERY: 'Resend', TELEGRAM_RECOVERY: 'hold', EMAIL_RECOVERY: 'ask' }).recovery).toEqual({
+      sms: 'resend',
+      telegram: 'hold',
+      email: 'ask',
+    });
+    expect(loadConfig({ SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:pw@127.0.0.1:2775', SMS_RECOVERY: 'resend' }).recovery).toEqual({
+      sms: 'resend',
+    });
+  });
+
+  it('lets a send time out later than the lease, which the worker renews while it runs', () => {
+    expect(loadConfig({ SEND_TIMEOUT_MS: '60000', WORKER_LEASE_MS: '15000' })).toMatchObject({
+      sendTimeoutMs: 60_000,
+      worker: { leaseMs: 15_000 },
+    });
+  });
+
   it('reads prices as credits with up to 6 decimals', () => {
     expect(loadConfig({ PRICE_SMS_SEGMENT: '0.075' }).prices.smsSegment).toBe(75_000);
   });
@@ -150,7 +169,9 @@ describe('configuration from the environment', () => {
     ['DEMO_ACCOUNT', { DEMO_ACCOUNT: 'maybe' }],
     ['PRICE_EMAIL', { PRICE_EMAIL: '-1' }],
     ['PRICE_EMAIL', { PRICE_EMAIL: '0.0000001' }],
-    ['SEND_TIMEOUT_MS', { SEND_TIMEOUT_MS: '60000', WORKER_LEASE_MS: '30000' }],
+    ['SMS_RECOVERY', { SMS_RECOVERY: 'twice' }],
+    ['SMS_RECOVERY', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:pw@127.0.0.1:2775', SMS_RECOVERY: 'ask' }],
+    ['EMAIL_RECOVERY', { EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtp://127.0.0.1:25', EMAIL_RECOVERY: 'ask' }],
     ['WEBHOOKS_ALLOW_PRIVATE_NETWORKS', { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'sometimes' }],
     ['EMAIL_PROVIDER', { EMAIL_PROVIDER: 'sendgrid' }],
     ['TELEGRAM_PROVIDER', { TELEGRAM_PROVIDER: 'mtproto' }],

@@ -9,6 +9,8 @@ import type {
   WhatsappProviderSettings,
 } from '../channels/providers.js';
 import { parseCredits } from '../core/credits.js';
+import { RECOVERY_POLICIES, type RecoveryPolicy } from '../core/delivery/provider.js';
+import { CHANNELS, type Channel } from '../core/ids.js';
 import type { Plan } from '../core/plans.js';
 import { DEFAULT_PRICES, type PriceList } from '../core/pricing.js';
 import type { RateRule } from '../core/rate-limits.js';
@@ -66,6 +68,8 @@ export interface Config {
   telegramProvider: TelegramProviderSettings;
   /** WHATSAPP_PROVIDER: the sandbox (default) or Meta's Cloud API. */
   whatsappProvider: WhatsappProviderSettings;
+  /** SMS_RECOVERY, EMAIL_RECOVERY, ...: what becomes of a hand-over in doubt; unset, the provider's default. */
+  recovery: Partial<Record<Channel, RecoveryPolicy>>;
 }
 
 export class ConfigError extends Error {
@@ -387,11 +391,9 @@ export function loadConfig(environment: Env = process.env): Config {
   }
   const publicHost = host === '0.0.0.0' || host === '::' ? 'localhost' : host.includes(':') ? `[${host}]` : host;
 
+  // A worker renews its leases while it runs (every third of the lease), so a send may outlast one.
   const leaseMs = integer(env, 'WORKER_LEASE_MS', DEFAULT_WORKER_OPTIONS.leaseMs, 1_000, 3_600_000);
   const sendTimeoutMs = integer(env, 'SEND_TIMEOUT_MS', 30_000, 100, 600_000);
-  if (sendTimeoutMs >= leaseMs) {
-    throw new ConfigError('SEND_TIMEOUT_MS', `must be shorter than WORKER_LEASE_MS (${leaseMs}), or a slow send would lose its lease`);
-  }
 
   return {
     port,
@@ -444,5 +446,30 @@ export function loadConfig(environment: Env = process.env): Config {
     smsProvider: smsProvider(env),
     telegramProvider: telegramProvider(env),
     whatsappProvider: whatsappProvider(env),
+    recovery: recoveryPolicies(env),
   };
+}
+
+/**
+ * `<CHANNEL>_RECOVERY`: `resend`, `hold` or `ask`, per channel. `ask` needs a provider that can say
+ * whether it holds a message: of Herald's providers only the sandbox can.
+ */
+function recoveryPolicies(env: Env): Partial<Record<Channel, RecoveryPolicy>> {
+  const policies: Partial<Record<Channel, RecoveryPolicy>> = {};
+  for (const channel of CHANNELS) {
+    const key = `${channel.toUpperCase()}_RECOVERY`;
+    const raw = env[key]?.toLowerCase();
+    if (!raw) continue;
+    const policy = RECOVERY_POLICIES.find((name) => name === raw);
+    if (!policy) throw new ConfigError(key, `must be one of ${RECOVERY_POLICIES.join(', ')} (got "${env[key]}")`);
+    const provider = (env[`${channel.toUpperCase()}_PROVIDER`] || 'sandbox').toLowerCase();
+    if (policy === 'ask' && provider !== 'sandbox') {
+      throw new ConfigError(
+        key,
+        `ask needs a provider that can be asked whether it holds a message, and ${provider} cannot; use hold or resend`,
+      );
+    }
+    policies[channel] = policy;
+  }
+  return policies;
 }

@@ -96,6 +96,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       providers,
       retry: config.retry,
       sendTimeoutMs: config.sendTimeoutMs,
+      recovery: config.recovery,
       logger: logger.child({ component: 'dispatch' }),
       random: Math.random,
       limiterFor: createLimiterCache(),

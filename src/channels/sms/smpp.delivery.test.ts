@@ -1,5 +1,5 @@
 import smpp from 'smpp';
-import { afterAll, beforeAll, beforeEach, expect, it } from 'vitest';
+import { afterAll, beforeAll, beforeEach, expect, it, onTestFinished } from 'vitest';
 import { describeEachDialect } from '../../../test/databases.js';
 import { testLogger } from '../../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
@@ -99,7 +99,12 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
     expect(submitsTo(to).map((s) => s.status)).toEqual([smpp.errors.ESME_RTHROTTLED, 0]);
   });
 
-  it('the SMSC drops the link mid-window: Herald rebinds, nothing is lost, nothing acknowledged is sent twice', async () => {
+  it('the SMSC drops the link mid-window, under SMS_RECOVERY=resend: Herald rebinds, nothing is lost, nothing acknowledged is sent twice', async () => {
+    // Submits written and never answered are in doubt; resend submits them again (at-least-once).
+    suite.t.dispatch.recovery = { sms: 'resend' };
+    onTestFinished(() => {
+      suite.t.dispatch.recovery = {};
+    });
     const batch = Array.from({ length: 16 }, () => recipient());
     let answered = 0;
     // The first 6 submits are acknowledged, later ones are held unanswered until the link drops.
@@ -124,6 +129,39 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
       expect(submits.filter((s) => s.status === 0).length, `${to} accepted`).toBeGreaterThanOrEqual(1);
     }
     expect(acknowledged.size).toBe(6);
+  });
+
+  it('the SMSC drops the link mid-window, under the default hold: every message submitted once; those left unanswered are sent, unconfirmed', async () => {
+    const batch = Array.from({ length: 12 }, () => recipient());
+    let answered = 0;
+    smsc.answerWith(() => (answered++ < 6 ? 0 : 'hold'));
+    const ids = await Promise.all(batch.map((to, i) => send(to, `Window ${i}`)));
+    const heldBefore = smsc.held();
+    const draining = suite.t.drain();
+    const ofBatch = () => smsc.submits.filter((s) => batch.includes(`+${s.destination}`));
+    await until(
+      async () => smsc.held() - heldBefore >= 4 && ofBatch().filter((s) => s.status === 0).length >= 6,
+      'acknowledged and held submits',
+    );
+    smsc.dropConnections();
+    smsc.answerWith(() => 0);
+    await draining;
+    await until(async () => suite.provider.connected?.(), 'the rebind');
+    suite.t.clock.advance(120_000);
+    await suite.t.drain();
+    let unconfirmed = 0;
+    for (const [i, to] of batch.entries()) {
+      const submits = submitsTo(to);
+      expect(submits.length, `${to} submitted twice`).toBeLessThanOrEqual(1);
+      const message = await view(ids[i] as string);
+      if (submits[0]?.status === 0) expect(message.status).toBe('delivered');
+      // Held unanswered by the SMSC: in doubt, so sent once and no more.
+      else if (submits[0]?.status === -1) expect(message).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+      // Not acknowledged by the SMSC: written to the closing link (in doubt, held) or after the rebind (delivered).
+      else expect(['sent', 'delivered']).toContain(message.status);
+      if (message.error?.code === 'HANDOVER_UNCONFIRMED') unconfirmed++;
+    }
+    expect(unconfirmed).toBeGreaterThanOrEqual(4);
   });
 
   it('an SMSC that is down: its SMS wait past the attempt limit without failing, other channels go on, then it is delivered', async () => {

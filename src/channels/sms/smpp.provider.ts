@@ -198,6 +198,10 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   return {
     name: 'smpp',
     channel: 'sms',
+    // SMPP cannot be asked about a hand-over in doubt: query_sm needs the SMSC's message_id, which
+    // comes in the very submit_sm_resp whose record was lost. A second SMS is paid for and seen by
+    // the recipient, so by default such a message is held and reported (docs/delivery.md).
+    recovery: 'hold',
     client,
     send,
     start: () => client.start(),

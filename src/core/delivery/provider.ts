@@ -48,10 +48,28 @@ export type SendOutcome =
       unavailable?: boolean;
     };
 
+/**
+ * What the dispatcher does with a message whose earlier hand-over has an unknown outcome: it was
+ * marked in flight, and its worker died (or the provider's answer was lost) before the outcome was
+ * recorded. The provider may or may not hold it.
+ *
+ * - `resend`: hand it over again (at-least-once: the recipient may get it twice).
+ * - `hold`: never hand it over again (at-most-once): it becomes `sent` with the error
+ *   `HANDOVER_UNCONFIRMED`, and its `message.sent` event says so, so the sender can decide.
+ * - `ask`: ask the provider (`lookup`) and send again only when it says it does not hold the message.
+ */
+export type RecoveryPolicy = 'resend' | 'hold' | 'ask';
+export const RECOVERY_POLICIES: readonly RecoveryPolicy[] = ['resend', 'hold', 'ask'];
+
 export interface Provider {
   /** Shown in logs and status details, e.g. `sandbox`, `smpp`. */
   readonly name: string;
   readonly channel: Channel;
+  /**
+   * The policy for a hand-over in doubt when the configuration names none: `ask` for a provider
+   * with `lookup`, else `resend` unless the provider says otherwise (docs/delivery.md says why).
+   */
+  readonly recovery?: RecoveryPolicy;
   /** Messages per second this provider may be sent; the dispatcher keeps to it. Unlimited when absent. */
   readonly maxPerSecond?: number;
   send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome>;
@@ -112,3 +130,8 @@ export interface ProviderReceipt {
 }
 
 export type ProviderRegistry = Record<Channel, Provider>;
+
+/** The policy in force for `provider`: the configured one, else the provider's own default. */
+export function recoveryPolicyOf(provider: Provider, configured?: RecoveryPolicy): RecoveryPolicy {
+  return configured ?? provider.recovery ?? (provider.lookup ? 'ask' : 'resend');
+}

@@ -106,6 +106,42 @@ export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptan
   return sent;
 }
 
+/** The error an unconfirmed hand-over leaves on its message (and in its `message.sent` event). */
+export const HANDOVER_UNCONFIRMED: FailureReason = {
+  code: 'HANDOVER_UNCONFIRMED',
+  message:
+    'The message was handed to the provider, but whether the provider took it is unknown (the hand-over was interrupted); it is not sent again.',
+};
+
+/**
+ * Messages whose hand-over is in doubt and that are not to be sent again (the `hold` recovery
+ * policy): `sent`, with no provider id and the error HANDOVER_UNCONFIRMED, which their
+ * `message.sent` event carries as `data.error`. Not yet charged: the caller captures them with the
+ * accepted ones (`captureAccepted`), as the provider may well have taken them.
+ */
+export async function markUnconfirmedMany(tx: Store, messageIds: readonly string[], at: number): Promise<MovedMessage[]> {
+  const error = { error: HANDOVER_UNCONFIRMED };
+  const sent = await moveMany(
+    tx,
+    messageIds.map((messageId) => ({
+      messageId,
+      change: {
+        from: ['queued'],
+        to: 'sent',
+        at,
+        detail: HANDOVER_UNCONFIRMED.code,
+        sentAt: at,
+        chargeState: 'captured',
+        error: HANDOVER_UNCONFIRMED,
+        clearInFlight: true,
+      },
+      eventData: error,
+    })),
+  );
+  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
+  return sent;
+}
+
 /** The charge half: the cost of each message `markAcceptedMany` moved to sent is captured. */
 export async function captureAccepted(tx: Store, sent: readonly MovedMessage[]): Promise<void> {
   await tx.credits.captureMany(

@@ -73,6 +73,30 @@ describeEachDialect('job queue store', (dialect) => {
     expect(await store.jobs.count()).toBe(0);
   });
 
+  it('renews only the leases its worker holds: a renewed job stays with it, a job left unrenewed goes to another worker', async () => {
+    const free = await enqueue(T0 + 50_000);
+    await enqueue(T0);
+    await enqueue(T0);
+    const [kept] = (await store.jobs.claimDue('alive', T0, 15_000, 1)).map((j) => j.id);
+    const [other] = (await store.jobs.claimDue('dead', T0, 15_000, 1)).map((j) => j.id);
+    // The living worker's heartbeat, 10 s in: its one lease now ends 15 s later; the dead one's does not move.
+    expect(await store.jobs.renewLeases('alive', T0 + 25_000)).toBe(1);
+    expect(await store.jobs.renewLeases('nobody', T0 + 25_000)).toBe(0);
+    const taken = await store.jobs.claimDue('w2', T0 + 15_001, 15_000, 10);
+    expect(taken.map((j) => [j.id, j.attempts])).toEqual([[other, 2]]);
+    expect(await store.jobs.claimDue('w2', T0 + 24_999, 15_000, 10)).toEqual([]);
+    // A free job is never given a lease by a renewal.
+    const row = await test.database.db
+      .selectFrom('jobs')
+      .select(['locked_by', 'locked_until'])
+      .where('id', '=', free)
+      .executeTakeFirstOrThrow();
+    expect(row).toEqual({ locked_by: null, locked_until: null });
+    // Renewed, the living worker's job is still its own: its completion removes it.
+    await store.jobs.complete(kept as string, 'alive');
+    expect(await store.jobs.count()).toBe(2);
+  });
+
   it('splits due jobs between workers claiming at the same time, without overlap', async () => {
     for (let i = 0; i < 60; i++) await enqueue(T0);
     const claims = await Promise.all(['a', 'b', 'c', 'd'].map((w) => store.jobs.claimDue(w, T0, 30_000, 20)));

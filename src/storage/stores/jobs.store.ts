@@ -143,6 +143,18 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       return Number(result.numUpdatedRows);
     },
 
+    async renewLeases(workerId, until) {
+      // Read through the index of running leases (jobs_lease_end, only the jobs being worked on),
+      // never the backlog: `locked_until is not null` is that index's own condition.
+      const result = await db
+        .updateTable('jobs')
+        .set({ locked_until: until })
+        .where('locked_until', 'is not', null)
+        .where('locked_by', '=', workerId)
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows);
+    },
+
     async nextDueAt(now) {
       // The first free job of each priority, read in claim order from the index of free jobs (so
       // neither jobs due much later nor jobs being worked on are scanned), and the first lease to

@@ -1,0 +1,306 @@
+import { afterAll, afterEach, beforeAll, beforeEach, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+import { testLogger } from '../../test/logs.js';
+import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../test/smsc/fake-smsc.js';
+import { until } from '../../test/wait.js';
+import { storeReceipt } from '../channels/providers.js';
+import { createSmppProvider, type SmppProvider } from '../channels/sms/smpp.provider.js';
+import { sumLedger } from '../core/accounts/ledger.js';
+import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
+import type { OutboundMessage, Provider, SendOutcome } from '../core/delivery/provider.js';
+import { Worker } from './worker.js';
+
+/**
+ * What becomes of a message whose hand-over is in doubt: a worker claimed its job, marked it in
+ * flight and handed it over (or not), then died before recording anything. That is exactly the
+ * state a kill -9 leaves in the store, set up here through the store itself; the dead worker's
+ * lease then runs out and a live worker finds the message still in flight.
+ */
+const DEAD_LEASE_MS = 15_000;
+/** A receiver nobody listens on (loopback is allowed in tests): deliveries fail fast and are kept for later. */
+const CALLBACK = 'http://127.0.0.1:9/herald';
+
+interface Harness {
+  t: TestApp;
+  account: CreatedAccount;
+  /** Sends an SMS; with `callback`, to a callback_url, which makes every event of the message stored. */
+  send(to: string, options?: { callback?: boolean }): Promise<string>;
+  view(id: string): Promise<{ status: string; error: { code: string; message: string } | null; credits_used: number }>;
+  /** Leaves messages as a killed worker would: claimed, in flight, and those of `handedOver` handed over. */
+  leaveInDoubt(handedOver: readonly string[], notHandedOver?: readonly string[]): Promise<void>;
+  /** Lets the dead worker's lease run out and lets a live worker run everything due. */
+  recover(): Promise<void>;
+  /** The events stored for `id`, as their bodies say (its callback_url makes every event stored). */
+  events(id: string): Promise<Array<{ type: string; data: Record<string, unknown> }>>;
+  expectLedgerBalanced(): Promise<void>;
+}
+
+function useHarness(dialect: 'sqlite' | 'postgres'): Harness {
+  const h = {} as Harness;
+  beforeEach(async () => {
+    h.t = await createTestApp(dialect);
+    h.account = await h.t.createAccount({ credits: 100 });
+  });
+  afterEach(() => h.t.close());
+  h.send = async (to, options = {}) => {
+    const body = { to, message: 'Your code is 123456', ...(options.callback ? { callback_url: CALLBACK } : {}) };
+    const response = await h.t.call('POST', '/v1/sms/send', await h.t.tokenFor(h.account), body);
+    expect(response.statusCode).toBe(200);
+    return response.json().data.message_id as string;
+  };
+  h.view = async (id) => (await h.t.call('GET', `/v1/messages/${id}`, await h.t.tokenFor(h.account))).json().data;
+  h.leaveInDoubt = async (handedOver, notHandedOver = []) => {
+    const { t } = h;
+    const ids = [...handedOver, ...notHandedOver];
+    const claimed = await t.store.jobs.claimDue('wrk_dead', t.clock.now(), DEAD_LEASE_MS, 10);
+    expect(claimed.map((job) => job.messageId).sort()).toEqual([...ids].sort());
+    const marked = await t.store.transaction((tx) => tx.messages.markInFlight(ids));
+    for (const { message } of marked.filter((row) => handedOver.includes(row.message.id))) {
+      const outbound: OutboundMessage = {
+        id: message.id,
+        accountId: message.accountId,
+        channel: 'sms',
+        to: message.to,
+        sender: message.sender,
+        body: message.body,
+        payload: null,
+        segments: message.segments,
+        attempt: 1,
+      };
+      expect((await t.providers.sms.send(outbound, new AbortController().signal)).ok).toBe(true);
+    }
+  };
+  h.recover = async () => {
+    expect(await h.t.drain()).toBe(0); // the dead worker's lease still holds
+    h.t.clock.advance(DEAD_LEASE_MS + 1);
+    await h.t.drain();
+  };
+  h.events = async (id) => {
+    const rows = await h.t.database.db.selectFrom('events').select(['body']).where('message_id', '=', id).orderBy('id').execute();
+    return rows.map((row) => JSON.parse(row.body));
+  };
+  h.expectLedgerBalanced = async () => {
+    const stored = await h.t.store.accounts.findAccount(h.account.account.id);
+    const sums = sumLedger(await h.t.store.credits.ledger(h.account.account.id));
+    expect(sums).toEqual({ creditsMicros: stored?.creditsMicros, reservedMicros: stored?.reservedMicros });
+  };
+  return h;
+}
+
+describeEachDialect('a hand-over in doubt, with the sandbox', (dialect) => {
+  const h = useHarness(dialect);
+
+  it('ask (the sandbox default): one the sandbox took is recorded with its id and not sent again; one it never got is sent once', async () => {
+    const taken = await h.send('+15005550003');
+    const lost = await h.send('+15005550003');
+    await h.leaveInDoubt([taken], [lost]);
+    await h.recover();
+    const held = await h.t.store.sandbox.find(taken);
+    expect(await h.t.store.messages.findById(taken)).toMatchObject({
+      status: 'sent',
+      providerMessageId: held?.providerMessageId,
+      error: null,
+    });
+    expect((await h.t.store.sandbox.find(lost))?.attempts).toBe(1);
+    expect((await h.view(lost)).status).toBe('sent');
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 2, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('resend: hands it over again, at least once: the sandbox counts the second hand-over as a duplicate', async () => {
+    h.t.dispatch.recovery = { sms: 'resend' };
+    const id = await h.send('+15005550003');
+    await h.leaveInDoubt([id]);
+    await h.recover();
+    expect((await h.view(id)).status).toBe('sent');
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 1 });
+  });
+
+  it('hold: sent, unconfirmed and charged, never handed over again; its message.sent event carries the error', async () => {
+    h.t.dispatch.recovery = { sms: 'hold' };
+    const taken = await h.send('+15005550003', { callback: true });
+    const lost = await h.send('+15005550003', { callback: true });
+    await h.leaveInDoubt([taken], [lost]);
+    await h.recover();
+    for (const id of [taken, lost]) {
+      const message = await h.view(id);
+      expect(message).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED', message: expect.stringMatching(/unknown/) } });
+      // The provider may have taken it: charged like any message that was sent.
+      expect(message.credits_used).toBe(1);
+      const events = await h.events(id);
+      expect(events.map((e) => e.type)).toEqual(['message.sent']);
+      expect(events[0]?.data).toMatchObject({ message_id: id, status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+    }
+    // At most once: the one the sandbox never got stays unsent, which is what the event is for.
+    expect((await h.t.store.sandbox.find(taken))?.attempts).toBe(1);
+    expect(await h.t.store.sandbox.find(lost)).toBeUndefined();
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    expect(await h.t.store.jobs.count()).toBeGreaterThan(0); // the webhook deliveries, nothing else
+    expect((await h.t.database.db.selectFrom('jobs').select('kind').distinct().execute()).map((r) => r.kind)).toEqual(['deliver_webhook']);
+    await h.expectLedgerBalanced();
+  });
+
+  it('a message handed over for the first time is sent whatever the policy: only a message left in flight is in doubt', async () => {
+    h.t.dispatch.recovery = { sms: 'hold' };
+    const id = await h.send('+14155552671');
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'delivered', error: null });
+  });
+});
+
+describeEachDialect('a hand-over in doubt, over SMPP', (dialect) => {
+  let smsc: FakeSmsc;
+  let provider: SmppProvider;
+  const h = useHarness(dialect);
+  let recipients = 0;
+  const recipient = () => `+1415555${3100 + ++recipients}`;
+  const submitsTo = (to: string) => smsc.submits.filter((s) => s.destination === to.slice(1));
+
+  beforeAll(async () => {
+    smsc = await startFakeSmsc();
+  });
+  afterAll(() => smsc.close());
+  beforeEach(async () => {
+    provider = createSmppProvider(smppSettings(smsc), {
+      onReceipt: storeReceipt(h.t.store, h.t.clock),
+      clock: h.t.clock,
+      logger: testLogger('recovery.smpp'),
+    });
+    h.t.providers.sms = provider;
+    provider.start?.();
+    await until(async () => provider.connected?.(), 'the bind to the SMSC');
+  });
+  afterEach(async () => {
+    await provider.close?.();
+  });
+
+  it('hold (the SMPP default): a message submitted before the crash gets no second submit_sm and is sent, unconfirmed', async () => {
+    const to = recipient();
+    const id = await h.send(to);
+    await h.leaveInDoubt([id]);
+    expect(submitsTo(to)).toHaveLength(1);
+    await h.recover();
+    expect(submitsTo(to)).toHaveLength(1);
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+    // The SMSC's id was never recorded: its receipt for the one submit_sm matches no message.
+    expect((await h.t.store.messages.findById(id))?.providerMessageId).toBeNull();
+  });
+
+  it('resend: the message is submitted again, so the SMSC gets it twice (at-least-once)', async () => {
+    h.t.dispatch.recovery = { sms: 'resend' };
+    const to = recipient();
+    const id = await h.send(to);
+    await h.leaveInDoubt([id]);
+    await h.recover();
+    expect(submitsTo(to)).toHaveLength(2);
+    const message = await h.t.store.messages.findById(id);
+    expect(message).toMatchObject({ status: 'sent', error: null, providerMessageId: submitsTo(to)[1]?.messageId });
+  });
+
+  it('ask, which SMPP cannot answer (query_sm needs the id the lost submit_sm_resp carried), holds rather than re-submit blind', async () => {
+    h.t.dispatch.recovery = { sms: 'ask' };
+    const to = recipient();
+    const id = await h.send(to);
+    await h.leaveInDoubt([id]);
+    await h.recover();
+    expect(submitsTo(to)).toHaveLength(1);
+    expect((await h.view(id)).error?.code).toBe('HANDOVER_UNCONFIRMED');
+  });
+
+  it('a submit_sm whose answer never came is in doubt too: held on the next attempt, not submitted again', async () => {
+    smsc.answerWith(() => 'hold');
+    h.t.dispatch.sendTimeoutMs = 300;
+    try {
+      const to = recipient();
+      const id = await h.send(to);
+      await h.t.drain();
+      expect(await h.view(id)).toMatchObject({ status: 'queued' });
+      smsc.answerWith(() => 0);
+      h.t.clock.advance(60_000);
+      await h.t.drain();
+      expect(submitsTo(to)).toHaveLength(1);
+      expect((await h.view(id)).error?.code).toBe('HANDOVER_UNCONFIRMED');
+    } finally {
+      smsc.answerWith(() => 0);
+      h.t.dispatch.sendTimeoutMs = 5_000;
+    }
+  });
+});
+
+describeEachDialect('leases that follow their holder', (dialect) => {
+  const h = useHarness(dialect);
+
+  /** A provider whose hand-overs never end until told to, counting them. */
+  function stuckProvider(): Provider & { sends: number; finish(): void } {
+    const waiting: Array<(outcome: SendOutcome) => void> = [];
+    const provider = {
+      name: 'stuck',
+      channel: 'sms' as const,
+      recovery: 'hold' as const,
+      sends: 0,
+      send() {
+        provider.sends++;
+        return new Promise<SendOutcome>((resolve) => waiting.push(resolve));
+      },
+      finish() {
+        for (const resolve of waiting.splice(0)) resolve({ ok: true, providerMessageId: 'late' });
+      },
+    };
+    return provider;
+  }
+  const worker = () => new Worker(h.t.dispatch, { batchSize: 10, concurrency: 8, leaseMs: 15_000, pollIntervalMs: 1_000 });
+
+  it('a worker that renews keeps its jobs past the first lease; one that stops renewing loses them one lease after its last renewal', async () => {
+    const provider = stuckProvider();
+    h.t.providers.sms = provider;
+    const id = await h.send('+14155552671');
+    const alive = worker();
+    const running = alive.runOnce();
+    await until(async () => provider.sends === 1, 'the first hand-over to start');
+
+    h.t.clock.advance(10_000);
+    await alive.renewLeases();
+    h.t.clock.advance(10_000); // 20 s after the claim: past the first lease, within the renewed one
+    const other = worker();
+    expect(await other.runOnce()).toBe(0);
+
+    // No renewal since 10 s in (its holder is gone): 15 s after that, the job is another worker's.
+    h.t.clock.advance(5_001);
+    expect(await other.runOnce()).toBe(1);
+    expect(provider.sends).toBe(1); // held as in doubt, never handed over twice
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+
+    // The old holder's late answer changes nothing: the message moved on, the job is not its own.
+    provider.finish();
+    await running;
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+  });
+
+  it('a started worker renews on its own, every third of its lease, and gives its jobs back when it stops', async () => {
+    const provider = stuckProvider();
+    h.t.providers.sms = provider;
+    await h.send('+14155552671');
+    const started = new Worker(h.t.dispatch, { batchSize: 10, concurrency: 8, leaseMs: 300, pollIntervalMs: 50 });
+    const leaseEnd = async () =>
+      (await h.t.database.db
+        .selectFrom('jobs')
+        .select(['locked_by', 'locked_until'])
+        .where('kind', '=', 'deliver_message')
+        .executeTakeFirst()) ?? null;
+    started.start();
+    try {
+      await until(async () => provider.sends === 1, 'the hand-over to start');
+      h.t.clock.advance(60_000);
+      const renewed = await until(async () => {
+        const row = await leaseEnd();
+        return row?.locked_until === h.t.clock.now() + 300 && row;
+      }, 'a renewal to a full lease from the clock’s new time');
+      expect(renewed.locked_by).toBe(started.id);
+    } finally {
+      provider.finish();
+      await started.stop(1_000);
+    }
+    expect(await leaseEnd()).toBeNull(); // finished and removed
+  });
+});
