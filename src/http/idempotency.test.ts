@@ -131,23 +131,44 @@ describeEachDialect('Idempotency-Key on POST /v1', (dialect) => {
     expect(await messagesOf(account.account.id)).toBe(2);
   });
 
-  it('a claim left by a process that died is taken over once its 60 s lock lapses', async () => {
+  it('a claim left by a process that died before its transaction is taken over once its 10 s lock lapses', async () => {
     const { account, token } = await newAccount();
+    const accountId = account.account.id;
     const body = sms();
-    // What a process that died mid-request leaves behind: a running claim with the same fingerprint.
-    const first = post(token, '/v1/sms/send', body, 'k-orphan');
-    await first;
+    // The same request under another key, to learn the fingerprint the claim carries.
+    await post(token, '/v1/sms/send', body, 'k-probe');
+    const { fingerprint } = await t.database.db
+      .selectFrom('idempotency_keys')
+      .select('fingerprint')
+      .where('account_id', '=', accountId)
+      .where('key', '=', 'k-probe')
+      .executeTakeFirstOrThrow();
+    // What such a process leaves behind: a running claim, and nothing written under it.
+    const now = t.clock.now();
     await t.database.db
-      .updateTable('idempotency_keys')
-      .set({ state: 'running', status_code: null, body: null, locked_until: t.clock.now() + 60_000 })
-      .where('account_id', '=', account.account.id)
-      .where('key', '=', 'k-orphan')
+      .insertInto('idempotency_keys')
+      .values({
+        account_id: accountId,
+        key: 'k-orphan',
+        fingerprint,
+        state: 'running',
+        status_code: null,
+        content_type: null,
+        body: null,
+        locked_until: now + 10_000,
+        created_at: now,
+        expires_at: now + 86_400_000,
+      })
       .execute();
-    expect((await post(token, '/v1/sms/send', body, 'k-orphan')).statusCode).toBe(409);
-    t.clock.advance(60_001);
+    const waiting = await post(token, '/v1/sms/send', body, 'k-orphan');
+    expect(waiting.statusCode).toBe(409);
+    expect(waiting.headers['retry-after']).toBe('1');
+    t.clock.advance(10_001);
     const takenOver = await post(token, '/v1/sms/send', body, 'k-orphan');
     expect(takenOver.statusCode).toBe(200);
     expect(takenOver.headers['idempotent-replayed']).toBeUndefined();
+    expect(await messagesOf(accountId)).toBe(2);
+    expect((await post(token, '/v1/sms/send', body, 'k-orphan')).headers['idempotent-replayed']).toBe('true');
   });
 
   it('refuses a malformed key with 400 INVALID_REQUEST, and GET requests ignore the header', async () => {

@@ -26,11 +26,16 @@ interface IdempotencyClaimOfRequest {
 export interface IdempotencySettings {
   /** How long a key and its response are kept (24 h). */
   ttlMs: number;
-  /** How long a running request holds its key before a retry may take it over (its process died). */
+  /**
+   * How long a running request holds its key before a retry may take it over (its process died).
+   * Short, because it is what a retry waits (409) after a crash; safe, because a request that runs
+   * past it and is taken over can no longer keep its answer, so its transaction rolls back (409)
+   * instead of finishing beside the retry.
+   */
   lockMs: number;
 }
 
-export const DEFAULT_IDEMPOTENCY_SETTINGS: IdempotencySettings = { ttlMs: 24 * 3_600_000, lockMs: 60_000 };
+export const DEFAULT_IDEMPOTENCY_SETTINGS: IdempotencySettings = { ttlMs: 24 * 3_600_000, lockMs: 10_000 };
 
 const HEADER = 'idempotency-key';
 const KEY = /^[\x21-\x7e]{1,255}$/;
