@@ -11,9 +11,11 @@ import { whatsappWebhookRoutes } from '../channels/whatsapp/whatsapp-webhook.rou
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { randomId } from '../core/ids.js';
+import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
+import { type AcceptBacklog, type AdmissionSettings, registerAdmission } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
@@ -44,6 +46,11 @@ export interface AppDeps {
   rateLimiting?: RateLimiting | undefined;
   /** Transport security: TLS to serve HTTPS directly, production mode, trusted proxies. */
   security?: SecuritySettings | undefined;
+  /**
+   * Load shedding (503 before any work when the accept queue or the process is past its bounds);
+   * none when absent (tests that do not test it). `backlog` defaults to the store's accept queue.
+   */
+  admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; sampleIntervalMs?: number } | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -112,6 +119,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerTransportSecurity(app, deps.security);
+  // Before any route's own hooks: a request refused for load costs no token check and no store read.
+  const admission = deps.admission
+    ? await registerAdmission(app, {
+        settings: deps.admission.settings,
+        backlog: deps.admission.backlog ?? (() => acceptQueueOf(deps.store).waiting),
+        clock: deps.clock,
+        sampleIntervalMs: deps.admission.sampleIntervalMs,
+      })
+    : undefined;
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
   app.addHook('onSend', (_request, reply, payload, done) => {
@@ -126,7 +142,12 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
-  await app.register(healthRoutes, { database: deps.database, isDraining: deps.isDraining, providers: deps.providers });
+  await app.register(healthRoutes, {
+    database: deps.database,
+    isDraining: deps.isDraining,
+    providers: deps.providers,
+    load: admission?.describe,
+  });
   await app.register(tokenEndpoint, {
     store: deps.store,
     tokens: deps.tokens,

@@ -31,6 +31,22 @@ export const ErrorEnvelope = Type.Object(
   { additionalProperties: false },
 );
 
+/**
+ * 503 SERVICE_UNAVAILABLE: the node is shutting down, or shedding load (http/admission.ts, bounds
+ * in the README's "Resource limits"). Either way nothing was done for the request.
+ */
+export const ServiceUnavailable = Type.Object(ErrorEnvelope.properties, {
+  additionalProperties: false,
+  description:
+    'The node is shutting down, or overloaded and shedding load: the request was refused before any work was done ' +
+    '(nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, ' +
+    'here or on another node. Sends are shed while the oldest send waiting to be stored has waited longer than ' +
+    '`OVERLOAD_MAX_QUEUE_WAIT_MS` (default 100 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; ' +
+    'every request but the health checks while the event loop is more than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 200 ms) ' +
+    'behind, or past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set.',
+  headers: { 'retry-after': Type.Integer({ minimum: 1, description: 'Seconds to wait before sending the request again.' }) },
+});
+
 /** Error responses every authenticated /v1 route can give, to be spread into `response`. */
 export const commonErrors = {
   400: ErrorEnvelope,
@@ -39,7 +55,7 @@ export const commonErrors = {
   413: ErrorEnvelope,
   429: ErrorEnvelope,
   500: ErrorEnvelope,
-  503: ErrorEnvelope,
+  503: ServiceUnavailable,
 } as const;
 
 /** A nullable value, as OpenAPI 3.1 and JSON Schema write it. */

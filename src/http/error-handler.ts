@@ -171,7 +171,11 @@ export function installErrorHandler(app: FastifyInstance): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
     const apiError = toApiError(error);
     if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
-    else if (httpStatusOf(apiError.code) >= 500) request.log.warn({ err: error, code: apiError.code }, apiError.message);
+    // A 503 is a refusal its source logs as a whole (the shutdown; shedding's count a second), not
+    // line by line: under overload a line per refused request would add to the load.
+    else if (httpStatusOf(apiError.code) >= 500 && apiError.code !== 'SERVICE_UNAVAILABLE') {
+      request.log.warn({ err: error, code: apiError.code }, apiError.message);
+    }
     return sendApiError(reply, apiError);
   });
   app.setNotFoundHandler((request, reply) =>

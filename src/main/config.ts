@@ -18,6 +18,7 @@ import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/disp
 import type { RetryPolicy } from '../dispatch/retry-policy.js';
 import { DEFAULT_RETRY_POLICY } from '../dispatch/retry-policy.js';
 import { DEFAULT_WORKER_OPTIONS, type WorkerOptions } from '../dispatch/worker.js';
+import { type AdmissionSettings, DEFAULT_ADMISSION_SETTINGS } from '../http/admission.js';
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../http/connection-limits.js';
 import type { RateLimitSettings } from '../http/rate-limits.js';
 import { parseDialect } from '../storage/database.js';
@@ -40,6 +41,8 @@ export interface Config {
   heapGrowthPercent: number;
   /** Header size and slow-client deadlines per connection. */
   connectionLimits: ConnectionLimits;
+  /** OVERLOAD_*: bounds past which requests are shed with 503 before any work (0 turns one off). */
+  admission: AdmissionSettings;
   /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
   emailMaxBytes: number;
   /** Create a demo account (and print its credentials) when the store has no account yet. */
@@ -370,6 +373,18 @@ function connectionLimits(env: Env): ConnectionLimits {
   return limits;
 }
 
+function admission(env: Env): AdmissionSettings {
+  const d = DEFAULT_ADMISSION_SETTINGS;
+  return {
+    maxQueueWaitMs: integer(env, 'OVERLOAD_MAX_QUEUE_WAIT_MS', d.maxQueueWaitMs, 0, 600_000),
+    maxQueuedMessages: integer(env, 'OVERLOAD_MAX_QUEUED_MESSAGES', d.maxQueuedMessages, 0, 10_000_000),
+    maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', d.maxEventLoopDelayMs, 0, 600_000),
+    maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_BYTES', d.maxHeapUsedBytes, 0, Number.MAX_SAFE_INTEGER),
+    maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_BYTES', d.maxRssBytes, 0, Number.MAX_SAFE_INTEGER),
+    retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', d.retryAfterSeconds, 1, 3_600),
+  };
+}
+
 export function loadConfig(environment: Env = process.env): Config {
   const env = withConfigFile(environment);
   const port = integer(env, 'PORT', 3000, 0, 65535);
@@ -405,6 +420,7 @@ export function loadConfig(environment: Env = process.env): Config {
     publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     connectionLimits: connectionLimits(env),
+    admission: admission(env),
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),

@@ -83,6 +83,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     database: services.database,
     isDraining: () => draining,
     rateLimiting: services.rateLimiting,
+    admission: { settings: config.admission },
     security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
     // Providers work (and report) where messages are dispatched: an API-only node shows none.
     providers: options.withWorker ? () => services.providerHealth() : undefined,

@@ -8,6 +8,12 @@ export interface HealthDeps {
   isDraining(): boolean;
   /** How each channel's provider is doing in this process (shown, never failing readiness). */
   providers?: (() => ProviderHealthValue[]) | undefined;
+  /**
+   * Whether this node is shedding load now, and why (shown as `checks.load`, never failing
+   * readiness: a node taken out of the balancer for being busy sends its load to the others, which
+   * then fail the same way; shedding already sends back what this node cannot serve in time).
+   */
+  load?: (() => string) | undefined;
 }
 
 const ProviderHealth = Type.Object(
@@ -38,13 +44,24 @@ const Health = Type.Object({
 
 /** `/healthz`: the process answers. `/readyz`: it can serve traffic (store up, schema current, not draining). */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
-  app.get('/healthz', { schema: { summary: 'Liveness', tags: ['Operations'], response: { 200: Health } }, logLevel: 'warn' }, async () => ({
-    status: 'ok' as const,
-  }));
+  // Never shed under load (alwaysAdmitted): an orchestrator must see a busy node as alive and ready.
+  app.get(
+    '/healthz',
+    {
+      schema: { summary: 'Liveness', tags: ['Operations'], response: { 200: Health } },
+      logLevel: 'warn',
+      config: { alwaysAdmitted: true },
+    },
+    async () => ({ status: 'ok' as const }),
+  );
 
   app.get(
     '/readyz',
-    { schema: { summary: 'Readiness', tags: ['Operations'], response: { 200: Health, 503: Health } }, logLevel: 'warn' },
+    {
+      schema: { summary: 'Readiness', tags: ['Operations'], response: { 200: Health, 503: Health } },
+      logLevel: 'warn',
+      config: { alwaysAdmitted: true },
+    },
     async (_request, reply) => {
       const checks: Record<string, string> = {};
       let ready = true;
@@ -58,6 +75,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         checks.store = 'unreachable';
         ready = false;
       }
+      if (deps.load) checks.load = deps.load();
       const providers = deps.providers ? { providers: deps.providers() } : {};
       if (deps.isDraining()) return reply.code(503).send({ status: 'draining', checks, ...providers });
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks, ...providers });
