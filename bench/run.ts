@@ -4,6 +4,7 @@
  * facts. Figures, never pass/fail; every run is bounded in time.
  *
  *   npm run bench [-- --quick] [-- --only accept,latency,e2e,bulk,webhooks,postgres] [-- --out DIR]
+ *   npm run bench -- --only overload [--overload-rate N] [--cli OTHER/dist/main/cli.js]
  *
  * Compared cases alternate round by round (accept, no-op, accept, ...) so drift on a shared machine
  * hits both alike, and each figure is the median of its rounds.
@@ -12,7 +13,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import { cpus, freemem, release, totalmem } from 'node:os';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { parseArgs } from 'node:util';
 import {
   type BenchAccount,
@@ -26,6 +27,7 @@ import {
   startWorker,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
+import { type Phase, phasedLoad, phaseFigures, recoverySeconds } from './lib/overload.js';
 import { pacedLoad } from './lib/paced.js';
 import { bulkOf, pendingOf, recipients, sms, waitForDrain } from './lib/traffic.js';
 
@@ -37,8 +39,16 @@ const { values } = parseArgs({
     /** The end-to-end case offers this many messages a second (bulk requests of 100). */
     'e2e-rate': { type: 'string', default: '5000' },
     'postgres-url': { type: 'string', default: process.env.TEST_DATABASE_URL ?? 'postgres://postgres@127.0.0.1:5432/test' },
+    /** Another build's dist/main/cli.js to run the cases against (e.g. a commit before a change). */
+    cli: { type: 'string' },
+    /** The overload case offers this many sends a second (default: twice the accept case's rate, measured). */
+    'overload-rate': { type: 'string' },
+    'overload-connections': { type: 'string', default: '1200' },
+    /** Servers the overload case alternates: `off` (shedding disabled, as before it existed) and `on` (the defaults). */
+    'overload-variants': { type: 'string', default: 'off,on' },
   },
 });
+const CLI_PATH = values.cli ? resolve(values.cli) : undefined;
 const QUICK = values.quick;
 const ROUNDS = QUICK ? 1 : 3;
 const ROUND_SECONDS = QUICK ? 2 : 5;
@@ -110,8 +120,8 @@ async function withServer<T>(
 ): Promise<T> {
   const store = await benchStore(dialect, values['postgres-url'] as string);
   try {
-    const account = createAccount(store);
-    const herald = await startHerald(store, options);
+    const account = createAccount(store, CLI_PATH);
+    const herald = await startHerald(store, { worker: options.worker, env: options.env, cli: CLI_PATH });
     try {
       const token = await herald.token(account);
       // Warm up: JIT, caches, the first prepared statements.
@@ -361,6 +371,90 @@ async function webhooks() {
   }
 }
 
+/** A client gives up on a request this long after it was due (the overload case's timeouts). */
+const CLIENT_TIMEOUT_MS = 10_000;
+
+/** The server's shedding bounds all off: it queues every request, as Herald did before it shed load. */
+const SHEDDING_OFF = {
+  OVERLOAD_MAX_QUEUE_WAIT_MS: '0',
+  OVERLOAD_MAX_QUEUED_MESSAGES: '0',
+  OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+};
+
+/**
+ * Sends offered open loop over many connections (each a client with one request at a time): half
+ * `rate` for a while (the unloaded latency), then `rate` (twice what the server sustains) for
+ * OVERLOAD_SECONDS, then half again (how soon latency is back to normal). Servers with shedding
+ * off and on alternate round by round, each on a fresh store.
+ */
+async function overload(rate: number, connections: number, variants: string[]) {
+  const [calm, over, after] = QUICK ? [3, 5, 5] : [10, 30, 20];
+  const phases: Phase[] = [
+    // Not counted: in its first seconds at a steady rate the server's code is still being optimized.
+    { name: 'warm-up', ratePerSecond: Math.round(rate / 2), durationSeconds: calm },
+    { name: 'before', ratePerSecond: Math.round(rate / 2), durationSeconds: calm },
+    { name: 'overload', ratePerSecond: Math.round(rate), durationSeconds: over },
+    { name: 'after', ratePerSecond: Math.round(rate / 2), durationSeconds: after },
+  ];
+  const rounds: Array<Record<string, unknown>> = [];
+  for (let round = 0; round < Math.min(ROUNDS, 2); round++) {
+    for (const variant of variants) {
+      const env = variant === 'off' ? SHEDDING_OFF : {};
+      rounds.push(
+        await withServer('sqlite', { worker: false, env }, async (herald, token) => {
+          const shedding = watchShedding(herald);
+          const { result, peak } = await peakRss(herald, () =>
+            phasedLoad({ url: `${herald.url}/v1/sms/send`, token, bodyFor: sms, phases, connections }),
+          ).finally(() => shedding.stop());
+          const [warmUp, before, during, afterwards] = phaseFigures(result, phases, CLIENT_TIMEOUT_MS);
+          const unloadedP99 = before?.acceptedP99 ?? 0;
+          return {
+            variant,
+            round: round + 1,
+            connections: result.connections,
+            sendLateP99: result.sendLateP99,
+            phases: [warmUp, before, during, afterwards],
+            unloadedP99,
+            p99Ratio: round2((during?.acceptedP99 ?? 0) / Math.max(unloadedP99, 0.1)),
+            recoverySeconds: recoverySeconds(result, phases, 2, 2 * unloadedP99) ?? null,
+            timeouts: [warmUp, before, during, afterwards].reduce((n, p) => n + (p?.timeouts ?? 0), 0),
+            rssPeakMb: mb(peak),
+            readyzLoad: shedding.seen,
+          };
+        }),
+      );
+    }
+  }
+  return { rate, connections, phases, clientTimeoutMs: CLIENT_TIMEOUT_MS, rounds };
+}
+
+const round2 = (n: number) => round(n, 2);
+
+/** What /readyz says of the load every 250 ms (`checks.load`, its first words), counted: which bound shed, and how often. */
+function watchShedding(herald: RunningHerald) {
+  const seen: Record<string, number> = {};
+  const timer = setInterval(async () => {
+    try {
+      const body = (await (await fetch(`${herald.url}/readyz`)).json()) as { checks?: { load?: string } };
+      const kind = (body.checks?.load ?? 'none').split(' (')[0] as string;
+      seen[kind] = (seen[kind] ?? 0) + 1;
+    } catch {
+      seen.unanswered = (seen.unanswered ?? 0) + 1;
+    }
+  }, 250);
+  return { seen, stop: () => clearInterval(timer) };
+}
+
+/** Durable sends a second as fast as CONNECTIONS go: the accept case's figure when it ran, else measured now. */
+async function sustainedRate(): Promise<number> {
+  const measured = (report.acceptSqlite as { acceptRps?: number } | undefined)?.acceptRps;
+  if (measured) return measured;
+  const result = await withServer('sqlite', { worker: false }, (herald, token) =>
+    load({ ...sendTo(herald, token), connections: CONNECTIONS, durationSeconds: ROUND_SECONDS }),
+  );
+  return round(result.rps);
+}
+
 function machine() {
   const gitCommit = (() => {
     try {
@@ -465,6 +559,33 @@ async function main() {
     );
   }
 
+  if (only.has('overload')) {
+    const sustained = values['overload-rate'] ? Number(values['overload-rate']) / 2 : await sustainedRate();
+    const o = await overload(2 * sustained, Number(values['overload-connections']), (values['overload-variants'] as string).split(','));
+    report.overload = o;
+    const rows = o.rounds.map((r) => {
+      const [, , during, after] = r.phases as Array<{
+        acceptedPerSecond: number;
+        shedPerSecond: number;
+        otherPerSecond: number;
+        acceptedP50: number;
+        acceptedP99: number;
+        shedP99: number;
+        shedWithRetryAfter: number;
+      }>;
+      const recovery = r.recoverySeconds === null ? `> ${o.phases[3]?.durationSeconds} s` : `${r.recoverySeconds} s`;
+      return `| ${r.variant} | ${r.round} | ${o.phases[2]?.ratePerSecond} | ${during?.acceptedPerSecond} | ${during?.shedPerSecond ? `${during.shedPerSecond} (p99 ${during.shedP99} ms, ${round(during.shedWithRetryAfter * 100)} % with Retry-After)` : 0} | ${during?.otherPerSecond} | ${during?.acceptedP50} | ${during?.acceptedP99} (${r.unloadedP99} unloaded, ×${r.p99Ratio}) | ${r.timeouts} | ${recovery} | ${after?.acceptedP99} | ${r.rssPeakMb} |`;
+    });
+    section(
+      `Overload (SQLite, ${o.rate} sends/s offered for ${o.phases[2]?.durationSeconds} s over ${o.connections} connections)`,
+      `Open loop: ${o.phases[1]?.ratePerSecond}/s for ${o.phases[1]?.durationSeconds} s after as long a warm-up at that rate (the unloaded latency), ${o.rate}/s for ${o.phases[2]?.durationSeconds} s (twice the sustained rate), ${o.phases[3]?.ratePerSecond}/s for ${o.phases[3]?.durationSeconds} s; latency from when each send was due; a timeout is a send not answered within ${o.clientTimeoutMs / 1000} s. Shedding \`off\`: every bound 0; \`on\`: the defaults. Recovery: from the end of the overload until every 500 ms window has its accepted p99 within twice the unloaded p99 and nothing shed.`,
+      [
+        '| shedding | round | offered/s | accepted/s | 503/s | other/s | p50 ms | p99 ms | timeouts | recovery | p99 after ms | RSS peak MB |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|',
+        ...rows,
+      ].join('\n'),
+    );
+  }
   const out = values.out as string;
   mkdirSync(out, { recursive: true });
   writeFileSync(join(out, 'latest.md'), `${lines.join('\n')}\n`);

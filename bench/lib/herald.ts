@@ -153,13 +153,17 @@ export async function startHerald(
     pid,
     rss: () => rssOf(pid),
     async token(account) {
-      const response = await fetch(`${url}/oauth/token`, {
-        method: 'POST',
-        body: new URLSearchParams({ grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret }),
-      });
-      const body = (await response.json()) as { access_token?: string };
-      if (!body.access_token) throw new Error(`no token: ${JSON.stringify(body)}`);
-      return body.access_token;
+      for (let attempt = 1; ; attempt++) {
+        const response = await fetch(`${url}/oauth/token`, {
+          method: 'POST',
+          body: new URLSearchParams({ grant_type: 'client_credentials', client_id: account.clientId, client_secret: account.clientSecret }),
+        });
+        const body = (await response.json()) as { access_token?: string };
+        if (body.access_token) return body.access_token;
+        // Shed while the server's start still weighs on its event loop: retried as a client should.
+        if (response.status !== 503 || attempt === 5) throw new Error(`no token: ${JSON.stringify(body)}`);
+        await new Promise((r) => setTimeout(r, Number(response.headers.get('retry-after') ?? 1) * 1000));
+      }
     },
     async stop() {
       child.kill('SIGTERM');

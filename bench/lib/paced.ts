@@ -21,14 +21,14 @@ export interface PacedResult {
 /** Connections a paced load keeps open: more than a round ever has requests in flight at once. */
 const PACED_CONNECTIONS = 64;
 
-const percentile = (sorted: number[], p: number): number =>
+export const percentile = (sorted: number[], p: number): number =>
   sorted.length === 0 ? 0 : (sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))] as number);
 
 /**
  * Where the first response in `received` (bytes as latin1 text) ends, or -1 while it is not whole:
  * after its content-length bytes, or after its last chunk (and trailers) when it is chunked.
  */
-function responseEnd(received: string): number {
+export function responseEnd(received: string): number {
   const headEnd = received.indexOf('\r\n\r\n');
   if (headEnd < 0) return -1;
   const head = received.slice(0, headEnd + 2);
