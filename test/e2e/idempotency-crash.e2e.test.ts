@@ -32,108 +32,112 @@ const LANES = 32;
 describeEachDialect('Idempotency-Key through kill -9 of the serving process', (dialect) => {
   const state = useDatabase(dialect);
 
-  it(`${SENDS} sends over ${LANES} connections, the server killed ${KILLS} times mid-stream: each created, answered and charged once`, async () => {
-    const env = heraldEnv(state.location, BASE_SETTINGS);
-    // SQLite: one process does everything. PostgreSQL: the API and the worker apart, both killed.
-    const separateWorker = dialect === 'postgres';
-    const start = () => startServer(env, { worker: !separateWorker, timeoutMs: 60_000 });
-    let server: HeraldServer = await start();
-    let worker: HeraldWorker | undefined = separateWorker ? await startWorker(env) : undefined;
-    const opening = SENDS * 2;
-    const account = await createAccount(env, opening);
-    const token = await tokenFor(server.url, account);
+  it(
+    `${SENDS} sends over ${LANES} connections, the server killed ${KILLS} times mid-stream: each created, answered and charged once`,
+    async () => {
+      const env = heraldEnv(state.location, BASE_SETTINGS);
+      // SQLite: one process does everything. PostgreSQL: the API and the worker apart, both killed.
+      const separateWorker = dialect === 'postgres';
+      const start = () => startServer(env, { worker: !separateWorker, timeoutMs: 60_000 });
+      let server: HeraldServer = await start();
+      let worker: HeraldWorker | undefined = separateWorker ? await startWorker(env) : undefined;
+      const opening = SENDS * 2;
+      const account = await createAccount(env, opening);
+      const token = await tokenFor(server.url, account);
 
-    // The server's address changes with each restart; a lane that lost its answer waits for the next.
-    let serving: Promise<string> = Promise.resolve(server.url);
-    const ids: string[] = new Array(SENDS);
-    const seen = { answered: 0, broken: 0, inUse: 0, shed: 0, replayed: 0, retriedAfterBreak: new Set<number>() };
-    const run = `${process.pid}-${Date.now()}`;
-    const sendOne = async (i: number): Promise<void> => {
-      for (;;) {
-        const url = await serving;
-        let sent: Awaited<ReturnType<typeof api>>;
-        try {
-          sent = await api(
-            url,
-            'POST',
-            '/v1/sms/send',
-            token,
-            { to: recipient(i), message: `Crash test ${i}` },
-            { 'idempotency-key': `${run}-${i}` },
-          );
-        } catch {
-          seen.broken++;
-          seen.retriedAfterBreak.add(i);
-          await sleep(20);
-          continue;
+      // The server's address changes with each restart; a lane that lost its answer waits for the next.
+      let serving: Promise<string> = Promise.resolve(server.url);
+      const ids: string[] = new Array(SENDS);
+      const seen = { answered: 0, broken: 0, inUse: 0, shed: 0, replayed: 0, retriedAfterBreak: new Set<number>() };
+      const run = `${process.pid}-${Date.now()}`;
+      const sendOne = async (i: number): Promise<void> => {
+        for (;;) {
+          const url = await serving;
+          let sent: Awaited<ReturnType<typeof api>>;
+          try {
+            sent = await api(
+              url,
+              'POST',
+              '/v1/sms/send',
+              token,
+              { to: recipient(i), message: `Crash test ${i}` },
+              { 'idempotency-key': `${run}-${i}` },
+            );
+          } catch {
+            seen.broken++;
+            seen.retriedAfterBreak.add(i);
+            await sleep(20);
+            continue;
+          }
+          if (sent.status === 409 || sent.status === 503) {
+            seen[sent.status === 409 ? 'inUse' : 'shed']++;
+            await sleep(sent.status === 409 ? 250 : 100);
+            continue;
+          }
+          if (sent.status !== 200) throw new Error(`send ${i} answered ${sent.status}: ${JSON.stringify(sent.body)}`);
+          if (sent.headers.get('idempotent-replayed') === 'true') seen.replayed++;
+          ids[i] = sent.body.data.message_id as string;
+          seen.answered++;
+          return;
         }
-        if (sent.status === 409 || sent.status === 503) {
-          seen[sent.status === 409 ? 'inUse' : 'shed']++;
-          await sleep(sent.status === 409 ? 250 : 100);
-          continue;
-        }
-        if (sent.status !== 200) throw new Error(`send ${i} answered ${sent.status}: ${JSON.stringify(sent.body)}`);
-        if (sent.headers.get('idempotent-replayed') === 'true') seen.replayed++;
-        ids[i] = sent.body.data.message_id as string;
-        seen.answered++;
-        return;
+      };
+      let next = 0;
+      const lanes = Array.from({ length: LANES }, async () => {
+        while (next < SENDS) await sendOne(next++);
+      });
+
+      const started = Date.now();
+      for (let kill = 1; kill <= KILLS; kill++) {
+        while (seen.answered < (SENDS * kill) / (KILLS + 1)) await sleep(5);
+        let restarted: (url: string) => void = () => {};
+        serving = new Promise((resolve) => (restarted = resolve));
+        expect(await server.kill()).toEqual({ code: null, signal: 'SIGKILL' });
+        // The worker dies at another moment than the server, mid-delivery.
+        if (worker && kill !== 2) expect(await worker.kill()).toEqual({ code: null, signal: 'SIGKILL' });
+        note(`[${dialect}] kill ${kill} after ${seen.answered} answers, ${Date.now() - started} ms`);
+        server = await start();
+        if (worker && kill !== 2) worker = await startWorker(env);
+        restarted(server.url);
       }
-    };
-    let next = 0;
-    const lanes = Array.from({ length: LANES }, async () => {
-      while (next < SENDS) await sendOne(next++);
-    });
+      await Promise.all(lanes);
+      const elapsed = Date.now() - started;
 
-    const started = Date.now();
-    for (let kill = 1; kill <= KILLS; kill++) {
-      while (seen.answered < (SENDS * kill) / (KILLS + 1)) await sleep(5);
-      let restarted: (url: string) => void = () => {};
-      serving = new Promise((resolve) => (restarted = resolve));
-      expect(await server.kill()).toEqual({ code: null, signal: 'SIGKILL' });
-      // The worker dies at another moment than the server, mid-delivery.
-      if (worker && kill !== 2) expect(await worker.kill()).toEqual({ code: null, signal: 'SIGKILL' });
-      note(`[${dialect}] kill ${kill} after ${seen.answered} answers, ${Date.now() - started} ms`);
-      server = await start();
-      if (worker && kill !== 2) worker = await startWorker(env);
-      restarted(server.url);
-    }
-    await Promise.all(lanes);
-    const elapsed = Date.now() - started;
+      const database = openDatabase(state.location);
+      state.database = database;
+      await waitUntilAllDelivered(database, SENDS, 120_000);
+      note(
+        `[${dialect}] ${SENDS} sends in ${elapsed} ms through ${KILLS} kills: ${seen.broken} broken connections ` +
+          `(${seen.retriedAfterBreak.size} sends retried after one), ${seen.inUse} answers 409, ${seen.shed} answers 503, ` +
+          `${seen.replayed} replays`,
+      );
 
-    const database = openDatabase(state.location);
-    state.database = database;
-    await waitUntilAllDelivered(database, SENDS, 120_000);
-    note(
-      `[${dialect}] ${SENDS} sends in ${elapsed} ms through ${KILLS} kills: ${seen.broken} broken connections ` +
-        `(${seen.retriedAfterBreak.size} sends retried after one), ${seen.inUse} answers 409, ${seen.shed} answers 503, ` +
-        `${seen.replayed} replays`,
-    );
+      // Some sends lost their answer to a kill and were retried: the test exercised what it claims.
+      expect(seen.retriedAfterBreak.size).toBeGreaterThan(0);
+      // Each send created exactly one message, the one its answer named.
+      const rows = await database.db.selectFrom('messages').select(['id', 'body']).execute();
+      expect(rows).toHaveLength(SENDS);
+      const bodyOf = new Map(rows.map((r) => [r.id, r.body]));
+      const misnamed = ids.map((id, i) => [i, id] as const).filter(([i, id]) => bodyOf.get(id) !== `Crash test ${i}`);
+      expect(misnamed).toEqual([]);
+      // Charged once each: one reservation and one capture per message, the ledger balanced.
+      const entries = await database.db
+        .selectFrom('credit_ledger')
+        .select(['message_id', 'kind'])
+        .where('message_id', 'is not', null)
+        .execute();
+      const perMessage = new Map<string, string[]>();
+      for (const entry of entries)
+        perMessage.set(entry.message_id as string, [...(perMessage.get(entry.message_id as string) ?? []), entry.kind]);
+      const chargedOtherwise = [...perMessage].filter(([, kinds]) => kinds.sort().join() !== 'capture,reserve');
+      expect(chargedOtherwise).toEqual([]);
+      expect(perMessage.size).toBe(SENDS);
+      const ledger = await ledgerOf(database, account.accountId);
+      const remaining = (opening - SENDS) * MICROS;
+      expect(ledger).toEqual({ credits: remaining, reserved: 0, ledgerCredits: remaining, ledgerReserved: 0 });
 
-    // Some sends lost their answer to a kill and were retried: the test exercised what it claims.
-    expect(seen.retriedAfterBreak.size).toBeGreaterThan(0);
-    // Each send created exactly one message, the one its answer named.
-    const rows = await database.db.selectFrom('messages').select(['id', 'body']).execute();
-    expect(rows).toHaveLength(SENDS);
-    const bodyOf = new Map(rows.map((r) => [r.id, r.body]));
-    const misnamed = ids.map((id, i) => [i, id] as const).filter(([i, id]) => bodyOf.get(id) !== `Crash test ${i}`);
-    expect(misnamed).toEqual([]);
-    // Charged once each: one reservation and one capture per message, the ledger balanced.
-    const entries = await database.db
-      .selectFrom('credit_ledger')
-      .select(['message_id', 'kind'])
-      .where('message_id', 'is not', null)
-      .execute();
-    const perMessage = new Map<string, string[]>();
-    for (const entry of entries)
-      perMessage.set(entry.message_id as string, [...(perMessage.get(entry.message_id as string) ?? []), entry.kind]);
-    const chargedOtherwise = [...perMessage].filter(([, kinds]) => kinds.sort().join() !== 'capture,reserve');
-    expect(chargedOtherwise).toEqual([]);
-    expect(perMessage.size).toBe(SENDS);
-    const ledger = await ledgerOf(database, account.accountId);
-    const remaining = (opening - SENDS) * MICROS;
-    expect(ledger).toEqual({ credits: remaining, reserved: 0, ledgerCredits: remaining, ledgerReserved: 0 });
-
-    expect(await server.stop()).toEqual({ code: 0, signal: null });
-    if (worker) expect(await worker.stop()).toEqual({ code: 0, signal: null });
-  });
+      expect(await server.stop()).toEqual({ code: 0, signal: null });
+      if (worker) expect(await worker.stop()).toEqual({ code: 0, signal: null });
+    },
+    150_000 + SENDS * 60,
+  );
 });
