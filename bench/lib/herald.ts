@@ -11,7 +11,7 @@ import pg from 'pg';
 export const CLI = fileURLToPath(new URL('../../dist/main/cli.js', import.meta.url));
 
 /** The Node.js flags of the CLI's #! line (`#!/usr/bin/env -S node --flag...`): the bench runs Herald as `herald` runs. */
-function nodeFlags(cli: string): string[] {
+export function nodeFlags(cli: string): string[] {
   const words = (readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/);
   const node = words.indexOf('node');
   return node < 0 ? [] : words.slice(node + 1);
@@ -69,7 +69,7 @@ export async function benchStore(dialect: Dialect, postgresUrl: string): Promise
 }
 
 /** The environment every bench server runs with: quiet logs, no demo account, limits out of the way. */
-function benchEnv(store: BenchStore, extra: Record<string, string>): Record<string, string> {
+export function benchEnv(store: BenchStore, extra: Record<string, string>): Record<string, string> {
   const env: Record<string, string> = {};
   for (const key of ['PATH', 'HOME', 'LANG']) if (process.env[key]) env[key] = process.env[key] as string;
   return {
@@ -84,7 +84,7 @@ function benchEnv(store: BenchStore, extra: Record<string, string>): Record<stri
   };
 }
 
-function freePort(): Promise<number> {
+export function freePort(): Promise<number> {
   return new Promise((resolve, reject) => {
     const server = createServer();
     server.once('error', reject);

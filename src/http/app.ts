@@ -18,6 +18,7 @@ import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, registerAdmission } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
+import { deferSchemas } from './deferred-schemas.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
@@ -86,6 +87,7 @@ function requestIdOf(header: string | string[] | undefined): string {
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
+  const schemas = deferSchemas();
   const app: FastifyInstance = Fastify({
     // request.ip and request.protocol follow X-Forwarded-For / -Proto only from these hops.
     trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
@@ -102,11 +104,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       sendApiError(reply, toApiError(error));
     },
     ...(deps.logger ? { loggerInstance: deps.logger } : { logger: false }),
+    // Response serializers built on first use, not all before listening (deferred-schemas.ts).
+    schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
     // Header size, slow-client deadlines, and TLS when Herald serves HTTPS itself.
     ...connectionOptions(deps.http.connections ?? DEFAULT_CONNECTION_LIMITS, deps.security?.tls),
   });
 
-  app.setValidatorCompiler(createValidatorCompiler());
+  app.setValidatorCompiler(schemas.validatorCompiler(createValidatorCompiler()));
+  app.decorate('warmUpSchemas', () => schemas.warmUp());
+  app.addHook('onClose', async () => schemas.stop());
   // Fastify reads text/plain bodies as strings by default; the API speaks JSON only, so such a
   // body is refused for its content type rather than validated as a string.
   app.removeContentTypeParser('text/plain');

@@ -103,6 +103,10 @@ export async function startServer(services: Services, options: ServerOptions): P
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
   const address = await app.listen({ port: config.port, host: config.host });
+  // Route schemas no request has used yet are built now, between requests (deferred-schemas.ts).
+  void app.warmUpSchemas().then((failed) => {
+    for (const { route, error } of failed) logger.error({ err: error, route }, 'a route schema does not compile');
+  });
   // PostgreSQL: IP allow-lists are kept in memory while changes are heard of (until then, read).
   const ipRuleChanges = services.ipRulesCache ? listenForIpRuleChanges(services.database, services.ipRulesCache, logger) : undefined;
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
