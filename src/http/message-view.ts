@@ -12,7 +12,13 @@ export const MessageStatusSchema = Type.Union(
 export const ChannelSchema = Type.Union(CHANNELS.map((c) => Type.Literal(c)));
 
 export const MessageErrorSchema = Nullable(
-  Type.Object({ code: Type.String(), message: Type.String() }, { description: 'Why the message failed; null otherwise.' }),
+  Type.Object(
+    { code: Type.String(), message: Type.String() },
+    {
+      description:
+        'Why the message failed; with status `sent`, `HANDOVER_UNCONFIRMED` when its hand-over was interrupted and whether the provider took it is unknown (it is not sent again); null otherwise.',
+    },
+  ),
 );
 
 export const StatusChangeSchema = Type.Object({
