@@ -51,8 +51,8 @@ const IdempotencyHeaders = Type.Object({
 });
 
 /**
- * `Idempotency-Key` on every POST under /v1 (CONTRACT: 409 IDEMPOTENCY_KEY_IN_USE, 422
- * IDEMPOTENCY_KEY_REUSED). The key is the account's: the first request with it runs and its
+ * `Idempotency-Key` on every POST under /v1 (409 IDEMPOTENCY_KEY_IN_USE while the first runs, 422
+ * IDEMPOTENCY_KEY_REUSED for another request under the key). The key is the account's: the first request with it runs and its
  * response (any status below 500) is stored for 24 h; a retry with the same method, path and body
  * gets that response again with `Idempotent-Replayed: true`, and nothing runs twice. A 5xx is not
  * stored, so a retry runs again. Keys live in the store, so every process sees them.

@@ -1,5 +1,5 @@
 import type { LedgerKind } from '../core/accounts/ledger.js';
-import type { ChargeState } from '../core/messages/message.js';
+import type { ChargeState, DispatchState } from '../core/messages/message.js';
 
 /**
  * Table shapes as the store holds them. Timestamps are integer milliseconds since the epoch
@@ -70,7 +70,7 @@ export interface MessagesTable {
   provider_message_id: string | null;
   /** How many status transitions the message has had; the sequence of its latest history row. */
   status_sequence: number;
-  dispatch_state: 'in_flight' | null;
+  dispatch_state: DispatchState | null;
   /** Hand-overs to a provider so far. */
   attempts: number;
   batch_id: string | null;
@@ -125,7 +125,8 @@ export interface IdempotencyKeysTable {
   account_id: string;
   key: string;
   fingerprint: string;
-  state: 'running' | 'done';
+  /** `released`: its request failed on our side (5xx); the next request with the key takes it. */
+  state: 'running' | 'done' | 'released';
   status_code: number | null;
   content_type: string | null;
   body: string | null;

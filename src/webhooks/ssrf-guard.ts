@@ -3,7 +3,7 @@ import { isIP } from 'node:net';
 import ipaddr from 'ipaddr.js';
 
 /*
- * Where webhooks may go (issue 5, SSRF): globally routable unicast only. Address classes come from
+ * Where webhooks may go (the guard against server-side request forgery): globally routable unicast only. Address classes come from
  * ipaddr.js, whose `range()` names the IANA special-purpose ranges of both families (IPv4 and IPv6
  * Special-Purpose Address Registries, plus multicast and the reserved 240/4); an address is allowed
  * only when it names none of them, and an IPv6 one must also lie in 2000::/3, the only block IANA

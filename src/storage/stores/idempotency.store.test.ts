@@ -52,9 +52,22 @@ describeEachDialect('idempotency store', (dialect) => {
     expect(await claim('k-lapsed')).toEqual({ kind: 'replay', response: answer('retry') });
   });
 
-  it('forgets a claim released by its holder (a 5xx), so a retry runs at once', async () => {
+  it('frees a key released by its holder (a 5xx): the next request runs at once, whatever its body', async () => {
     const lease = await leaseOf('k-failed');
     await store.idempotency.release(accountId, 'k-failed', lease);
-    expect((await claim('k-failed')).kind).toBe('claimed');
+    const again = await store.transaction((tx) =>
+      tx.idempotency.claim({ accountId, key: 'k-failed', fingerprint: 'another body', now: clock.now(), lockMs: LOCK, ttlMs: 86_400_000 }),
+    );
+    expect(again.kind).toBe('claimed');
+  });
+
+  it('never hands the same lease out twice for a key, even to a claim made at the same moment after a release', async () => {
+    const first = await leaseOf('k-reused');
+    await store.idempotency.release(accountId, 'k-reused', first);
+    // The same clock reading (another process's clock may lag): now + lock would be the old lease.
+    const second = await leaseOf('k-reused');
+    expect(second).toBeGreaterThan(first);
+    expect(await store.idempotency.complete(accountId, 'k-reused', first, answer('stale'))).toBe(false);
+    expect(await store.idempotency.complete(accountId, 'k-reused', second, answer('fresh'))).toBe(true);
   });
 });

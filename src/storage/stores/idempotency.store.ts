@@ -14,21 +14,22 @@ export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 
         return select.executeTakeFirst();
       };
       const decide = async (row: NonNullable<Awaited<ReturnType<typeof read>>>): Promise<IdempotencyClaim> => {
-        if (row.fingerprint !== fingerprint) return { kind: 'mismatch' };
+        const released = row.state === 'released';
+        if (!released && row.fingerprint !== fingerprint) return { kind: 'mismatch' };
         if (row.state === 'done') {
           return {
             kind: 'replay',
             response: { statusCode: Number(row.status_code), contentType: row.content_type, body: row.body ?? '' },
           };
         }
-        if (Number(row.locked_until) > now) return { kind: 'in_use' };
-        // The first request's process went away mid-request (or it runs past its claim): this one
-        // takes the key over. The new lease is later than the old one (now is past it), so the old
-        // request can no longer complete under the key.
-        const lease = now + lockMs;
+        if (!released && Number(row.locked_until) > now) return { kind: 'in_use' };
+        // The first request's process went away mid-request, or it ran past its claim, or it failed
+        // on our side: this one takes the key over. Leases of one key only ever grow (a released
+        // key's row is kept for that), so a request that lost the key can never hold it again.
+        const lease = Math.max(now + lockMs, Number(row.locked_until) + 1);
         await db
           .updateTable('idempotency_keys')
-          .set({ locked_until: lease })
+          .set({ state: 'running', fingerprint, locked_until: lease })
           .where('account_id', '=', accountId)
           .where('key', '=', key)
           .execute();
@@ -74,7 +75,8 @@ export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 
 
     async release(accountId, key, lease) {
       await db
-        .deleteFrom('idempotency_keys')
+        .updateTable('idempotency_keys')
+        .set({ state: 'released' })
         .where('account_id', '=', accountId)
         .where('key', '=', key)
         .where('state', '=', 'running')
