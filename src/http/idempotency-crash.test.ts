@@ -113,6 +113,16 @@ describeEachDialect('Idempotency-Key: the answer is kept in the transaction that
     expect(await messages()).toBe(4);
   });
 
+  it('a cancel: replayed as the canceled message, not refused as already canceled', async () => {
+    const a = await account(10);
+    const later = new Date(t.clock.now() + 3_600_000).toISOString();
+    const sent = await t.call('POST', '/v1/sms/send', a.token, { to: '+14155552671', message: 'Later', scheduled_at: later });
+    const id = sent.json().data.message_id as string;
+    const canceled = await expectReplayAfterCrash(a.token, `/v1/messages/${id}/cancel`, undefined, async () => 0);
+    expect(canceled.json().data.status).toBe('canceled');
+    expect((await t.call('GET', '/v1/account/balance', a.token)).json().data).toMatchObject({ reserved: 0, available: 10 });
+  });
+
   it('a webhook registration, a test event, a replayed delivery and a secret rotation', async () => {
     const a = await account();
     await expectReplayAfterCrash(

@@ -5,13 +5,14 @@ import type { Clock } from '../../core/clock.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
 import { notFound } from '../../core/errors.js';
 import { type Channel, channelOfMessageId } from '../../core/ids.js';
-import { cancelMessage } from '../../core/messages/cancel-message.js';
+import { type CanceledMessage, cancelMessage } from '../../core/messages/cancel-message.js';
 import { listMessages } from '../../core/messages/list-messages.js';
 import { historyAsOf, type MessageStatus } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
 import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
 import { requirePrincipal, requireScope } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
+import { keptAnswer } from '../idempotency.js';
 import { ChannelSchema, MessageStatusSchema, presentUniversal, UniversalMessageSchema } from '../message-view.js';
 import { FORMATS } from '../validation.js';
 
@@ -129,15 +130,14 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
         response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
     },
-    async (request) => {
+    async (request, reply) => {
       const { accountId } = requirePrincipal(request);
       const id = request.params.message_id;
       const channel = channelOfMessageId(id);
       if (!channel) throw notFound('Message');
       requireScope(request, sendScopeOf(channel));
-      const message = await cancelMessage(deps, accountId, id);
-      const history = historyAsOf(message, await deps.store.messages.statusHistory(id));
-      return { success: true as const, data: presentUniversal(message, history) };
+      const present = ({ message, history }: CanceledMessage) => ({ success: true as const, data: presentUniversal(message, history) });
+      return present(await cancelMessage(deps, accountId, id, keptAnswer(request, reply, 200, present)));
     },
   );
 }
