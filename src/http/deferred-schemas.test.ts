@@ -65,6 +65,16 @@ describe('a schema that cannot compile', () => {
     expect(failed.map((f) => f.route)).toEqual(['GET /broken response 200', 'HEAD /broken response 200']);
     expect(failed[0]?.error).toBeInstanceOf(Error);
   });
+
+  it('is still reported by warmUp() after a request met it first', async () => {
+    const schemas = deferSchemas();
+    app = Fastify({ schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } } });
+    app.get('/broken', { schema: { response: { 200: { $ref: 'nowhere#/missing' } } } }, async () => ({}));
+    await app.ready();
+    expect((await app.inject({ method: 'GET', url: '/broken' })).statusCode).toBe(500);
+    const failed = await schemas.warmUp();
+    expect(failed.map((f) => f.route)).toEqual(['GET /broken response 200', 'HEAD /broken response 200']);
+  });
 });
 
 describe("Herald's app", () => {

@@ -45,8 +45,9 @@ export function deferSchemas(): DeferredSchemas {
     let built: T | undefined;
     const get = (): T => {
       if (built === undefined) {
-        pending.delete(get);
         built = build();
+        // Only once built: a schema that fails to compile on a request stays for the warm-up to report.
+        pending.delete(get);
       }
       return built;
     };
@@ -65,10 +66,11 @@ export function deferSchemas(): DeferredSchemas {
     },
     validatorCompiler: (compile) => (route) => {
       const validator = defer(`${route.method} ${route.url} ${route.httpPart}`, () => compile(route));
-      // Ajv's functions report their errors in a property Fastify reads after the call.
-      const deferred = ((data: unknown) => {
+      // Ajv's functions report their errors in a property Fastify reads after the call. Whatever
+      // else Fastify passes (the parent data, for a root that is not an object) goes on as given.
+      const deferred = ((data: unknown, ...rest: unknown[]) => {
         const built = validator() as Validator & { errors?: unknown };
-        const result = built(data);
+        const result = (built as (data: unknown, ...rest: unknown[]) => unknown)(data, ...rest);
         deferred.errors = built.errors;
         return result;
       }) as Validator & { errors?: unknown };
