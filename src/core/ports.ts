@@ -205,13 +205,22 @@ export interface MessagesPort {
     options: { countEvent: boolean },
   ): Promise<Map<string, { message: MovedMessage; eventSequence: number }>>;
   /**
-   * Marks queued messages as being handed to a provider (`in_flight`, attempts + 1) and returns
-   * them as they were before, so the caller sees which were already in flight.
+   * Takes queued messages for a hand-over (attempts + 1) and returns them as they were before, so
+   * the caller sees which were already in flight. They become `in_flight`, except those of
+   * `claimOnly` channels, which become `claimed` (taken, not yet handed over: `markHandedOver`
+   * follows right before each leaves the process). A message already `in_flight` stays so: it
+   * may be at the provider whatever happens next.
    */
-  markInFlight(messageIds: readonly string[]): Promise<InFlightMessage[]>;
+  markInFlight(messageIds: readonly string[], options?: { claimOnly?: readonly Channel[] }): Promise<InFlightMessage[]>;
+  /**
+   * Moves claimed messages to `in_flight`, each only if it is still queued, `claimed`, and at the
+   * attempt its claim gave it (`attempts`, a fence: another worker that took the job over since
+   * has claimed it again). Returns the ids that moved.
+   */
+  markHandedOver(claims: ReadonlyArray<{ messageId: string; attempts: number }>): Promise<Set<string>>;
   /** Several messages by id, in one query. */
   findByIds(messageIds: readonly string[]): Promise<Message[]>;
-  /** Clears `in_flight` after a provider definitely did not take the message. */
+  /** Clears `in_flight` or `claimed` after a provider definitely did not take the message. */
   clearInFlight(messageId: string): Promise<void>;
 }
 
@@ -256,7 +265,7 @@ export interface Transition {
   chargeState?: ChargeState;
   error?: { code: string; message: string };
   clearInFlight?: boolean;
-  /** Only when no worker is handing the message to a provider right now. */
+  /** Only when no worker has taken the message for a hand-over (`claimed` or `in_flight`). */
   requireNotInFlight?: boolean;
 }
 

@@ -1,10 +1,13 @@
 import {
+  type HandOverGate,
+  holdsInDoubt,
   type OutboundMessage,
   type Provider,
   type ProviderReceipt,
   recoveryPolicyOf,
   type SendOutcome,
 } from '../core/delivery/provider.js';
+import { CHANNELS } from '../core/ids.js';
 import {
   applyReceipts,
   captureAccepted,
@@ -16,6 +19,7 @@ import {
 import type { Message } from '../core/messages/message.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
+import { type GateState, HandOverMarks } from './hand-over-marks.js';
 import { DONE, type JobResult } from './job-catalogue.js';
 import { backoffDelayMs } from './retry-policy.js';
 import type { SettleJobs } from './settle-jobs.js';
@@ -55,7 +59,10 @@ type Ending =
  * alone decides about retries, from the outcome values: permanent → failed now; retryable → again
  * after a backoff, until the attempt or age limit, then failed. Credits follow the status machine.
  *
- * The batch is marked in flight in one statement; a provider that takes batches (the sandbox) gets
+ * The batch is taken in one statement: marked in flight, except on channels that hold hand-overs
+ * in doubt, where it is only claimed and each message is marked in flight right before it leaves
+ * the process (by the provider, or by the dispatcher before `send`), so that what a crash leaves
+ * unsent is never held as if it had been handed over. A provider that takes batches (the sandbox) gets
  * them in one call, others get each message concurrently. Outcomes are recorded as they arrive:
  * every outcome that came in during one turn of the event loop is recorded in one transaction, in
  * multi-row statements, together with the removal of its jobs. So a slow hand-over holds up only
@@ -74,10 +81,13 @@ export async function deliverMessages(
     if (job.messageId && !jobOf.has(job.messageId)) jobOf.set(job.messageId, job);
     else finished.push(job);
   }
-  // Marking them in flight first means a crash from here on leaves a trace: the next worker asks
-  // the provider before sending again, where the provider can say.
+  // Marking them first means a crash from here on leaves a trace: in flight, the next worker
+  // follows the channel's recovery policy; only claimed, it sends them as if nothing had happened.
+  // Claiming alone suits only channels that hold: for the others, in flight up front costs nothing
+  // more, as a message in doubt is sent again (or asked about) anyway.
+  const claimOnly = CHANNELS.filter((channel) => holdsInDoubt(ctx.providers[channel], ctx.recovery?.[channel]));
   const marked = await store.groupedTransaction(async (tx) => {
-    const rows = await tx.messages.markInFlight([...jobOf.keys()]);
+    const rows = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly });
     const taken = new Set(rows.map((row) => row.message.id));
     // No longer queued: canceled, or a receipt already moved it on.
     for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
@@ -89,6 +99,7 @@ export async function deliverMessages(
   });
 
   const recorder = new EndingRecorder(ctx, settle);
+  const marks = new HandOverMarks(store);
   const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
   for (const { message, payload } of marked) {
     const provider = ctx.providers[message.channel];
@@ -99,7 +110,7 @@ export async function deliverMessages(
   // Every provider's hand-overs end (and are recorded) before a failure of one is reported: the
   // worker runs the unsettled jobs of a failed batch again, which must not overlap their sends.
   const handedOver = await Promise.allSettled(
-    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, (ending) => recorder.add(ending))),
+    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, (ending) => recorder.add(ending))),
   );
   await recorder.drained();
   const failure = handedOver.find((result): result is PromiseRejectedResult => result.status === 'rejected');
@@ -112,6 +123,7 @@ async function handOverAll(
   provider: Provider,
   items: ReadonlyArray<{ job: ClaimedJob; message: Message; payload: string | null }>,
   signal: AbortSignal,
+  marks: HandOverMarks,
   end: (ending: Ending) => void,
 ): Promise<void> {
   const { clock } = ctx;
@@ -132,6 +144,7 @@ async function handOverAll(
       }
       // Marked in flight by an earlier attempt whose outcome was never recorded: in doubt. The
       // provider may hold it; the channel's recovery policy says what to do (docs/delivery.md).
+      // Left `claimed`, it never left its worker's process: sent as if nothing had happened.
       const policy = message.dispatchState === 'in_flight' ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
       // `ask` of a provider that cannot answer is never a blind re-send: it holds.
       if (policy === 'hold' || (policy === 'ask' && !provider.lookup)) {
@@ -159,20 +172,24 @@ async function handOverAll(
     }),
   );
   if (toSend.length === 0) return;
+  // Only claimed so far (see deliverMessages): each is marked in flight right before it leaves.
+  const gated = holdsInDoubt(provider, ctx.recovery?.[provider.channel]);
 
   const limiter = provider.maxPerSecond ? ctx.limiterFor(provider.name, provider.maxPerSecond) : undefined;
   const sendMany = provider.sendMany;
   if (sendMany && !limiter) {
+    const ready = gated ? await passGates(ctx, marks, toSend, end) : toSend;
+    if (ready.length === 0) return;
     const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
     // A throw or an abort leaves every outcome unknown: the provider may have the messages.
     const outcomes = await sendMany
       .call(
         provider,
-        toSend.map((item) => item.outbound),
+        ready.map((item) => item.outbound),
         timeout,
       )
-      .catch((error: unknown) => toSend.map(() => unknownOutcome(error)));
-    for (const [i, item] of toSend.entries()) {
+      .catch((error: unknown) => ready.map(() => unknownOutcome(error)));
+    for (const [i, item] of ready.entries()) {
       end(conclude(ctx, provider, item.job, item.message, outcomes[i] ?? unknownOutcome('no outcome'), signal));
     }
     return;
@@ -197,15 +214,79 @@ async function handOverAll(
           return;
         }
       }
-      let outcome: SendOutcome;
-      try {
-        outcome = await provider.send(outbound, AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]));
-      } catch (error) {
-        outcome = unknownOutcome(error);
-      }
-      end(conclude(ctx, provider, job, message, outcome, signal));
+      const handOver = gated ? marks.gateFor(message) : undefined;
+      const outcome = await sendOne(ctx, provider, outbound, signal, handOver?.gate);
+      end((handOver && gateEnding(ctx, job, message, handOver.state())) ?? conclude(ctx, provider, job, message, outcome, signal));
     }),
   );
+}
+
+/** What a provider is said to have answered when the dispatcher's own gate stopped the message. */
+const WITHDRAWN: SendOutcome = { ok: false, retryable: true, code: 'HANDOVER_WITHDRAWN', message: 'not handed over' };
+
+/**
+ * One `send`, through `gate` when given: passed to a provider that gates its hand-overs itself,
+ * else passed here, right before `send` is called.
+ */
+async function sendOne(
+  ctx: DispatchContext,
+  provider: Provider,
+  outbound: OutboundMessage,
+  signal: AbortSignal,
+  gate: HandOverGate | undefined,
+): Promise<SendOutcome> {
+  try {
+    const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+    if (gate && !provider.gatesHandOver) return (await gate()) ? await provider.send(outbound, timeout) : WITHDRAWN;
+    return await provider.send(outbound, timeout, gate);
+  } catch (error) {
+    return unknownOutcome(error);
+  }
+}
+
+/** Passes the gates of claimed messages about to go as one batch (one transaction); the others end here. */
+async function passGates<T extends { job: ClaimedJob; message: Message }>(
+  ctx: DispatchContext,
+  marks: HandOverMarks,
+  items: readonly T[],
+  end: (ending: Ending) => void,
+): Promise<T[]> {
+  const passed = await Promise.all(
+    items.map(async (item) => {
+      const { gate, state } = marks.gateFor(item.message);
+      await gate().catch(() => false);
+      const ending = gateEnding(ctx, item.job, item.message, state());
+      if (ending) end(ending);
+      return ending ? undefined : item;
+    }),
+  );
+  return passed.filter((item): item is Awaited<T> => item !== undefined);
+}
+
+/**
+ * The ending of a claimed message its gate did not let go, if it did not: nothing was handed
+ * over, and the message is still (or was never again) this worker's to record as in doubt.
+ */
+function gateEnding(ctx: DispatchContext, job: ClaimedJob, message: Message, state: GateState): Ending | undefined {
+  const now = ctx.clock.now();
+  // No longer claimed by this attempt: another worker took the job over (the settle leaves a job
+  // it no longer holds alone), or the message moved on. Either way it is not this worker's to send.
+  if (state === 'refused') {
+    return {
+      kind: 'retry',
+      job,
+      message,
+      result: { done: false, retryAt: now, error: 'no longer claimed by this worker' },
+      clearInFlight: false,
+    };
+  }
+  // The mark could not be stored: still only claimed, so sent normally next time.
+  if (state === 'failed') {
+    ctx.logger.warn({ message_id: message.id }, 'could not mark a hand-over in flight; trying again later');
+    const retryAt = now + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random);
+    return { kind: 'retry', job, message, result: { done: false, retryAt, error: 'could not record the hand-over' }, clearInFlight: false };
+  }
+  return undefined;
 }
 
 /** What an outcome means for its message: recorded as sent, failed for good, or tried again later. */

@@ -9,6 +9,8 @@ import { createSmppProvider, type SmppProvider } from '../channels/sms/smpp.prov
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { OutboundMessage, Provider, SendOutcome } from '../core/delivery/provider.js';
+import { trackHealth } from '../core/delivery/provider-health.js';
+import type { Store } from '../core/ports.js';
 import { Worker } from './worker.js';
 
 /**
@@ -228,6 +230,162 @@ describeEachDialect('a hand-over in doubt, over SMPP', (dialect) => {
   });
 });
 
+/**
+ * The store as a worker killed now would see it: every transaction asked for from now on never
+ * begins, so nothing more is recorded (its sends may still be on the wire, like a process's last bytes).
+ */
+function killableStore(store: Store): { store: Store; kill(): void } {
+  let dead = false;
+  const never = () => new Promise<never>(() => {});
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (dead && (prop === 'groupedTransaction' || prop === 'transaction')) return never;
+      return Reflect.get(target, prop, receiver);
+    },
+  });
+  return { store: wrapped, kill: () => (dead = true) };
+}
+
+/** The store, counting the transactions that marked hand-overs in flight and how many each marked. */
+function countingMarks(store: Store): { store: Store; marks: number[] } {
+  const marks: number[] = [];
+  const wrapped = new Proxy(store, {
+    get(target, prop, receiver) {
+      if (prop !== 'groupedTransaction') return Reflect.get(target, prop, receiver);
+      return <T>(work: (tx: Store) => Promise<T>) =>
+        target.groupedTransaction(async (tx) => {
+          let marked = 0;
+          const messages = new Proxy(tx.messages, {
+            get(m, p, r) {
+              if (p !== 'markHandedOver') return Reflect.get(m, p, r);
+              return (claims: Parameters<Store['messages']['markHandedOver']>[0]) => {
+                marked += claims.length;
+                return m.markHandedOver(claims);
+              };
+            },
+          });
+          const result = await work(new Proxy(tx, { get: (t, p, r) => (p === 'messages' ? messages : Reflect.get(t, p, r)) }));
+          if (marked > 0) marks.push(marked);
+          return result;
+        });
+    },
+  });
+  return { store: wrapped, marks };
+}
+
+describeEachDialect('hold marks in flight only what left the process, over SMPP', (dialect) => {
+  const WINDOW = 4;
+  let smsc: FakeSmsc;
+  const h = useHarness(dialect);
+  let recipients = 0;
+  const recipient = () => `+1415555${3400 + ++recipients}`;
+  const submitsTo = (to: string) => smsc.submits.filter((s) => s.destination === to.slice(1));
+  const providers: Provider[] = [];
+  // Wrapped for health tracking, as every provider is in a running Herald: the gate must get through.
+  const smppProvider = async () => {
+    const smpp = createSmppProvider(smppSettings(smsc, { windowSize: WINDOW }), {
+      onReceipt: storeReceipt(h.t.store, h.t.clock),
+      clock: h.t.clock,
+      logger: testLogger('recovery.smpp-marks'),
+    });
+    const provider = trackHealth(smpp, h.t.clock);
+    providers.push(provider);
+    provider.start?.();
+    await until(async () => provider.connected?.(), 'the bind to the SMSC');
+    return provider;
+  };
+  const stateOf = async (id: string) => (await h.t.store.messages.findById(id))?.dispatchState;
+
+  beforeAll(async () => {
+    smsc = await startFakeSmsc();
+  });
+  afterAll(() => smsc.close());
+  afterEach(async () => {
+    smsc.answerWith(() => 0);
+    for (const provider of providers.splice(0)) await provider.close?.();
+  });
+
+  it('a worker killed with its window full: its unanswered submits are held, the messages waiting for a slot are sent normally by the next worker', async () => {
+    const dying = killableStore(h.t.store);
+    h.t.providers.sms = await smppProvider();
+    const batch = Array.from({ length: WINDOW + 3 }, () => recipient());
+    const ids = await Promise.all(batch.map((to) => h.send(to)));
+    // The SMSC takes the window's submits and never answers them: the rest wait for a slot.
+    smsc.answerWith(() => 'hold');
+    const heldBefore = smsc.held();
+    const worker = new Worker(
+      { ...h.t.dispatch, store: dying.store },
+      { batchSize: 50, concurrency: 50, leaseMs: DEAD_LEASE_MS, pollIntervalMs: 1_000 },
+    );
+    void worker.runOnce();
+    await until(async () => smsc.held() - heldBefore === WINDOW, 'a full window of unanswered submits');
+    const states = await Promise.all(ids.map(stateOf));
+    expect(states.filter((state) => state === 'in_flight')).toHaveLength(WINDOW);
+    expect(states.filter((state) => state === 'claimed')).toHaveLength(3);
+    const written = ids.filter((_, i) => submitsTo(batch[i] as string).length === 1);
+    expect(written).toHaveLength(WINDOW);
+
+    // kill -9: nothing more is recorded, and the link goes with the process.
+    dying.kill();
+    await h.t.providers.sms.close?.();
+    smsc.answerWith(() => 0);
+    h.t.providers.sms = await smppProvider();
+    await h.recover();
+
+    for (const [i, id] of ids.entries()) {
+      const to = batch[i] as string;
+      expect(submitsTo(to), `${to} submitted once`).toHaveLength(1);
+      if (written.includes(id)) expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+      else expect(await h.view(id)).toMatchObject({ status: 'sent', error: null });
+    }
+    await h.expectLedgerBalanced();
+  });
+
+  it('marks a window of submits in flight in one transaction, not one each', async () => {
+    h.t.providers.sms = await smppProvider();
+    const batch = Array.from({ length: WINDOW * 3 }, () => recipient());
+    const ids = await Promise.all(batch.map((to) => h.send(to)));
+    const counting = countingMarks(h.t.store);
+    const worker = new Worker(
+      { ...h.t.dispatch, store: counting.store },
+      { batchSize: 50, concurrency: 50, leaseMs: DEAD_LEASE_MS, pollIntervalMs: 1_000 },
+    );
+    expect(await worker.runOnce()).toBe(ids.length);
+    for (const id of ids) expect((await h.view(id)).status).toBe('sent');
+    expect(counting.marks.reduce((sum, n) => sum + n, 0)).toBe(ids.length);
+    // The first window opens at once: all of its marks in one transaction.
+    expect(counting.marks[0]).toBe(WINDOW);
+    expect(counting.marks.length).toBeLessThan(ids.length);
+  });
+
+  it('a cancel racing a claimed message waiting for a window slot is refused, and the message is then sent once', async () => {
+    h.t.providers.sms = await smppProvider();
+    const batch = Array.from({ length: WINDOW + 1 }, () => recipient());
+    const ids = await Promise.all(batch.map((to) => h.send(to)));
+    smsc.answerWith(() => 'hold');
+    const heldBefore = smsc.held();
+    const draining = h.t.drain();
+    await until(async () => smsc.held() - heldBefore === WINDOW, 'a full window of unanswered submits');
+    const states = await Promise.all(ids.map(stateOf));
+    const i = states.indexOf('claimed');
+    const [id, to] = [ids[i] as string, batch[i] as string];
+    expect(submitsTo(to)).toHaveLength(0);
+    const cancel = await h.t.call('POST', `/v1/messages/${id}/cancel`, await h.t.tokenFor(h.account));
+    expect(cancel.statusCode).toBe(409);
+    expect(cancel.json().error.code).toBe('MESSAGE_NOT_CANCELABLE');
+    // The link drops: the unanswered submits are in doubt; the waiting message goes out after the rebind.
+    smsc.answerWith(() => 0);
+    smsc.dropConnections();
+    await draining;
+    await until(async () => h.t.providers.sms.connected?.(), 'the rebind');
+    h.t.clock.advance(120_000);
+    await h.t.drain();
+    expect(submitsTo(to)).toHaveLength(1);
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: null });
+    await h.expectLedgerBalanced();
+  });
+});
+
 describeEachDialect('leases that follow their holder', (dialect) => {
   const h = useHarness(dialect);
 
@@ -281,7 +439,9 @@ describeEachDialect('leases that follow their holder', (dialect) => {
     const provider = stuckProvider();
     h.t.providers.sms = provider;
     await h.send('+14155552671');
-    const started = new Worker(h.t.dispatch, { batchSize: 10, concurrency: 8, leaseMs: 300, pollIntervalMs: 50 });
+    // Polling far less often than the heartbeat beats: after the clock's jump the job's lease has
+    // run out, and a poll that came first would take the job back from under its own holder.
+    const started = new Worker(h.t.dispatch, { batchSize: 10, concurrency: 8, leaseMs: 300, pollIntervalMs: 1_000 });
     const leaseEnd = async () =>
       (await h.t.database.db
         .selectFrom('jobs')

@@ -1,7 +1,7 @@
 import type { Pdu } from 'smpp';
 import { BoundedMap } from '../../core/bounded-map.js';
 import { type Clock, systemClock } from '../../core/clock.js';
-import type { OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
+import type { HandOverGate, OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
 import { RateLimiter } from '../../dispatch/rate-limiter.js';
 import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
 import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
@@ -118,6 +118,12 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     message: `No SMPP link to the SMSC: ${why}`,
     retryAfterMs: linkDownRetryMs(message.attempt),
   });
+  const withdrawn = (): SendOutcome => ({
+    ok: false,
+    retryable: true,
+    code: 'HANDOVER_WITHDRAWN',
+    message: 'The dispatcher withdrew the message before its submit_sm was written.',
+  });
   const busy = (why: string): SendOutcome => ({
     ok: false,
     retryable: true,
@@ -126,7 +132,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     retryAfterMs: settings.throttledRetryMs,
   });
 
-  async function send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> {
+  async function send(message: OutboundMessage, signal: AbortSignal, handOver?: HandOverGate): Promise<SendOutcome> {
     // Only a first bind still under way is waited for; a link known to be down puts the message
     // back at once, so a dead SMSC never holds a dispatch lane other channels need.
     const connecting = !client.bound && client.lastError === undefined;
@@ -153,16 +159,22 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       data_coding: encoded.dataCoding,
     };
 
+    // The gate goes before the first part written in this call, after its throughput turn and
+    // window slot: what waits for those has not left the process, so a crash there leaves it unsent.
+    let gate = handOver;
     for (const [i, part] of encoded.parts.entries()) {
       if (ids[i] !== undefined) continue; // acknowledged on an earlier attempt
       let answer: Pdu;
       try {
         if (limiter)
           await limiter.acquire(signal).catch(() => Promise.reject(new SmppLinkError('throughput limit: no turn in time', false, 'busy')));
-        answer = await client.submit(Object.assign({}, base, { short_message: part }), signal);
+        const beforeWrite = gate;
+        gate = undefined;
+        answer = await client.submit(Object.assign({}, base, { short_message: part }), signal, beforeWrite);
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
         if (error instanceof SmppLinkError && !error.written) {
+          if (error.reason === 'withdrawn') return withdrawn();
           return error.reason === 'busy' ? busy(error.message) : notBound(message, error.message);
         }
         throw error; // written and unanswered: the outcome is unknown
@@ -202,6 +214,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     // comes in the very submit_sm_resp whose record was lost. A second SMS is paid for and seen by
     // the recipient, so by default such a message is held and reported (docs/delivery.md).
     recovery: 'hold',
+    gatesHandOver: true,
     client,
     send,
     start: () => client.start(),

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { OutboundMessage, Provider, ProviderHealth, SendOutcome } from './provider.js';
+import type { HandOverGate, OutboundMessage, Provider, ProviderHealth, SendOutcome } from './provider.js';
 
 const MINUTE_MS = 60_000;
 
@@ -82,8 +82,10 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     }
   }
 
-  const send = async (message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome> =>
-    (await track(1, async () => [await provider.send(message, signal)]))[0] as SendOutcome;
+  // The gate is passed on: a provider that gates its hand-overs must get it, or it would hand
+  // over messages only claimed, which a crash would then leave to be sent a second time.
+  const send = async (message: OutboundMessage, signal: AbortSignal, handOver?: HandOverGate): Promise<SendOutcome> =>
+    (await track(1, async () => [await provider.send(message, signal, handOver)]))[0] as SendOutcome;
   const sendMany = provider.sendMany?.bind(provider);
 
   const tracked: TrackedProvider = Object.assign({}, provider, {

@@ -61,6 +61,22 @@ export type SendOutcome =
 export type RecoveryPolicy = 'resend' | 'hold' | 'ask';
 export const RECOVERY_POLICIES: readonly RecoveryPolicy[] = ['resend', 'hold', 'ask'];
 
+/**
+ * Records, durably, that a message is about to leave the process, so that a crash from then on
+ * leaves it in doubt, and a crash before leaves it plainly not handed over (docs/delivery.md).
+ * Resolves true once recorded: the provider then hands the message over. Resolves false when the
+ * message may no longer be handed over (it is no longer this worker's: taken over, or moved on);
+ * rejects when the record could not be made. In both cases the provider hands nothing over and
+ * returns an outcome that is not `ok`; the dispatcher knows why and ignores its detail.
+ */
+export type HandOverGate = () => Promise<boolean>;
+
+/** True when a message in doubt on this channel is never handed over again (`hold`, or `ask` without `lookup`). */
+export function holdsInDoubt(provider: Provider, configured?: RecoveryPolicy): boolean {
+  const policy = recoveryPolicyOf(provider, configured);
+  return policy === 'hold' || (policy === 'ask' && !provider.lookup);
+}
+
 export interface Provider {
   /** Shown in logs and status details, e.g. `sandbox`, `smpp`. */
   readonly name: string;
@@ -72,7 +88,19 @@ export interface Provider {
   readonly recovery?: RecoveryPolicy;
   /** Messages per second this provider may be sent; the dispatcher keeps to it. Unlimited when absent. */
   readonly maxPerSecond?: number;
-  send(message: OutboundMessage, signal: AbortSignal): Promise<SendOutcome>;
+  /**
+   * True when `send` calls the `handOver` gate it is given itself, at the last moment before the
+   * message leaves the process (SMPP: once its window slot and throughput turn are taken, before the
+   * submit_sm of its first unacknowledged part is written). Without it, the dispatcher passes the
+   * gate right before calling `send` or `sendMany`, and gives them none.
+   */
+  readonly gatesHandOver?: boolean;
+  /**
+   * Hands one message over. `handOver`, given only to a provider that `gatesHandOver` and only for
+   * a message whose channel holds hand-overs in doubt, must be awaited once before any byte of the
+   * message leaves the process; see HandOverGate.
+   */
+  send(message: OutboundMessage, signal: AbortSignal, handOver?: HandOverGate): Promise<SendOutcome>;
   /**
    * Hands several messages over at once, for providers that take batches (the sandbox records
    * them in a few statements): one outcome per message, in order. Without it, the dispatcher

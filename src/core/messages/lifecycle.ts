@@ -201,7 +201,7 @@ export async function recordFailed(tx: Store, message: Message, reason: FailureR
   return afterAcceptance !== undefined;
 }
 
-/** Cancels a message no worker has handed to a provider yet; false when it is too late. */
+/** Cancels a message no worker has taken for a hand-over yet (claimed or in flight); false when it is too late. */
 export async function cancelQueued(tx: Store, message: Message, at: number): Promise<boolean> {
   if (message.status !== 'queued' || message.dispatchState !== null) return false;
   const canceled = await move(tx, message, {

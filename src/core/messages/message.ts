@@ -6,6 +6,13 @@ export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
 export type ChargeState = 'reserved' | 'captured' | 'released';
 
+/**
+ * Where a worker is with a message's hand-over (null: no worker has it). `claimed`: taken, not yet
+ * handed over, so a crash leaves it plainly unsent. `in_flight`: possibly at the provider, so a
+ * crash leaves it in doubt and the channel's recovery policy applies (docs/delivery.md).
+ */
+export type DispatchState = 'claimed' | 'in_flight';
+
 export interface StatusChange {
   status: MessageStatus;
   /** Milliseconds since the epoch. */
@@ -32,8 +39,11 @@ export interface Message {
   deliveredAt: number | null;
   error: { code: string; message: string } | null;
   providerMessageId: string | null;
-  /** `in_flight` while a worker hands the message to a provider (the outcome not yet stored). */
-  dispatchState: 'in_flight' | null;
+  /**
+   * `claimed` once a worker has taken the message and before it leaves the process (only on
+   * channels that hold hand-overs in doubt); `in_flight` from then until the outcome is stored.
+   */
+  dispatchState: DispatchState | null;
   /** Hand-overs to a provider so far. */
   attempts: number;
   /** The bulk request the message came from, if any. */

@@ -121,8 +121,9 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       schema: {
         summary: 'Cancel a message',
         description:
-          'Cancels a message no worker has handed to a provider yet (typically a scheduled one): it becomes ' +
-          '`canceled` and its credits are released. Afterwards: 409 MESSAGE_NOT_CANCELABLE. Needs the send scope ' +
+          'Cancels a message no worker has taken for delivery yet (typically a scheduled one): it becomes ' +
+          '`canceled` and its credits are released. Once a worker has taken it (even while it still waits for ' +
+          "the provider's throughput limit): 409 MESSAGE_NOT_CANCELABLE. Needs the send scope " +
           "of the message's channel (`sms:send` for `msg_sms_...`).",
         tags: ['Messages'],
         security: [{ oauth2: ['sms:send'] }, { oauth2: ['whatsapp:send'] }, { oauth2: ['email:send'] }, { oauth2: ['telegram:send'] }],

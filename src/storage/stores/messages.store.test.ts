@@ -122,6 +122,54 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
     expect(await store.messages.findById(idle as string)).toMatchObject({ status: 'canceled', chargeState: 'released' });
   });
 
+  it('claims only on claim-only channels, keeps one already in flight so, and marks a claim in flight only at the attempt that made it', async () => {
+    const [fresh, inDoubt, other] = await queued(3);
+    await store.messages.markInFlight([inDoubt as string]);
+    // Another worker takes them (a lease taken over for `inDoubt`): an SMS only claimed, unless already in flight.
+    const taken = await store.messages.markInFlight([fresh as string, inDoubt as string], { claimOnly: ['sms'] });
+    expect(taken.map((row) => [row.message.id, row.message.dispatchState, row.message.attempts]).sort()).toEqual(
+      [
+        [fresh, null, 0],
+        [inDoubt, 'in_flight', 1],
+      ].sort(),
+    );
+    expect(await store.messages.findById(fresh as string)).toMatchObject({ dispatchState: 'claimed', attempts: 1 });
+    expect(await store.messages.findById(inDoubt as string)).toMatchObject({ dispatchState: 'in_flight', attempts: 2 });
+    await store.messages.markInFlight([other as string], { claimOnly: ['email'] });
+    expect(await store.messages.findById(other as string)).toMatchObject({ dispatchState: 'in_flight' });
+
+    // Taken over while only claimed: the first claim's mark is fenced off, the second's goes through.
+    await store.messages.markInFlight([fresh as string], { claimOnly: ['sms'] });
+    expect(await store.messages.markHandedOver([{ messageId: fresh as string, attempts: 1 }])).toEqual(new Set());
+    expect(
+      await store.messages.markHandedOver([
+        { messageId: fresh as string, attempts: 2 },
+        { messageId: inDoubt as string, attempts: 2 },
+      ]),
+    ).toEqual(new Set([fresh]));
+    expect(await store.messages.findById(fresh as string)).toMatchObject({ dispatchState: 'in_flight', attempts: 2 });
+  });
+
+  it('refuses to cancel a claimed message, and does not mark in flight one that is no longer queued', async () => {
+    const [claimed, canceled] = await queued(2);
+    await store.messages.markInFlight([claimed as string], { claimOnly: ['sms'] });
+    const cancel = (messageId: string): Transition => ({
+      messageId,
+      from: ['queued'],
+      to: 'canceled',
+      at: clock.now(),
+      detail: null,
+      chargeState: 'released',
+      requireNotInFlight: true,
+    });
+    expect(await store.messages.transition(cancel(claimed as string))).toBe(false);
+    // Canceled before its claim: never claimed, so there is nothing to mark.
+    expect(await store.messages.transition(cancel(canceled as string))).toBe(true);
+    expect(await store.messages.markInFlight([canceled as string], { claimOnly: ['sms'] })).toEqual([]);
+    expect(await store.messages.markHandedOver([{ messageId: canceled as string, attempts: 0 }])).toEqual(new Set());
+    expect(await store.messages.findById(canceled as string)).toMatchObject({ status: 'canceled', dispatchState: null });
+  });
+
   it('stores text with a broken surrogate pair (an emoji cut in half) readable, on both stores', async () => {
     const [id] = await queued(1);
     const cut = 'provider said: \ud83d';

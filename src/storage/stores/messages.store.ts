@@ -1,6 +1,6 @@
 import { sql } from 'kysely';
 import { CHANNELS, type Channel } from '../../core/ids.js';
-import type { Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
+import type { DispatchState, Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
 import type { MessagesPort, MovedMessage, Transition } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { MessagesTable } from '../schema.js';
@@ -389,7 +389,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return found;
     },
 
-    async markInFlight(messageIds) {
+    async markInFlight(messageIds, options = {}) {
       if (messageIds.length === 0) return [];
       let select = db
         .selectFrom('messages')
@@ -401,9 +401,28 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       if (capabilities.rowLocks) select = select.forUpdate();
       const before = await select.execute();
       if (before.length === 0) return [];
+      const claimOnly = options.claimOnly ?? [];
       await db
         .updateTable('messages')
-        .set((eb) => ({ dispatch_state: 'in_flight', attempts: eb('attempts', '+', 1) }))
+        .set((eb) => ({
+          // One statement whatever the mix: a message left in flight by an earlier attempt stays in
+          // flight (it may be at the provider), the others of claim-only channels are only claimed.
+          dispatch_state:
+            claimOnly.length === 0
+              ? 'in_flight'
+              : eb
+                  .case()
+                  .when(
+                    eb.and([
+                      eb('channel', 'in', [...claimOnly]),
+                      eb.or([eb('dispatch_state', 'is', null), eb('dispatch_state', '!=', 'in_flight')]),
+                    ]),
+                  )
+                  .then(sql.lit<DispatchState>('claimed'))
+                  .else(sql.lit<DispatchState>('in_flight'))
+                  .end(),
+          attempts: eb('attempts', '+', 1),
+        }))
         .where(
           'id',
           'in',
@@ -412,6 +431,20 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('status', '=', 'queued')
         .execute();
       return before.map((row) => ({ message: toMessage(row), payload: row.payload }));
+    },
+
+    async markHandedOver(claims) {
+      const moved = new Set<string>();
+      for (const chunk of chunks(claims, 1000)) {
+        const values = chunk.map((claim) => ({ id: claim.messageId, attempts: claim.attempts }));
+        const { rows } = await sql<{ id: string }>`update messages set dispatch_state = ${sql.lit('in_flight')}
+          from ${jsonRows(db, { id: 'text', attempts: 'bigint' }, values)}
+          where messages.id = v.id and messages.attempts = v.attempts
+            and messages.status = ${sql.lit('queued')} and messages.dispatch_state = ${sql.lit('claimed')}
+          returning messages.id`.execute(db);
+        for (const row of rows) moved.add(row.id);
+      }
+      return moved;
     },
 
     async clearInFlight(messageId) {

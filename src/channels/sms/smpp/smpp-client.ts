@@ -37,8 +37,11 @@ export class SmppLinkError extends Error {
     message: string,
     /** True when the PDU was written to the link before it failed. */
     readonly written: boolean,
-    /** `down`: no usable link; `busy`: the link is up but the window stayed full. */
-    readonly reason: 'down' | 'busy' = 'down',
+    /**
+     * `down`: no usable link; `busy`: the link is up but the window stayed full; `withdrawn`: the
+     * caller's `beforeWrite` said no.
+     */
+    readonly reason: 'down' | 'busy' | 'withdrawn' = 'down',
   ) {
     super(message);
     this.name = 'SmppLinkError';
@@ -120,14 +123,20 @@ export class SmppClient {
    * Sends a submit_sm within the window and resolves with the SMSC's answer. Rejects with an
    * SmppLinkError when the link is down or drops before the answer (written says whether the SMSC
    * may have it), and with the signal's reason when aborted before it was written.
+   *
+   * `beforeWrite` is awaited once the window slot is taken, right before the PDU is written: false
+   * rejects with a `withdrawn` SmppLinkError, a rejection is passed on; either way nothing is written.
    */
-  async submit(fields: Record<string, unknown>, signal: AbortSignal): Promise<Pdu> {
+  async submit(fields: Record<string, unknown>, signal: AbortSignal, beforeWrite?: () => Promise<boolean>): Promise<Pdu> {
     try {
       await this.#takeWindowSlot(signal);
     } catch {
       throw new SmppLinkError(`no room in the window of ${this.settings.windowSize} in time`, false, 'busy');
     }
     try {
+      // Not bound: nothing could be written, so nothing to mark (the request below says why).
+      if (beforeWrite && this.#bound && !(await beforeWrite()))
+        throw new SmppLinkError('the hand-over was withdrawn before the submit_sm', false, 'withdrawn');
       return await this.#request('submit_sm', fields, signal);
     } finally {
       this.#giveWindowSlot();
