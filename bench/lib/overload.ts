@@ -225,7 +225,7 @@ export function recoverySeconds(
   phases: readonly Phase[],
   overloadIndex: number,
   normalP99Ms: number,
-  windowMs = 500,
+  windowMs = 1_000,
 ): number | undefined {
   const overloadEnd = phases.slice(0, overloadIndex + 1).reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
   const end = phases.reduce((sum, p) => sum + p.durationSeconds * 1000, 0);

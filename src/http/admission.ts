@@ -31,15 +31,17 @@ export interface AdmissionSettings {
 }
 
 /**
- * Measured on a machine of 2 cores (docs/performance.md, "Overload"): at twice the rate it
- * sustains, these keep the accepted sends' p99 within a few times its unloaded value, and they are
- * never reached at the rate it sustains. Memory is left unbounded: overload does not grow it here
+ * Measured on a machine of 2 cores (docs/performance.md, "Overload"): at 6,000 sends/s offered,
+ * 50 ms on both bounds kept the accepted sends' p99 at 150-330 ms where 100 ms on the queue and
+ * 200 ms on the event loop let it reach 460-1,900 ms; at the steady rate before the overload
+ * they hardly shed (a cold start may, for a second or two). A mean delay of 50 ms over 250 ms takes a
+ * saturated loop, not one long pause. Memory is left unbounded: overload does not grow it here
  * (the queue is bounded by the wait), and its right bound is the container's, not ours to guess.
  */
 export const DEFAULT_ADMISSION_SETTINGS: AdmissionSettings = {
-  maxQueueWaitMs: 100,
+  maxQueueWaitMs: 50,
   maxQueuedMessages: 20_000,
-  maxEventLoopDelayMs: 200,
+  maxEventLoopDelayMs: 50,
   maxHeapUsedBytes: 0,
   maxRssBytes: 0,
   retryAfterSeconds: 1,

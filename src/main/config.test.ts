@@ -312,11 +312,11 @@ describe('connection limits', () => {
     });
   });
 
-  it('sheds load past 100 ms of queued sends, 20,000 queued messages or 200 ms of event-loop delay by default, memory unbounded', () => {
+  it('sheds load past 50 ms of queued sends, 20,000 queued messages or 50 ms of event-loop delay by default, memory unbounded', () => {
     expect(loadConfig({}).admission).toEqual({
-      maxQueueWaitMs: 100,
+      maxQueueWaitMs: 50,
       maxQueuedMessages: 20_000,
-      maxEventLoopDelayMs: 200,
+      maxEventLoopDelayMs: 50,
       maxHeapUsedBytes: 0,
       maxRssBytes: 0,
       retryAfterSeconds: 1,
