@@ -104,14 +104,22 @@ export async function registerAdmission(app: FastifyInstance, deps: AdmissionDep
     });
   };
 
+  const sampleInterval = deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS;
+  // The first sample after the app is ready still holds the start's own work (migrations, keys,
+  // schemas): the process is judged from the one after, not shed for having just started.
+  let judgedFrom = Number.POSITIVE_INFINITY;
+  app.addHook('onReady', async () => {
+    judgedFrom = performance.now() + 2 * sampleInterval;
+  });
+  const processBehind = () => app.isUnderPressure() && performance.now() >= judgedFrom;
   await app.register(underPressure, {
     maxEventLoopDelay: settings.maxEventLoopDelayMs,
     maxHeapUsedBytes: settings.maxHeapUsedBytes,
     maxRssBytes: settings.maxRssBytes,
-    sampleInterval: deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS,
+    sampleInterval,
     // Called only while a bound is passed; a rejection becomes the request's error (our envelope).
     pressureHandler: async (request, _reply, type, value) => {
-      if (request.routeOptions.config.alwaysAdmitted) return;
+      if (request.routeOptions.config.alwaysAdmitted || performance.now() < judgedFrom) return;
       throw refuse(processReason(type, value));
     },
   });
@@ -135,7 +143,7 @@ export async function registerAdmission(app: FastifyInstance, deps: AdmissionDep
 
   return {
     describe() {
-      if (app.isUnderPressure()) {
+      if (processBehind()) {
         const usage = app.memoryUsage();
         return `shedding every request but health checks (event loop delay ${Math.round(usage.eventLoopDelay)} ms, heap ${mib(usage.heapUsed)}, RSS ${mib(usage.rssBytes)})`;
       }
