@@ -27,7 +27,7 @@ import {
   startWorker,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
-import { type Phase, phasedLoad, phaseFigures, recoverySeconds } from './lib/overload.js';
+import { type Phase, type PhaseFigures, phasedLoad, phaseFigures, recoverySeconds } from './lib/overload.js';
 import { pacedLoad } from './lib/paced.js';
 import { bulkOf, pendingOf, recipients, sms, waitForDrain } from './lib/traffic.js';
 
@@ -571,15 +571,7 @@ async function main() {
     const o = await overload(2 * sustained, Number(values['overload-connections']), (values['overload-variants'] as string).split(','));
     report.overload = o;
     const rows = o.rounds.map((r) => {
-      const [, , during, after] = r.phases as Array<{
-        acceptedPerSecond: number;
-        shedPerSecond: number;
-        otherPerSecond: number;
-        acceptedP50: number;
-        acceptedP99: number;
-        shedP99: number;
-        shedWithRetryAfter: number;
-      }>;
+      const [, , during, after] = r.phases as PhaseFigures[];
       const recovery = r.recoverySeconds === null ? `> ${o.phases[3]?.durationSeconds} s` : `${r.recoverySeconds} s`;
       return `| ${r.variant} | ${r.round} | ${o.phases[2]?.ratePerSecond} | ${during?.acceptedPerSecond} | ${during?.shedPerSecond ? `${during.shedPerSecond} (p99 ${during.shedP99} ms, ${round(during.shedWithRetryAfter * 100)} % with Retry-After)` : 0} | ${during?.otherPerSecond} | ${during?.acceptedP50} | ${during?.acceptedP99} (${r.unloadedP99} unloaded, ×${r.p99Ratio}) | ${r.timeouts} | ${recovery} | ${after?.acceptedP99} | ${r.rssPeakMb} |`;
     });
