@@ -308,10 +308,11 @@ export interface JobsPort {
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
   releaseAll(workerId: string): Promise<number>;
   /**
-   * Extends every lease `workerId` still holds to `until` (its heartbeat), so a lease ends soon
-   * after its holder stops renewing it rather than a fixed time after the claim. Returns how many.
+   * Extends to `until` the leases of `jobIds` that `workerId` still holds (its heartbeat, for the
+   * jobs it is still working on), so a lease ends soon after its holder stops renewing it rather
+   * than a fixed time after the claim. Returns how many.
    */
-  renewLeases(workerId: string, until: number): Promise<number>;
+  renewLeases(workerId: string, jobIds: readonly string[], until: number): Promise<number>;
   /** When the next job becomes due (or its lease runs out), if there is one. */
   nextDueAt(now: number): Promise<number | undefined>;
   /** Removes the job of a message, if it has one. */

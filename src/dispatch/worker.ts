@@ -69,6 +69,12 @@ export class Worker {
   #heartbeat: NodeJS.Timeout | undefined;
   /** The renewal under way, if any: the next beat skips rather than queue behind a slow store. */
   #renewing: Promise<void> | undefined;
+  /**
+   * Jobs whose work is under way, the only leases the heartbeat renews. A job whose work ended
+   * without its outcome recorded (the store failed) is left to its lease: renewing it would keep it
+   * from every other worker for as long as this one lives.
+   */
+  readonly #working = new Set<string>();
 
   constructor(
     private readonly ctx: DispatchContext,
@@ -94,7 +100,11 @@ export class Worker {
       }
     };
     const lanes = Math.min(this.options.concurrency, singles.length);
-    await Promise.all([...batches.map(([handler, group]) => this.#runBatch(handler, group)), ...Array.from({ length: lanes }, lane)]);
+    try {
+      await Promise.all([...batches.map(([handler, group]) => this.#runBatch(handler, group)), ...Array.from({ length: lanes }, lane)]);
+    } finally {
+      this.#worked(jobs);
+    }
     // Jobs of the batch left unstarted are given back at once, for the next claim (this worker's or
     // another's). Every job started has been completed or rescheduled, so they are all this worker holds.
     if (next < singles.length && !this.#abort.signal.aborted) await this.ctx.store.jobs.releaseAll(this.id);
@@ -108,8 +118,15 @@ export class Worker {
    * that follows it is durable. On PostgreSQL it is a transaction of its own (the claims skip rows
    * other workers hold), as it would be without one.
    */
-  #claim(now: number, limit: number): Promise<ClaimedJob[]> {
-    return this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
+  async #claim(now: number, limit: number): Promise<ClaimedJob[]> {
+    const jobs = await this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
+    for (const job of jobs) this.#working.add(job.id);
+    return jobs;
+  }
+
+  /** The work of `jobs` has ended, recorded or not: their leases are no longer renewed. */
+  #worked(jobs: readonly ClaimedJob[]): void {
+    for (const job of jobs) this.#working.delete(job.id);
   }
 
   /** What to do with a job whose handler threw: again after a backoff, or dropped after too many claims. */
@@ -193,13 +210,14 @@ export class Worker {
   }
 
   /**
-   * Extends the leases of every job this worker holds to a full lease from now (the heartbeat).
-   * A failure is logged; the leases then run out, and other workers take the jobs over.
+   * Extends the leases of the jobs this worker is working on to a full lease from now (the
+   * heartbeat). A failure is logged; the leases then run out, and other workers take the jobs over.
    */
   renewLeases(): Promise<void> {
     if (this.#renewing) return this.#renewing;
+    if (this.#working.size === 0) return Promise.resolve();
     const renewing = this.ctx.store.jobs
-      .renewLeases(this.id, this.ctx.clock.now() + this.options.leaseMs)
+      .renewLeases(this.id, [...this.#working], this.ctx.clock.now() + this.options.leaseMs)
       .then(
         () => {},
         (error: unknown) => this.ctx.logger.warn({ err: error, worker_id: this.id }, 'could not renew job leases'),
@@ -244,8 +262,8 @@ export class Worker {
           const limit = Math.min(free, this.options.batchSize);
           const jobs = await this.#claim(this.ctx.clock.now(), limit);
           const { batches, singles } = partition(jobs);
-          for (const [handler, group] of batches) this.#track(group.length, this.#runBatch(handler, group));
-          for (const job of singles) this.#track(1, this.#run(job));
+          for (const [handler, group] of batches) this.#track(group, this.#runBatch(handler, group));
+          for (const job of singles) this.#track([job], this.#run(job));
           if (jobs.length === limit) continue; // more may be due
         } catch (error) {
           this.ctx.logger.error({ err: error }, 'worker could not claim jobs; retrying');
@@ -258,12 +276,14 @@ export class Worker {
     await Promise.allSettled([...this.#active]);
   }
 
-  /** Counts `lanes` jobs in flight until `work` ends, then wakes the loop to claim for them. */
-  #track(lanes: number, work: Promise<void>): void {
+  /** Counts `jobs` in flight until `work` ends, then wakes the loop to claim for them. */
+  #track(jobs: readonly ClaimedJob[], work: Promise<void>): void {
+    const lanes = jobs.length;
     this.#busy += lanes;
     const running: Promise<void> = work
       .catch((error: unknown) => this.ctx.logger.error({ err: error, kind: 'jobs' }, 'could not record a job outcome'))
       .finally(() => {
+        this.#worked(jobs);
         this.#busy -= lanes;
         this.#active.delete(running);
         this.wake();

@@ -80,8 +80,10 @@ describeEachDialect('job queue store', (dialect) => {
     const [kept] = (await store.jobs.claimDue('alive', T0, 15_000, 1)).map((j) => j.id);
     const [other] = (await store.jobs.claimDue('dead', T0, 15_000, 1)).map((j) => j.id);
     // The living worker's heartbeat, 10 s in: its one lease now ends 15 s later; the dead one's does not move.
-    expect(await store.jobs.renewLeases('alive', T0 + 25_000)).toBe(1);
-    expect(await store.jobs.renewLeases('nobody', T0 + 25_000)).toBe(0);
+    expect(await store.jobs.renewLeases('alive', [kept as string, other as string, free], T0 + 25_000)).toBe(1);
+    expect(await store.jobs.renewLeases('nobody', [kept as string, other as string], T0 + 25_000)).toBe(0);
+    // Only the jobs named: one its worker no longer works on is left to its lease.
+    expect(await store.jobs.renewLeases('dead', [], T0 + 25_000)).toBe(0);
     const taken = await store.jobs.claimDue('w2', T0 + 15_001, 15_000, 10);
     expect(taken.map((j) => [j.id, j.attempts])).toEqual([[other, 2]]);
     expect(await store.jobs.claimDue('w2', T0 + 24_999, 15_000, 10)).toEqual([]);

@@ -143,16 +143,19 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       return Number(result.numUpdatedRows);
     },
 
-    async renewLeases(workerId, until) {
-      // Read through the index of running leases (jobs_lease_end, only the jobs being worked on),
-      // never the backlog: `locked_until is not null` is that index's own condition.
-      const result = await db
-        .updateTable('jobs')
-        .set({ locked_until: until })
-        .where('locked_until', 'is not', null)
-        .where('locked_by', '=', workerId)
-        .executeTakeFirst();
-      return Number(result.numUpdatedRows);
+    async renewLeases(workerId, jobIds, until) {
+      let renewed = 0;
+      for (const ids of chunks(jobIds, 1_000)) {
+        const result = await db
+          .updateTable('jobs')
+          .set({ locked_until: until })
+          .where('id', 'in', ids)
+          .where('locked_until', 'is not', null)
+          .where('locked_by', '=', workerId)
+          .executeTakeFirst();
+        renewed += Number(result.numUpdatedRows);
+      }
+      return renewed;
     },
 
     async nextDueAt(now) {
