@@ -174,8 +174,8 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
         if (error instanceof SmppLinkError && !error.written) {
-          if (error.reason === 'withdrawn') return withdrawn();
-          return error.reason === 'busy' ? busy(error.message) : notBound(message, error.message);
+          if (error.reason === 'withdrawn') return partly(ids, withdrawn());
+          return partly(ids, error.reason === 'busy' ? busy(error.message) : notBound(message, error.message));
         }
         throw error; // written and unanswered: the outcome is unknown
       }
@@ -183,14 +183,14 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
         const name = statusName(answer.command_status);
         if (RETRY_LATER.has(name)) {
           remember(message.id, earlier?.reference ?? reference, ids);
-          return {
+          return partly(ids, {
             ok: false,
             retryable: true,
             code: name,
             message: `The SMSC asked to try later (${name}).`,
             retryAfterMs: settings.throttledRetryMs,
             ...(SMSC_BUSY.has(name) ? { unavailable: true } : {}),
-          };
+          });
         }
         acknowledgedParts.delete(message.id);
         return { ok: false, retryable: false, code: name, message: `The SMSC refused the message: ${name}.` };
@@ -200,6 +200,17 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     acknowledgedParts.delete(message.id);
     const partIds = ids as string[];
     return { ok: true, providerMessageId: partIds[0] as string, ...(partIds.length > 1 ? { partIds } : {}) };
+  }
+
+  /**
+   * A retry of a message some of whose parts the SMSC already acknowledged is marked as possibly
+   * accepted: the parts acknowledged are known only to this process (acknowledgedParts), so a retry
+   * in another process, or after a restart, would submit them again. Under `hold` the message is
+   * then held instead (at most once); under `resend` it is sent again, resuming from the parts
+   * acknowledged when it runs in this process.
+   */
+  function partly(ids: ReadonlyArray<string | undefined>, outcome: SendOutcome): SendOutcome {
+    return !outcome.ok && ids.some((id) => id !== undefined) ? Object.assign(outcome, { maybeAccepted: true }) : outcome;
   }
 
   function remember(messageId: string, ref: number, ids: Array<string | undefined>): void {
