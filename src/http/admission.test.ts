@@ -187,6 +187,12 @@ describeEachDialect('shedding every request but the health checks when the proce
     expect(response.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('overloaded') });
   });
 
+  it('answers the email tracking links, which mail clients never retry (a made-up token: 404, not 503)', async () => {
+    await underPressure();
+    expect((await t.app.inject({ method: 'GET', url: '/t/o/not-a-token' })).statusCode).toBe(404);
+    expect(await t.app.inject({ method: 'GET', url: '/v1/messages' }).then((r) => r.statusCode)).toBe(503);
+  });
+
   it('answers /healthz and /readyz, which says what is shed', async () => {
     await underPressure();
     expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });

@@ -32,16 +32,19 @@ export interface AdmissionSettings {
 
 /**
  * Measured on a machine of 2 cores (docs/performance.md, "Overload"): at 6,000 sends/s offered,
- * 50 ms on both bounds kept the accepted sends' p99 at 150-330 ms where 100 ms on the queue and
- * 200 ms on the event loop let it reach 460-1,900 ms; at the steady rate before the overload
- * they hardly shed (a cold start may, for a second or two). A mean delay of 50 ms over 250 ms takes a
- * saturated loop, not one long pause. Memory is left unbounded: overload does not grow it here
- * (the queue is bounded by the wait), and its right bound is the container's, not ours to guess.
+ * 100 ms on the queue and 200 ms on the event loop gave no client timeout, every 503 with
+ * Retry-After, and accepted sends' p99 of 460-1,900 ms; 50 ms on both kept that p99 at 150-330 ms,
+ * but a node that is not overloaded trips them too: one pause of about 220 ms (a 5,000-message bulk
+ * commit, a major collection) lifts the mean delay over a 250 ms sample past 50 ms and sheds every
+ * request of the next sample, and a commit in progress holds the queue's oldest send past 50 ms. So
+ * the defaults keep a healthy node serving and leave the tighter bounds to operators who prefer the
+ * tail (OVERLOAD_*). Memory is left unbounded: overload does not grow it here (the queue is bounded
+ * by the wait), and its right bound is the container's, not ours to guess.
  */
 export const DEFAULT_ADMISSION_SETTINGS: AdmissionSettings = {
-  maxQueueWaitMs: 50,
+  maxQueueWaitMs: 100,
   maxQueuedMessages: 20_000,
-  maxEventLoopDelayMs: 50,
+  maxEventLoopDelayMs: 200,
   maxHeapUsedBytes: 0,
   maxRssBytes: 0,
   retryAfterSeconds: 1,

@@ -314,9 +314,9 @@ describe('connection limits', () => {
 
   it('sheds load past 50 ms of queued sends, 20,000 queued messages or 50 ms of event-loop delay by default, memory unbounded', () => {
     expect(loadConfig({}).admission).toEqual({
-      maxQueueWaitMs: 50,
+      maxQueueWaitMs: 100,
       maxQueuedMessages: 20_000,
-      maxEventLoopDelayMs: 50,
+      maxEventLoopDelayMs: 200,
       maxHeapUsedBytes: 0,
       maxRssBytes: 0,
       retryAfterSeconds: 1,

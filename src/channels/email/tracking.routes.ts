@@ -55,13 +55,17 @@ export async function trackingRoutes(app: FastifyInstance, options: TrackingRout
     return target;
   }
 
-  app.get<{ Params: { token: string } }>(`${OPEN_PATH}:token`, { schema: { hide: true } }, async (request, reply) => {
+  // Never shed under load (alwaysAdmitted): a mail client does not retry a click or an open, so a
+  // 503 would lose the reader's page and the event for good; each costs a token check and one write.
+  const routeOptions = { schema: { hide: true }, config: { alwaysAdmitted: true } };
+
+  app.get<{ Params: { token: string } }>(`${OPEN_PATH}:token`, routeOptions, async (request, reply) => {
     if (!(await recordHit(request, 'open', request.params.token))) throw notFound('Tracking link');
     return reply.headers(NO_CACHE).type('image/gif').send(TRACKING_PIXEL);
   });
 
   // A wildcard, not a parameter: a click token carries its URL and may be longer than a path parameter may be.
-  app.get<{ Params: { '*': string } }>(`${CLICK_PATH}*`, { schema: { hide: true } }, async (request, reply) => {
+  app.get<{ Params: { '*': string } }>(`${CLICK_PATH}*`, routeOptions, async (request, reply) => {
     const target = await recordHit(request, 'click', request.params['*']);
     if (target?.kind !== 'click') throw notFound('Tracking link');
     return reply.headers(NO_CACHE).redirect(target.url, 302);
