@@ -435,7 +435,7 @@ describeEachDialect('leases that follow their holder', (dialect) => {
     expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
   });
 
-  it('a started worker renews on its own, every third of its lease, and gives its jobs back when it stops', async () => {
+  it('a started worker renews on its own, every third of its lease, to a full lease from the time of the renewal', async () => {
     const provider = stuckProvider();
     h.t.providers.sms = provider;
     await h.send('+14155552671');
