@@ -220,8 +220,12 @@ export interface MessagesPort {
   markHandedOver(claims: ReadonlyArray<{ messageId: string; attempts: number }>): Promise<Set<string>>;
   /** Several messages by id, in one query. */
   findByIds(messageIds: readonly string[]): Promise<Message[]>;
-  /** Clears `in_flight` or `claimed` after a provider definitely did not take the message. */
-  clearInFlight(messageId: string): Promise<void>;
+  /**
+   * Clears `in_flight` or `claimed` after a provider definitely did not take the message, if the
+   * message is still at `attempts` (the attempt its claim gave it): a worker that lost its job to
+   * another, which has claimed the message again since, must not clear the other's mark.
+   */
+  clearInFlight(messageId: string, attempts: number): Promise<void>;
 }
 
 /**

@@ -441,7 +441,8 @@ class EndingRecorder {
     await captureAccepted(tx, charged);
     for (const ending of endings) {
       if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
-      if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id);
+      // The attempt this worker's claim gave the message (the claim counted one more than it read).
+      if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id, ending.message.attempts + 1);
     }
     await this.settle(
       tx,

@@ -170,6 +170,16 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
     expect(await store.messages.findById(canceled as string)).toMatchObject({ status: 'canceled', dispatchState: null });
   });
 
+  it('clears a mark only for the attempt that made it: a worker that lost the message to a later claim leaves that claim’s mark', async () => {
+    const [id] = await queued(1);
+    await store.messages.markInFlight([id as string]); // attempt 1, its worker then loses the job
+    await store.messages.markInFlight([id as string]); // attempt 2, another worker's
+    await store.messages.clearInFlight(id as string, 1);
+    expect(await store.messages.findById(id as string)).toMatchObject({ dispatchState: 'in_flight', attempts: 2 });
+    await store.messages.clearInFlight(id as string, 2);
+    expect(await store.messages.findById(id as string)).toMatchObject({ dispatchState: null, attempts: 2 });
+  });
+
   it('stores text with a broken surrogate pair (an emoji cut in half) readable, on both stores', async () => {
     const [id] = await queued(1);
     const cut = 'provider said: \ud83d';

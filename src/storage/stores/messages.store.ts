@@ -447,8 +447,8 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return moved;
     },
 
-    async clearInFlight(messageId) {
-      await db.updateTable('messages').set({ dispatch_state: null }).where('id', '=', messageId).execute();
+    async clearInFlight(messageId, attempts) {
+      await db.updateTable('messages').set({ dispatch_state: null }).where('id', '=', messageId).where('attempts', '=', attempts).execute();
     },
 
     async statusHistories(messageIds) {
