@@ -237,7 +237,13 @@ async function sendOne(
 ): Promise<SendOutcome> {
   try {
     const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
-    if (gate && !provider.gatesHandOver) return (await gate()) ? await provider.send(outbound, timeout) : WITHDRAWN;
+    if (gate && !provider.gatesHandOver) {
+      if (!(await gate())) return WITHDRAWN;
+      // Out of time (or stopping) while the mark committed: the message has not left, so it must
+      // not count as in doubt, as a send refused by the aborted signal would.
+      if (timeout.aborted) return WITHDRAWN;
+      return await provider.send(outbound, timeout);
+    }
     return await provider.send(outbound, timeout, gate);
   } catch (error) {
     return unknownOutcome(error);

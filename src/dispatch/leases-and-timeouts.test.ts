@@ -5,14 +5,14 @@ import type { Provider } from '../core/delivery/provider.js';
 import type { Store } from '../core/ports.js';
 import { Worker } from './worker.js';
 
+const options = { batchSize: 10, concurrency: 8, leaseMs: 15_000, pollIntervalMs: 1_000 };
+
 describeEachDialect('the worker heartbeat', (dialect) => {
   let t: TestApp;
   beforeEach(async () => {
     t = await createTestApp(dialect);
   });
   afterEach(() => t.close());
-
-  const options = { batchSize: 10, concurrency: 8, leaseMs: 15_000, pollIntervalMs: 1_000 };
 
   it('does not renew a job whose work ended without its outcome recorded: another worker takes it once its lease runs out', async () => {
     const token = await t.tokenFor(await t.createAccount({ credits: 10 }));
@@ -45,5 +45,46 @@ describeEachDialect('the worker heartbeat', (dialect) => {
     }
     expect(taken).toBeGreaterThan(0);
     expect((await leased()).locked_by).not.toBe(alive.id);
+  });
+});
+
+describeEachDialect('a hand-over out of time before it starts', (dialect) => {
+  let t: TestApp;
+  beforeEach(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterEach(() => t.close());
+
+  it('under hold, a message whose send time ran out while its mark committed is not in doubt: it goes later, never held', async () => {
+    const token = await t.tokenFor(await t.createAccount({ credits: 10 }));
+    const id = (await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'In time?' })).json().data.message_id as string;
+    let sends = 0;
+    const careful: Provider = {
+      name: 'careful',
+      channel: 'sms',
+      recovery: 'hold',
+      // A provider that honours its signal: refused at once when it is already aborted.
+      send: async (_message, signal) => {
+        sends++;
+        signal.throwIfAborted();
+        return { ok: true, providerMessageId: 'p-1' };
+      },
+    };
+    t.providers.sms = careful;
+    // No time at all for a send, and a store slow to commit: the signal is aborted by the time the
+    // mark has committed.
+    const slow: Store = Object.assign({}, t.store, {
+      groupedTransaction: <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
+        new Promise((resolve) => setTimeout(resolve, 20)).then(() => t.store.groupedTransaction(work)),
+    });
+    const worker = new Worker(Object.assign({}, t.dispatch, { store: slow, sendTimeoutMs: 0 }), options);
+    await worker.runOnce();
+    expect(sends).toBe(0);
+    expect(await t.store.messages.findById(id)).toMatchObject({ status: 'queued', dispatchState: null });
+    // With time again, it is sent as usual.
+    t.clock.advance(60_000);
+    await new Worker(t.dispatch, options).runOnce();
+    expect(sends).toBe(1);
+    expect((await t.store.messages.findById(id))?.status).not.toBe('queued');
   });
 });
