@@ -74,7 +74,7 @@ export class Worker {
    * without its outcome recorded (the store failed) is left to its lease: renewing it would keep it
    * from every other worker for as long as this one lives.
    */
-  readonly #working = new Set<string>();
+  readonly #working = new Map<string, number>();
 
   constructor(
     private readonly ctx: DispatchContext,
@@ -120,13 +120,19 @@ export class Worker {
    */
   async #claim(now: number, limit: number): Promise<ClaimedJob[]> {
     const jobs = await this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
-    for (const job of jobs) this.#working.add(job.id);
+    // Counted: a job settled for a retry mid-batch may be claimed again by this worker before the
+    // batch that first held it ends, and the first end must not stop the second claim's renewals.
+    for (const job of jobs) this.#working.set(job.id, (this.#working.get(job.id) ?? 0) + 1);
     return jobs;
   }
 
   /** The work of `jobs` has ended, recorded or not: their leases are no longer renewed. */
   #worked(jobs: readonly ClaimedJob[]): void {
-    for (const job of jobs) this.#working.delete(job.id);
+    for (const job of jobs) {
+      const claims = (this.#working.get(job.id) ?? 0) - 1;
+      if (claims > 0) this.#working.set(job.id, claims);
+      else this.#working.delete(job.id);
+    }
   }
 
   /** What to do with a job whose handler threw: again after a backoff, or dropped after too many claims. */
@@ -217,7 +223,7 @@ export class Worker {
     if (this.#renewing) return this.#renewing;
     if (this.#working.size === 0) return Promise.resolve();
     const renewing = this.ctx.store.jobs
-      .renewLeases(this.id, [...this.#working], this.ctx.clock.now() + this.options.leaseMs)
+      .renewLeases(this.id, [...this.#working.keys()], this.ctx.clock.now() + this.options.leaseMs)
       .then(
         () => {},
         (error: unknown) => this.ctx.logger.warn({ err: error, worker_id: this.id }, 'could not renew job leases'),

@@ -55,10 +55,18 @@ describeEachDialect('idempotency store', (dialect) => {
   it('frees a key released by its holder (a 5xx): the next request runs at once, whatever its body', async () => {
     const lease = await leaseOf('k-failed');
     await store.idempotency.release(accountId, 'k-failed', lease);
+    // Retried near the end of the key's day: the retry's answer is kept a whole day, as a new key's.
+    clock.advance(23 * 3_600_000);
     const again = await store.transaction((tx) =>
       tx.idempotency.claim({ accountId, key: 'k-failed', fingerprint: 'another body', now: clock.now(), lockMs: LOCK, ttlMs: 86_400_000 }),
     );
     expect(again.kind).toBe('claimed');
+    const row = await test.database.db
+      .selectFrom('idempotency_keys')
+      .select('expires_at')
+      .where('key', '=', 'k-failed')
+      .executeTakeFirstOrThrow();
+    expect(Number(row.expires_at)).toBe(clock.now() + 86_400_000);
   });
 
   it('never hands the same lease out twice for a key, even to a claim made at the same moment after a release', async () => {

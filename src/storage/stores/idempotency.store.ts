@@ -29,7 +29,12 @@ export function idempotencyStore(db: Executor, capabilities: Pick<Capabilities, 
         const lease = Math.max(now + lockMs, Number(row.locked_until) + 1);
         await db
           .updateTable('idempotency_keys')
-          .set({ state: 'running', fingerprint, locked_until: lease })
+          // A released key is a new request's: it gets the key's whole life again, as a new key would.
+          .set(
+            released
+              ? { state: 'running', fingerprint, locked_until: lease, created_at: now, expires_at: now + ttlMs }
+              : { locked_until: lease },
+          )
           .where('account_id', '=', accountId)
           .where('key', '=', key)
           .execute();
