@@ -145,7 +145,9 @@ async function handOverAll(
       // Marked in flight by an earlier attempt whose outcome was never recorded: in doubt. The
       // provider may hold it; the channel's recovery policy says what to do (docs/delivery.md).
       // Left `claimed`, it never left its worker's process: sent as if nothing had happened.
-      const policy = message.dispatchState === 'in_flight' ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
+      // A message the provider can finish here (it knows which parts it took) is not in doubt to it.
+      const inDoubt = message.dispatchState === 'in_flight' && !provider.resumable?.(message.id);
+      const policy = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
       // `ask` of a provider that cannot answer is never a blind re-send: it holds.
       if (policy === 'hold' || (policy === 'ask' && !provider.lookup)) {
         ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt; held, not sent again');

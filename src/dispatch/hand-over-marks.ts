@@ -27,6 +27,9 @@ export class HandOverMarks {
    * The gate may be called once; a second call answers as the first did.
    */
   gateFor(message: Message): { gate: HandOverGate; state(): GateState } {
+    // Already in flight (a provider resuming what it knows it took, see Provider.resumable): the
+    // mark is there, and it stays.
+    if (message.dispatchState === 'in_flight') return { gate: async () => true, state: () => 'passed' };
     let state: GateState = 'unasked';
     let answer: Promise<boolean> | undefined;
     const gate: HandOverGate = () => {

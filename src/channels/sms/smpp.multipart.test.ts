@@ -66,6 +66,21 @@ describeEachDialect('a multi-part SMS cut short between its parts', (dialect) =>
     expect(await t.store.messages.findById(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
   });
 
+  it('under hold, a retry in the same process submits only the part left: the message is sent, not held', async () => {
+    const provider = await bound();
+    t.providers.sms = provider;
+    const { id, accepted } = await sendLong();
+    await t.drain();
+    smsc.answerWith(() => 0);
+    t.clock.advance(120_000);
+    await t.drain();
+    await provider.close?.();
+    expect(accepted()).toHaveLength(2);
+    const message = await t.store.messages.findById(id);
+    expect(message?.status).toMatch(/^(sent|delivered)$/);
+    expect(message?.error).toBeNull();
+  });
+
   it('under resend, a retry in the same process submits only the part left, and the message is sent', async () => {
     t.dispatch.recovery = { sms: 'resend' };
     const provider = await bound();

@@ -61,7 +61,11 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
    * Parts an SMSC acknowledged of a message whose later part failed: a retry in this process sends
    * only the rest, so no acknowledged part goes out twice. Bounded; oldest dropped first.
    */
-  const acknowledgedParts = new BoundedMap<string, { reference: number; ids: Array<string | undefined> }>(10_000);
+  /**
+   * The parts of long messages the SMSC acknowledged, for a retry to send only the rest. `inDoubt`:
+   * a part was written and never answered, so the rest cannot be said to be missing at the SMSC.
+   */
+  const acknowledgedParts = new BoundedMap<string, { reference: number; ids: Array<string | undefined>; inDoubt: boolean }>(10_000);
   let wasBound = false;
   let lastLoggedError: string | undefined;
 
@@ -177,6 +181,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
           if (error.reason === 'withdrawn') return partly(ids, withdrawn());
           return partly(ids, error.reason === 'busy' ? busy(error.message) : notBound(message, error.message));
         }
+        remember(message.id, earlier?.reference ?? reference, ids, true);
         throw error; // written and unanswered: the outcome is unknown
       }
       if (answer.command_status !== 0) {
@@ -205,17 +210,17 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   /**
    * A retry of a message some of whose parts the SMSC already acknowledged is marked as possibly
    * accepted: the parts acknowledged are known only to this process (acknowledgedParts), so a retry
-   * in another process, or after a restart, would submit them again. Under `hold` the message is
-   * then held instead (at most once); under `resend` it is sent again, resuming from the parts
-   * acknowledged when it runs in this process.
+   * in another process, or after a restart, would submit them again. There, under `hold`, the
+   * message is held instead (at most once); in this process it is `resumable`, and a retry sends
+   * only the parts left, whatever the policy.
    */
   function partly(ids: ReadonlyArray<string | undefined>, outcome: SendOutcome): SendOutcome {
     return !outcome.ok && ids.some((id) => id !== undefined) ? Object.assign(outcome, { maybeAccepted: true }) : outcome;
   }
 
-  function remember(messageId: string, ref: number, ids: Array<string | undefined>): void {
+  function remember(messageId: string, ref: number, ids: Array<string | undefined>, inDoubt = false): void {
     if (!ids.some((id) => id !== undefined)) return;
-    acknowledgedParts.set(messageId, { reference: ref, ids });
+    acknowledgedParts.set(messageId, { reference: ref, ids, inDoubt });
   }
 
   return {
@@ -226,6 +231,9 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     // the recipient, so by default such a message is held and reported (docs/delivery.md).
     recovery: 'hold',
     gatesHandOver: true,
+    // A long message cut short between its parts, in this process: which parts the SMSC took is
+    // known here, and sending the rest submits nothing twice.
+    resumable: (messageId: string) => acknowledgedParts.get(messageId)?.inDoubt === false,
     client,
     send,
     start: () => client.start(),

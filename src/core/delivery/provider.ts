@@ -113,6 +113,13 @@ export interface Provider {
    * leave it out, and such a message is sent again (at-least-once).
    */
   lookup?(messageId: string): Promise<{ providerMessageId: string } | undefined>;
+  /**
+   * Whether this process can finish a message whose earlier hand-over it left in doubt, knowing
+   * exactly what the provider took (SMPP: the acknowledged parts of a long SMS, none of the rest
+   * written). Such a message is handed over again, whatever the recovery policy: only what is
+   * missing goes, so nothing is sent twice.
+   */
+  resumable?(messageId: string): boolean;
   /** Opens the connections a provider keeps (an SMPP bind); called in processes that dispatch. */
   start?(): void;
   /** Closes them. */
