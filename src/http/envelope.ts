@@ -42,7 +42,7 @@ export const ServiceUnavailable = Type.Object(ErrorEnvelope.properties, {
     '(nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, ' +
     'here or on another node. Sends are shed while the oldest send waiting to be stored has waited longer than ' +
     '`OVERLOAD_MAX_QUEUE_WAIT_MS` (default 100 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; ' +
-    'every request but the health checks while the event loop is more than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 200 ms) ' +
+    'every request but the health checks and email tracking links while the event loop is more than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 200 ms) ' +
     'behind, or past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set.',
   headers: { 'retry-after': Type.Integer({ minimum: 1, description: 'Seconds to wait before sending the request again.' }) },
 });

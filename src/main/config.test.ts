@@ -312,7 +312,7 @@ describe('connection limits', () => {
     });
   });
 
-  it('sheds load past 50 ms of queued sends, 20,000 queued messages or 50 ms of event-loop delay by default, memory unbounded', () => {
+  it('sheds load past 100 ms of queued sends, 20,000 queued messages or 200 ms of event-loop delay by default, memory unbounded', () => {
     expect(loadConfig({}).admission).toEqual({
       maxQueueWaitMs: 100,
       maxQueuedMessages: 20_000,

@@ -1,6 +1,6 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { expect, it } from 'vitest';
+import { expect, it, onTestFinished } from 'vitest';
 import { describeEachDialect } from '../databases.js';
 import { type HeraldServer, type HeraldWorker, heraldEnv, startServer, startWorker } from '../process.js';
 import { api } from './api.js';
@@ -101,6 +101,7 @@ describeEachDialect('Idempotency-Key through kill -9 of the serving process', (d
       // The server's address changes with each restart; a lane that lost its answer waits for the next.
       let serving: Promise<string> = Promise.resolve(server.url);
       const proxy = await answerDroppingProxy(() => serving, DROP_EVERY);
+      onTestFinished(() => proxy.close());
       const ids: string[] = new Array(SENDS);
       const replayedIds = new Set<string>();
       const seen = { answered: 0, broken: 0, inUse: 0, shed: 0, replayed: 0, retriedAfterBreak: new Set<number>() };
@@ -175,7 +176,6 @@ describeEachDialect('Idempotency-Key through kill -9 of the serving process', (d
       expect(seen.retriedAfterBreak.size).toBeGreaterThan(0);
       expect(proxy.dropped.size).toBeGreaterThan(0);
       expect([...proxy.dropped].filter((id) => !replayedIds.has(id))).toEqual([]);
-      await proxy.close();
       // Each send created exactly one message, the one its answer named.
       const rows = await database.db.selectFrom('messages').select(['id', 'body']).execute();
       expect(rows).toHaveLength(SENDS);
