@@ -66,7 +66,8 @@ describeEachDialect('a multi-part SMS cut short between its parts', (dialect) =>
     expect(await t.store.messages.findById(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
   });
 
-  it('under hold, a retry in the same process submits only the part left: the message is sent, not held', async () => {
+  /** Cut short, then retried by the same provider once the SMSC takes everything again. */
+  const cutShortThenRetried = async () => {
     const provider = await bound();
     t.providers.sms = provider;
     const { id, accepted } = await sendLong();
@@ -75,23 +76,20 @@ describeEachDialect('a multi-part SMS cut short between its parts', (dialect) =>
     t.clock.advance(120_000);
     await t.drain();
     await provider.close?.();
-    expect(accepted()).toHaveLength(2);
-    const message = await t.store.messages.findById(id);
+    return { accepted: accepted(), message: await t.store.messages.findById(id) };
+  };
+
+  it('under hold, a retry in the same process submits only the part left: the message is sent, not held', async () => {
+    const { accepted, message } = await cutShortThenRetried();
+    expect(accepted).toHaveLength(2);
     expect(message?.status).toMatch(/^(sent|delivered)$/);
     expect(message?.error).toBeNull();
   });
 
   it('under resend, a retry in the same process submits only the part left, and the message is sent', async () => {
     t.dispatch.recovery = { sms: 'resend' };
-    const provider = await bound();
-    t.providers.sms = provider;
-    const { id, accepted } = await sendLong();
-    await t.drain();
-    smsc.answerWith(() => 0);
-    t.clock.advance(120_000);
-    await t.drain();
-    await provider.close?.();
-    expect(accepted()).toHaveLength(2);
-    expect((await t.store.messages.findById(id))?.status).toMatch(/^(sent|delivered)$/);
+    const { accepted, message } = await cutShortThenRetried();
+    expect(accepted).toHaveLength(2);
+    expect(message?.status).toMatch(/^(sent|delivered)$/);
   });
 });
