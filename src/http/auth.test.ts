@@ -167,7 +167,7 @@ describeEachDialect('bearer authentication of /v1', (dialect) => {
       const token = await t.tokenFor(account);
       t.clock.advance(3601 * 1000);
       expect(expectInvalidToken(await accountWith(token))).toMatch(/expired/i);
-      // A new token from the same credentials works again (SEED 5.3).
+      // A new token from the same credentials works again: tokens expire, credentials do not.
       expect((await accountWith(await t.tokenFor(account))).statusCode).toBe(200);
     });
   });
@@ -382,7 +382,7 @@ describeEachDialect('bearer authentication of /v1', (dialect) => {
     });
   });
 
-  describe('scopes (CONTRACT 3)', () => {
+  describe('scopes (docs/authentication.md)', () => {
     /** Sends one SMS for `owner` and returns its id. */
     async function sendSms(owner: CreatedAccount): Promise<string> {
       const response = await t.call('POST', '/v1/sms/send', await t.tokenFor(owner, 'sms:send'), { to: '+14155552671', message: 'hello' });

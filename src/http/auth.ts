@@ -11,7 +11,7 @@ declare module 'fastify' {
     principal: TokenPrincipal | null;
   }
   interface FastifyContextConfig {
-    /** The scope a route needs, checked before the body is read (CONTRACT 3). */
+    /** The scope a route needs (`<channel>:send` or `<channel>:read`), checked before the body is read. */
     scope?: Scope;
     /** Routes that need some `*:read` scope, the exact one depending on the resource. */
     anyReadScope?: boolean;

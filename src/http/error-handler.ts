@@ -2,7 +2,7 @@ import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from
 import { ApiError, type ErrorCode, type FieldProblem } from '../core/errors.js';
 import { FORMATS } from './validation.js';
 
-/** The one place where error codes become HTTP statuses (CONTRACT 1). */
+/** The one place where error codes become HTTP statuses (the catalogue: docs/errors.md). */
 export function httpStatusOf(code: ErrorCode): number {
   switch (code) {
     case 'INVALID_REQUEST':
@@ -116,7 +116,8 @@ function fromValidation(error: FastifyError): ApiError {
     problems.push(problem);
   }
   const where = context === 'body' ? '' : ` in the ${context === 'querystring' ? 'query string' : 'path'}`;
-  // A bad phone number alone has its own code (SEED 7.1); among other problems it is one of them.
+  // A bad phone number alone has its own code, INVALID_PHONE (docs/errors.md); among other problems
+  // it is one VALIDATION_ERROR detail of them.
   if (issues.length > 0 && issues.every((i) => i.keyword === 'format' && i.params.format === FORMATS.phone)) {
     const value = issues.length === 1 && typeof issues[0]?.data === 'string' ? `'${issues[0].data.slice(0, 40)}'` : 'The phone number';
     return new ApiError('INVALID_PHONE', `${value} is not a valid phone number in E.164 format (e.g. +14155552671).`, {

@@ -471,7 +471,8 @@ describeEachDialect('POST /oauth/token', (dialect) => {
       const renewedBasic = await postToken({ grant_type: 'client_credentials' }, { authorization: basicFor(account.clientId, newSecret) });
       expect(renewedBasic.statusCode).toBe(200);
 
-      // SEED 5.3: the token issued with the old secret lives until it expires.
+      // Rotating a secret does not revoke tokens: one issued with the old secret lives until it expires
+      // (docs/authentication.md).
       await expectUsableFor(before, account);
     });
   });

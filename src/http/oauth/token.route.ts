@@ -70,7 +70,7 @@ const OAUTH_CODE_OF: Partial<Record<ErrorCode, string>> = {
   RATE_LIMITED: 'slow_down',
 };
 
-/** Grant types this server supports, by `grant_type` (only client credentials: SEED 5.1). */
+/** Grant types this server supports, by `grant_type`: only client credentials (server-to-server API access). */
 const GRANT_TYPES: Record<string, true> = { client_credentials: true };
 
 /**
@@ -146,7 +146,10 @@ function sendOAuthError(reply: FastifyReply, error: OAuthError): FastifyReply {
   return reply.code(error.status).send({ error: error.error, error_description: error.description });
 }
 
-/** `POST /oauth/token` (SEED 4.1, CONTRACT 2), in its own plugin so it gets the form parser and OAuth errors. */
+/**
+ * `POST /oauth/token` (RFC 6749 client credentials; docs/authentication.md), in its own plugin so it
+ * gets the form parser and RFC 6749 errors instead of the API's envelope.
+ */
 export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDeps): Promise<void> {
   await app.register(formbody);
   const steps = pipeline(deps);
