@@ -33,7 +33,7 @@ export const ErrorEnvelope = Type.Object(
 
 /**
  * 503 SERVICE_UNAVAILABLE: the node is shutting down, or shedding load (http/admission.ts, bounds
- * in the README's "Resource limits"). Either way nothing was done for the request.
+ * in docs/operations.md, "Resource limits"). Either way nothing was done for the request.
  */
 export const ServiceUnavailable = Type.Object(ErrorEnvelope.properties, {
   additionalProperties: false,
