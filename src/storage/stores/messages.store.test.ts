@@ -104,18 +104,20 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
     expect((await store.messages.findById(other as string))?.status).toBe('queued');
   });
 
+  /** A cancel as the API makes it: only of a message no worker has taken. */
+  const cancel = (messageId: string): Transition => ({
+    messageId,
+    from: ['queued'],
+    to: 'canceled',
+    at: clock.now(),
+    detail: null,
+    chargeState: 'released',
+    requireNotInFlight: true,
+  });
+
   it('skips a message a worker is handing over when the move requires none to be', async () => {
     const [inFlight, idle] = await queued(2);
     await store.messages.markInFlight([inFlight as string]);
-    const cancel = (messageId: string): Transition => ({
-      messageId,
-      from: ['queued'],
-      to: 'canceled',
-      at: clock.now(),
-      detail: null,
-      chargeState: 'released',
-      requireNotInFlight: true,
-    });
     const moved = await store.messages.transitionMany([cancel(inFlight as string), cancel(idle as string)], { countEvent: true });
     expect([...moved.keys()]).toEqual([idle]);
     expect(await store.messages.findById(inFlight as string)).toMatchObject({ status: 'queued', dispatchState: 'in_flight' });
@@ -153,15 +155,6 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
   it('refuses to cancel a claimed message, and does not mark in flight one that is no longer queued', async () => {
     const [claimed, canceled] = await queued(2);
     await store.messages.markInFlight([claimed as string], { claimOnly: ['sms'] });
-    const cancel = (messageId: string): Transition => ({
-      messageId,
-      from: ['queued'],
-      to: 'canceled',
-      at: clock.now(),
-      detail: null,
-      chargeState: 'released',
-      requireNotInFlight: true,
-    });
     expect(await store.messages.transition(cancel(claimed as string))).toBe(false);
     // Canceled before its claim: never claimed, so there is nothing to mark.
     expect(await store.messages.transition(cancel(canceled as string))).toBe(true);
