@@ -3,24 +3,16 @@ import {
   holdsInDoubt,
   type OutboundMessage,
   type Provider,
-  type ProviderReceipt,
   recoveryPolicyOf,
   type SendOutcome,
 } from '../core/delivery/provider.js';
 import { CHANNELS } from '../core/ids.js';
-import {
-  applyReceipts,
-  captureAccepted,
-  type FailureReason,
-  markAcceptedMany,
-  markUnconfirmedMany,
-  recordFailed,
-} from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
-import type { ClaimedJob, Store } from '../core/ports.js';
+import type { ClaimedJob } from '../core/ports.js';
+import { type Ending, EndingRecorder } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
-import { DONE, type JobResult } from './job-catalogue.js';
+import { DONE } from './job-catalogue.js';
 import { backoffDelayMs } from './retry-policy.js';
 import type { SettleJobs } from './settle-jobs.js';
 
@@ -45,14 +37,6 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
     attempt: message.attempts + 1,
   };
 }
-
-/** What became of one message of the batch, to be recorded with the others that ended at the same time. */
-type Ending =
-  | { kind: 'accepted'; job: ClaimedJob; message: Message; outcome: Extract<SendOutcome, { ok: true }>; at: number; detail: string }
-  | { kind: 'failed'; job: ClaimedJob; message: Message; reason: FailureReason; at: number }
-  /** In doubt and held (the `hold` policy): `sent`, unconfirmed, never handed over again. */
-  | { kind: 'unconfirmed'; job: ClaimedJob; message: Message; at: number }
-  | { kind: 'retry'; job: ClaimedJob; message: Message; result: JobResult; clearInFlight: boolean };
 
 /**
  * Hands a batch of queued messages to their providers and records what happened. The dispatcher
@@ -349,112 +333,4 @@ function conclude(
     result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
     clearInFlight: !outcome.maybeAccepted,
   };
-}
-
-/**
- * Collects endings and records those that arrived in the same turn of the event loop in one
- * transaction (a "wave"); `drained` waits for every wave and fails if one failed.
- */
-class EndingRecorder {
-  #pending: Ending[] = [];
-  readonly #waves: Promise<void>[] = [];
-
-  constructor(
-    private readonly ctx: DispatchContext,
-    private readonly settle: SettleJobs,
-  ) {}
-
-  add(ending: Ending): void {
-    this.#pending.push(ending);
-    if (this.#pending.length > 1) return;
-    // A wave never rejects: what it could not record is dealt with inside (see #record).
-    this.#waves.push(new Promise((resolve) => setImmediate(resolve)).then(() => this.#record()));
-  }
-
-  /** Waits for every wave recorded so far (call it once no more endings will come). */
-  async drained(): Promise<void> {
-    await Promise.all(this.#waves);
-  }
-
-  /**
-   * Records a wave in one transaction. If that fails (a deadlock, a lost connection), the same
-   * endings are recorded again — never handed over again — once together, then one by one; an
-   * ending that still cannot be recorded has its job put back after a backoff (its message keeps
-   * its in-flight mark, so the next attempt asks the provider first where it can), or, if even that
-   * fails, left to its lease.
-   */
-  async #record(): Promise<void> {
-    const endings = this.#pending;
-    this.#pending = [];
-    for (let tries = 0; tries < 2; tries++) {
-      try {
-        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, endings));
-        return;
-      } catch (error) {
-        this.ctx.logger.warn({ err: error, endings: endings.length }, 'could not record delivery outcomes; trying again');
-      }
-    }
-    for (const ending of endings) {
-      try {
-        await this.ctx.store.groupedTransaction((tx) => this.#write(tx, [ending]));
-      } catch (error) {
-        this.ctx.logger.error({ err: error, job_id: ending.job.id, message_id: ending.message.id }, 'could not record a delivery outcome');
-        const retryAt = this.ctx.clock.now() + backoffDelayMs(this.ctx.retry, ending.message.attempts + 1, this.ctx.random);
-        const text = error instanceof Error ? error.message : String(error);
-        await this.ctx.store
-          .groupedTransaction((tx) => this.settle(tx, [[ending.job, { done: false, retryAt, error: `recording failed: ${text}` }]]))
-          .catch(() => {});
-      }
-    }
-  }
-
-  async #write(tx: Store, endings: readonly Ending[]): Promise<void> {
-    const accepted = endings.filter((e): e is Extract<Ending, { kind: 'accepted' }> => e.kind === 'accepted');
-    const sent = await markAcceptedMany(
-      tx,
-      accepted.map(({ message, outcome, at, detail }) => ({
-        messageId: message.id,
-        providerMessageId: outcome.providerMessageId,
-        at,
-        detail,
-      })),
-    );
-    const unconfirmed = await markUnconfirmedMany(
-      tx,
-      endings.filter((e) => e.kind === 'unconfirmed').map((e) => e.message.id),
-      this.ctx.clock.now(),
-    );
-    for (const { message, outcome } of accepted) {
-      if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
-    }
-    // The provider's acceptance is the delivery itself (Telegram): applied as its receipt.
-    const receipts = accepted
-      .filter(({ outcome }) => outcome.delivered)
-      .map(
-        ({ message, outcome, at }): ProviderReceipt => ({
-          channel: message.channel,
-          providerMessageId: outcome.providerMessageId,
-          messageId: message.id,
-          status: 'delivered',
-          occurredAt: at,
-        }),
-      );
-    if (receipts.length > 0) await applyReceipts(tx, receipts);
-    // Credits last. Charges alone take their accounts in one order (captureMany sorts them); with
-    // refunds too, every account of the wave is locked first, at once and in that order
-    // (PostgreSQL), so waves and batches of sends never wait on each other's account rows in a cycle.
-    const failed = endings.filter((e) => e.kind === 'failed');
-    const charged = unconfirmed.length > 0 ? [...sent, ...unconfirmed] : sent;
-    if (failed.length > 0) await tx.credits.lockAccounts([...charged, ...failed.map((e) => e.message)].map((m) => m.accountId));
-    await captureAccepted(tx, charged);
-    for (const ending of endings) {
-      if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
-      // The attempt this worker's claim gave the message (the claim counted one more than it read).
-      if (ending.kind === 'retry' && ending.clearInFlight) await tx.messages.clearInFlight(ending.message.id, ending.message.attempts + 1);
-    }
-    await this.settle(
-      tx,
-      endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
-    );
-  }
 }
