@@ -68,6 +68,23 @@ export interface TestAppOptions {
   wrapStore?: (store: Store) => Store;
 }
 
+/**
+ * The HTTP server real processes run, whose requests pass admission's front door first
+ * (src/http/admission.ts), with every bound off: nothing is shed. For tests of the server itself
+ * (connection limits, TLS), which must hold through the same server.
+ */
+export const FRONT_DOOR_NEVER_SHEDDING: AppDeps['admission'] = {
+  settings: {
+    maxQueueWaitMs: 0,
+    maxQueuedMessages: 0,
+    maxEventLoopDelayMs: 0,
+    maxEventLoopBusyPercent: 0,
+    maxHeapUsedBytes: 0,
+    maxRssBytes: 0,
+    retryAfterSeconds: 1,
+  },
+};
+
 export async function createTestApp(dialect: Dialect, options: TestAppOptions = {}): Promise<TestApp> {
   const location = allocateDatabase(dialect);
   const database = await openDatabase(location);

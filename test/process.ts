@@ -43,6 +43,7 @@ export function heraldEnv(location: { url: string; schema: string | undefined },
   // only be noise.
   env.OVERLOAD_MAX_QUEUE_WAIT_MS = '5000';
   env.OVERLOAD_MAX_EVENT_LOOP_DELAY_MS = '2000';
+  env.OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT = '0';
   return { ...env, ...extra };
 }
 

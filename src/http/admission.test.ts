@@ -1,4 +1,3 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
@@ -12,6 +11,7 @@ const QUEUE_BOUNDS: AdmissionSettings = Object.assign({}, DEFAULT_ADMISSION_SETT
   maxQueueWaitMs: 100,
   maxQueuedMessages: 50,
   maxEventLoopDelayMs: 0,
+  maxEventLoopBusyPercent: 0,
   maxHeapUsedBytes: 0,
   maxRssBytes: 0,
   retryAfterSeconds: 2,
@@ -20,17 +20,43 @@ const QUEUE_BOUNDS: AdmissionSettings = Object.assign({}, DEFAULT_ADMISSION_SETT
 const IDLE: AcceptBacklog = { units: 0, messages: 0, oldestNow: undefined };
 const SEND = { to: '+14155552671', message: 'Your code is 123456' };
 
-const expectShed = (response: LightMyRequestResponse, retryAfter: string) => {
-  expect(response.statusCode).toBe(503);
-  expect(response.headers['retry-after']).toBe(retryAfter);
-  expect(response.headers['x-request-id']).toBeTruthy();
+/** The app on a loopback port: refusals are written by the HTTP server, which inject() bypasses. */
+async function listening(t: TestApp) {
+  const address = await t.app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    request: async (method: string, path: string, options: { token?: string; body?: unknown; headers?: Record<string, string> } = {}) => {
+      const response = await fetch(`${address}${path}`, {
+        method,
+        headers: {
+          ...(options.token ? { authorization: `Bearer ${options.token}` } : {}),
+          ...(options.body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...options.headers,
+        },
+        body: options.body === undefined ? undefined : typeof options.body === 'string' ? options.body : JSON.stringify(options.body),
+      });
+      const text = await response.text();
+      return { status: response.status, headers: response.headers, text, json: () => JSON.parse(text) };
+    },
+  };
+}
+type Answer = Awaited<ReturnType<Awaited<ReturnType<typeof listening>>['request']>>;
+
+const expectShed = (response: Answer, retryAfter: string) => {
+  expect(response.status).toBe(503);
+  expect(response.headers.get('retry-after')).toBe(retryAfter);
+  expect(response.headers.get('x-request-id')).toMatch(/^req_/);
+  expect(response.headers.get('content-type')).toBe('application/json; charset=utf-8');
   const body = response.json();
   expect(body).toEqual({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message: expect.any(String) } });
   expect(body.error.message).toContain(`retry after ${retryAfter} s`);
 };
 
+/** Ticks of a few ms: a bound passed for ten ticks or so sheds everything. */
+const TICK_MS = 5;
+
 describeEachDialect('shedding sends when the accept queue is past its bounds', (dialect) => {
   let t: TestApp;
+  let http: Awaited<ReturnType<typeof listening>>;
   /** The accept queue as admission sees it, set by each test. */
   let backlog: AcceptBacklog;
   let account: CreatedAccount;
@@ -38,23 +64,19 @@ describeEachDialect('shedding sends when the accept queue is past its bounds', (
 
   beforeEach(async () => {
     backlog = IDLE;
-    t = await createTestApp(dialect, { admission: { settings: QUEUE_BOUNDS, backlog: () => backlog } });
+    t = await createTestApp(dialect, { admission: { settings: QUEUE_BOUNDS, backlog: () => backlog, tickMs: TICK_MS } });
+    http = await listening(t);
     account = await t.createAccount({ credits: 10 });
     token = await t.tokenFor(account);
   });
   afterEach(() => t.close());
 
+  const load = async () => (await http.request('GET', '/readyz')).json().checks.load as string;
+  /** Until the bound has held long enough that no send is let in. */
+  const sheddingEverySend = () => vi.waitFor(async () => expect(await load()).toMatch(/^shedding 100 % of sends/), { timeout: 5_000 });
+  const servingAgain = () => vi.waitFor(async () => expect(await load()).toBe('ok'), { timeout: 5_000 });
   const send = (idempotencyKey?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/v1/sms/send',
-      headers: {
-        authorization: `Bearer ${token}`,
-        'content-type': 'application/json',
-        ...(idempotencyKey ? { 'idempotency-key': idempotencyKey } : {}),
-      },
-      payload: JSON.stringify(SEND),
-    });
+    http.request('POST', '/v1/sms/send', { token, body: SEND, headers: idempotencyKey ? { 'idempotency-key': idempotencyKey } : {} });
 
   const expectNothingStoredOrCharged = async () => {
     const stored = await t.store.accounts.findAccount(account.account.id);
@@ -66,12 +88,15 @@ describeEachDialect('shedding sends when the accept queue is past its bounds', (
 
   it('refuses a send with 503, Retry-After and the envelope once the oldest waiting send has waited past the bound, storing and charging nothing', async () => {
     backlog = { units: 3, messages: 3, oldestNow: t.clock.now() - 101 };
+    await sheddingEverySend();
+    expect(await load()).toBe('shedding 100 % of sends (sends are waiting 101 ms to be stored)');
     expectShed(await send(), '2');
     await expectNothingStoredOrCharged();
   });
 
   it('refuses a send while more messages wait than the bound', async () => {
     backlog = { units: 1, messages: 51, oldestNow: t.clock.now() };
+    await sheddingEverySend();
     const response = await send();
     expectShed(response, '2');
     expect(response.json().error.message).toContain('51 messages are waiting');
@@ -80,91 +105,124 @@ describeEachDialect('shedding sends when the accept queue is past its bounds', (
 
   it('accepts sends while the queue is at its bounds but not past them', async () => {
     backlog = { units: 50, messages: 50, oldestNow: t.clock.now() - 100 };
+    await new Promise((resolve) => setTimeout(resolve, 20 * TICK_MS));
+    expect(await load()).toBe('ok');
     const response = await send();
-    expect(response.statusCode).toBe(200);
+    expect(response.status).toBe(200);
     expect(response.json().data.status).toBe('queued');
     expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(MICROS_PER_CREDIT);
   });
 
+  it('lets part of the sends in while the bound is passed only now and then, and all of them once it no longer is', async () => {
+    backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
+    await sheddingEverySend();
+    backlog = IDLE;
+    // Raised a twentieth a tick: part of the way back, part of the sends are let in.
+    await vi.waitFor(async () => expect(await load()).toMatch(/^shedding ([1-9]|[1-9]\d) % of sends/), { timeout: 5_000, interval: 1 });
+    await servingAgain();
+    expect((await send()).status).toBe(200);
+  });
+
+  it('echoes a sane X-Request-Id on a refusal', async () => {
+    backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
+    await sheddingEverySend();
+    const response = await http.request('POST', '/v1/sms/send', { token, body: SEND, headers: { 'x-request-id': 'client-req-7' } });
+    expect(response.status).toBe(503);
+    expect(response.headers.get('x-request-id')).toBe('client-req-7');
+  });
+
   it('leaves the Idempotency-Key of a refused send unused: the retry after the overload is accepted once', async () => {
     backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
+    await sheddingEverySend();
     expectShed(await send('shed-then-retried'), '2');
     backlog = IDLE;
+    await servingAgain();
     const retried = await send('shed-then-retried');
-    expect(retried.statusCode).toBe(200);
-    expect(retried.headers['idempotent-replayed']).toBeUndefined();
+    expect(retried.status).toBe(200);
+    expect(retried.headers.get('idempotent-replayed')).toBeNull();
     const again = await send('shed-then-retried');
     expect(again.json().data.message_id).toBe(retried.json().data.message_id);
     expect(await t.database.db.selectFrom('messages').select('id').execute()).toHaveLength(1);
   });
 
-  it('refuses before authenticating: a send with a bad token is answered 503, not 401', async () => {
+  it('refuses before reading the request: a send with a bad token or a body that is not JSON is answered 503, not 401 or 400', async () => {
     backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
-    const response = await t.call('POST', '/v1/sms/send', 'not-a-token', SEND);
-    expectShed(response, '2');
+    await sheddingEverySend();
+    expectShed(await http.request('POST', '/v1/sms/send', { token: 'not-a-token', body: SEND }), '2');
+    expectShed(await http.request('POST', '/v1/sms/send', { token, body: '{"to": ' }), '2');
+    // The connection stays usable: the unread body was discarded, not taken for the next request.
+    expectShed(await send(), '2');
   });
 
   it('sheds every route that accepts messages, and serves reads meanwhile', async () => {
     backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
+    await sheddingEverySend();
     const sends: Array<[string, unknown]> = [
       ['/v1/sms/bulk', { recipients: ['+14155552671'], message: 'hi' }],
+      ['/v1/sms/bulk/', { recipients: ['+14155552671'], message: 'hi' }],
       ['/v1/whatsapp/send', { to: '+14155552671', template: 'verification_code', language: 'en_US', parameters: ['1'] }],
       ['/v1/telegram/send', { chat_id: '12345', text: 'hi' }],
+      ['/v1/telegram/photo?x=1', { chat_id: '12345', photo_url: 'https://example.com/a.png' }],
       ['/v1/email/send', { to: 'a@example.com', subject: 'hi', text: 'hi' }],
     ];
-    for (const [url, body] of sends) expectShed(await t.call('POST', url, token, body), '2');
+    for (const [url, body] of sends) expectShed(await http.request('POST', url, { token, body }), '2');
     await expectNothingStoredOrCharged();
-    expect((await t.call('GET', '/v1/messages', token)).statusCode).toBe(200);
-    expect((await t.call('GET', '/v1/account/balance', token)).statusCode).toBe(200);
+    expect((await http.request('GET', '/v1/messages', { token })).status).toBe(200);
+    expect((await http.request('GET', '/v1/account/balance', { token })).status).toBe(200);
   });
 
   it('keeps the health checks answering, and /readyz ready while it says sends are shed', async () => {
     backlog = { units: 1, messages: 1, oldestNow: t.clock.now() - 5_000 };
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
-    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(200);
+    await sheddingEverySend();
+    expect((await http.request('GET', '/healthz')).status).toBe(200);
+    const ready = await http.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
     expect(ready.json().status).toBe('ok');
-    expect(ready.json().checks.load).toBe('shedding sends (sends are waiting 5000 ms to be stored)');
+    expect(ready.json().checks.load).toBe('shedding 100 % of sends (sends are waiting 5000 ms to be stored)');
     backlog = IDLE;
-    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().checks.load).toBe('ok');
+    await servingAgain();
   });
 });
 
 describeEachDialect('shedding every request but the health checks when the process is past a bound', (dialect) => {
   let t: TestApp;
+  let http: Awaited<ReturnType<typeof listening>>;
 
   beforeEach(async () => {
-    // A heap bound of one byte is passed from the first sample on: pressure without timing.
+    // A heap bound of one byte is passed at every tick: pressure without timing.
     t = await createTestApp(dialect, {
       admission: {
         settings: Object.assign({}, QUEUE_BOUNDS, { maxHeapUsedBytes: 1 }),
         backlog: () => IDLE,
-        sampleIntervalMs: 10,
+        tickMs: TICK_MS,
       },
     });
+    http = await listening(t);
   });
   afterEach(() => t.close());
 
-  /** Until /readyz says the process is judged behind: past the sample that held the app's start. */
+  /** Until /readyz says no request but the health checks is let in. */
   const underPressure = () =>
     vi.waitFor(
-      async () => expect((await t.app.inject({ method: 'GET', url: '/readyz' })).json().checks.load).toMatch(/^shedding every request/),
+      async () =>
+        expect((await http.request('GET', '/readyz')).json().checks.load).toMatch(/^shedding 100 % of requests but health checks/),
       { timeout: 5_000 },
     );
 
   it('refuses API requests with 503, Retry-After and the envelope, and writes nothing', async () => {
     const account = await t.createAccount({ credits: 10 });
-    // Issued directly: the token endpoint may already be shedding.
+    // Issued directly: the token endpoint is shedding too.
     const { accessToken: token } = await t.tokens.issue({
       clientId: account.clientId,
       accountId: account.account.id,
       scopes: [...ALL_SCOPES],
     });
     await underPressure();
-    const response = await t.call('POST', '/v1/sms/send', token, SEND);
+    const response = await http.request('POST', '/v1/sms/send', { token, body: SEND });
     expectShed(response, '2');
     expect(response.json().error.message).toContain('its heap holds');
-    expectShed(await t.call('GET', '/v1/messages', token), '2');
+    expectShed(await http.request('GET', '/v1/messages', { token }), '2');
+    expectShed(await http.request('GET', '/no/such/route'), '2');
     expect(await t.database.db.selectFrom('messages').select('id').execute()).toEqual([]);
     expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(0);
   });
@@ -172,36 +230,128 @@ describeEachDialect('shedding every request but the health checks when the proce
   it('refuses token requests in the OAuth shape (temporarily_unavailable) with Retry-After', async () => {
     const account = await t.createAccount({ credits: 10 });
     await underPressure();
-    const response = await t.app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      payload: new URLSearchParams({
+    const response = await http.request('POST', '/oauth/token', {
+      body: new URLSearchParams({
         grant_type: 'client_credentials',
         client_id: account.clientId,
         client_secret: account.clientSecret,
       }).toString(),
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
-    expect(response.statusCode).toBe(503);
-    expect(response.headers['retry-after']).toBe('2');
+    expect(response.status).toBe(503);
+    expect(response.headers.get('retry-after')).toBe('2');
+    expect(response.headers.get('cache-control')).toBe('no-store');
     expect(response.json()).toEqual({ error: 'temporarily_unavailable', error_description: expect.stringContaining('overloaded') });
   });
 
   it('answers the email tracking links, which mail clients never retry (a made-up token: 404, not 503)', async () => {
     await underPressure();
-    expect((await t.app.inject({ method: 'GET', url: '/t/o/not-a-token' })).statusCode).toBe(404);
-    expect(await t.app.inject({ method: 'GET', url: '/v1/messages' }).then((r) => r.statusCode)).toBe(503);
+    expect((await http.request('GET', '/t/o/not-a-token')).status).toBe(404);
+    expect((await http.request('GET', '/t/c/not-a-token')).status).toBe(404);
+    expect((await http.request('GET', '/v1/messages')).status).toBe(503);
   });
 
-  it('answers /healthz and /readyz, which says what is shed', async () => {
+  it('answers /healthz and /readyz, which says what is shed and why', async () => {
     await underPressure();
-    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).json()).toEqual({ status: 'ok' });
-    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
-    expect(ready.statusCode).toBe(200);
-    // A sample that caught no turn of the event loop reads as Infinity (under-pressure's rule).
-    expect(ready.json().checks.load).toMatch(
-      /^shedding every request but health checks \(event loop delay (\d+|Infinity) ms, heap \d+ MiB/,
+    expect((await http.request('GET', '/healthz')).json()).toEqual({ status: 'ok' });
+    const ready = await http.request('GET', '/readyz');
+    expect(ready.status).toBe(200);
+    expect(ready.json().checks.load).toMatch(/^shedding 100 % of requests but health checks \(its heap holds \d+ MiB\)$/);
+  });
+});
+
+const LOOP_TICK_MS = 50;
+
+describe('the event loop as a signal', () => {
+  let t: TestApp;
+  let http: Awaited<ReturnType<typeof listening>>;
+  // Ticks long enough that every one holds a stall while the test keeps stalling, and that
+  // /readyz is read before the next tick has moved the share again.
+  const start = async (bounds: Partial<AdmissionSettings>) => {
+    t = await createTestApp('sqlite', {
+      admission: { settings: Object.assign({}, QUEUE_BOUNDS, bounds), backlog: () => IDLE, tickMs: LOOP_TICK_MS },
+    });
+    http = await listening(t);
+  };
+  afterEach(() => t.close());
+
+  const block = (ms: number) => {
+    const until = performance.now() + ms;
+    while (performance.now() < until);
+  };
+  const load = async () => (await http.request('GET', '/readyz')).json().checks.load as string;
+
+  it('takes one stall past the bound as a cut in what is let in, not a refusal of everything, and wins it back', async () => {
+    await start({ maxEventLoopDelayMs: 30 });
+    await new Promise((resolve) => setTimeout(resolve, 2 * LOOP_TICK_MS));
+    expect(await load()).toBe('ok');
+    block(80);
+    await vi.waitFor(
+      async () => expect(await load()).toMatch(/^shedding 25 % of requests but health checks \(its event loop stalled \d+ ms\)$/),
+      {
+        timeout: 2_000,
+        interval: 1,
+      },
     );
+    await vi.waitFor(async () => expect(await load()).toBe('ok'), { timeout: 10_000 });
+  });
+
+  it('sheds every request while the loop keeps stalling', async () => {
+    await start({ maxEventLoopDelayMs: 30 });
+    const stalls = setInterval(() => block(40), 1);
+    try {
+      await vi.waitFor(async () => expect(await load()).toMatch(/^shedding 100 % of requests but health checks/), { timeout: 5_000 });
+      expect((await http.request('GET', '/v1/messages')).status).toBe(503);
+    } finally {
+      clearInterval(stalls);
+    }
+    await vi.waitFor(async () => expect(await load()).toBe('ok'), { timeout: 10_000 });
+  });
+
+  /** Keeps the loop busy in turns of `ms`, one after the other, until the returned stop is called. */
+  const keepBusy = (ms: number) => {
+    let busy = true;
+    const spin = () => {
+      block(ms);
+      if (busy) setImmediate(spin);
+    };
+    spin();
+    return () => {
+      busy = false;
+    };
+  };
+
+  it('sheds while the loop is busy nearly all the time in long turns, though none stalls past its bound', async () => {
+    await start({ maxEventLoopDelayMs: 0, maxEventLoopBusyPercent: 80 });
+    await new Promise((resolve) => setTimeout(resolve, 2 * LOOP_TICK_MS));
+    expect(await load()).toBe('ok');
+    const stop = keepBusy(25);
+    try {
+      await vi.waitFor(
+        async () =>
+          expect(await load()).toMatch(
+            /^shedding 100 % of requests but health checks \(its event loop is busy \d+ % of the time, in turns of \d+ ms\)$/,
+          ),
+        { timeout: 10_000 },
+      );
+      expect((await http.request('GET', '/v1/messages')).status).toBe(503);
+    } finally {
+      stop();
+    }
+    await vi.waitFor(async () => expect(await load()).toBe('ok'), { timeout: 10_000 });
+  });
+
+  it('sheds nothing while the loop is as busy in short turns: a few clients served as fast as they ask', async () => {
+    await start({ maxEventLoopDelayMs: 0, maxEventLoopBusyPercent: 80 });
+    const stop = keepBusy(1);
+    try {
+      for (let read = 0; read < 10; read++) {
+        await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
+        expect(await load()).toBe('ok');
+      }
+    } finally {
+      stop();
+    }
   });
 });
 

@@ -1,27 +1,37 @@
-import underPressure from '@fastify/under-pressure';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { createServer as createHttpServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import { createServer as createHttpsServer } from 'node:https';
+import { type EventLoopUtilization, monitorEventLoopDelay, performance } from 'node:perf_hooks';
+import type { FastifyInstance, FastifyServerFactory } from 'fastify';
 import type { Clock } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
+import { AdmissionControl } from './admission-control.js';
+import { requestIdOf } from './request-id.js';
 
 declare module 'fastify' {
   interface FastifyContextConfig {
     /** Never shed under load: health checks, which must answer however busy the node is. */
     alwaysAdmitted?: boolean;
+    /** Refusals are written in OAuth's error shape (RFC 6749 §5.2), not the API's envelope: the token endpoint. */
+    oauthErrors?: boolean;
   }
 }
 
 /**
- * Bounds past which requests are refused with 503 SERVICE_UNAVAILABLE and Retry-After before any
- * work is done for them (no body read, no token checked, nothing stored or charged), instead of
- * being queued until they are served too late. 0 turns a bound off.
+ * Bounds past which a node is behind, and sheds load instead of queueing it until it is served too
+ * late: 503 SERVICE_UNAVAILABLE with Retry-After, before any work is done for the request (no
+ * routing, no body read, no token checked, nothing stored or charged). 0 turns a bound off.
  */
 export interface AdmissionSettings {
-  /** OVERLOAD_MAX_QUEUE_WAIT_MS: sends are refused while the oldest send waiting to be stored has waited longer (ms). */
+  /** OVERLOAD_MAX_QUEUE_WAIT_MS: sends are shed while the oldest send waiting to be stored has waited longer (ms). */
   maxQueueWaitMs: number;
-  /** OVERLOAD_MAX_QUEUED_MESSAGES: sends are refused while more messages than this wait to be stored. */
+  /** OVERLOAD_MAX_QUEUED_MESSAGES: sends are shed while more messages than this wait to be stored. */
   maxQueuedMessages: number;
-  /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: every request but the health checks is refused while the event loop's mean delay over the last sample is above this (ms). */
+  /** OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: every request but the health checks is shed while the event loop stalls longer than this (ms). */
   maxEventLoopDelayMs: number;
+  /**
+   * OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT: the same while the event loop is saturated: busy more
+   * than this share of the time, in long turns (SATURATED_TURN_MS): requests wait to be read.
+   */
+  maxEventLoopBusyPercent: number;
   /** OVERLOAD_MAX_HEAP_USED_BYTES: the same while the JavaScript heap in use is above this. */
   maxHeapUsedBytes: number;
   /** OVERLOAD_MAX_RSS_BYTES: the same while the process's resident memory is above this. */
@@ -31,20 +41,19 @@ export interface AdmissionSettings {
 }
 
 /**
- * Measured on a machine of 2 cores (docs/performance.md, "Overload"): at 6,000 sends/s offered,
- * 100 ms on the queue and 200 ms on the event loop gave no client timeout, every 503 with
- * Retry-After, and accepted sends' p99 of 460-1,900 ms; 50 ms on both kept that p99 at 150-330 ms,
- * but a node that is not overloaded trips them too: one pause of about 220 ms (a 5,000-message bulk
- * commit, a major collection) lifts the mean delay over a 250 ms sample past 50 ms and sheds every
- * request of the next sample, and a commit in progress holds the queue's oldest send past 50 ms. So
- * the defaults keep a healthy node serving and leave the tighter bounds to operators who prefer the
- * tail (OVERLOAD_*). Memory is left unbounded: overload does not grow it here (the queue is bounded
- * by the wait), and its right bound is the container's, not ours to guess.
+ * Measured on a machine of 2 cores (docs/performance.md, "Overload"). A bound passed for one tick
+ * only lowers the share admitted by a quarter (admission-control.ts), so a single pause of a
+ * healthy node (a 5,000-message bulk commit, a major collection: about 220 ms) sheds a little for a
+ * few ticks, and the bounds can be tight enough to keep accepted sends' latency low under a lasting
+ * overload.
+ * Memory is left unbounded: overload does not grow it here (the queue is bounded by the wait), and
+ * its right bound is the container's, not ours to guess.
  */
 export const DEFAULT_ADMISSION_SETTINGS: AdmissionSettings = {
-  maxQueueWaitMs: 100,
+  maxQueueWaitMs: 50,
   maxQueuedMessages: 20_000,
-  maxEventLoopDelayMs: 200,
+  maxEventLoopDelayMs: 50,
+  maxEventLoopBusyPercent: 98,
   maxHeapUsedBytes: 0,
   maxRssBytes: 0,
   retryAfterSeconds: 1,
@@ -59,75 +68,194 @@ export interface AcceptBacklog {
 
 export interface AdmissionDeps {
   settings: AdmissionSettings;
-  /** Read on every send; cheap (counters). */
+  /** Read every tick; cheap (counters). */
   backlog: () => AcceptBacklog;
   /** The clock the backlog's `now` values come from. */
   clock: Clock;
-  /** How often event-loop delay, heap and RSS are sampled (ms). */
-  sampleIntervalMs?: number;
+  /** How often the node judges whether it is behind (ms). */
+  tickMs?: number;
 }
 
-/** Where admission stands, for /readyz. */
-export interface AdmissionState {
-  /** "ok", or why requests are being shed now. */
+/** Load shedding for one app: its server's front door, and what it says for /readyz. */
+export interface Admission {
+  /** Fastify's `serverFactory`: the HTTP(S) server, whose requests pass the front door first. */
+  serverFactory: FastifyServerFactory;
+  /** Learns the app's routes (which are sends, which are never shed) and runs while the app does. Call before routes are added. */
+  attach(app: FastifyInstance): void;
+  /** "ok", or what is being shed now and why (/readyz). */
   describe(): string;
 }
 
-const SAMPLE_INTERVAL_MS = 250;
+const TICK_MS = 10;
+/** The event loop's stalls are measured at this resolution (ms). */
+const LOOP_RESOLUTION_MS = 5;
+/** Heap and resident memory are read this often (ms): process.memoryUsage() walks the heap's spaces. */
+const MEMORY_EVERY_MS = 250;
+/** Weight of the latest tick in the smoothed busy time and turn length of the event loop. */
+const SMOOTHING = 0.5;
+/**
+ * A busy event loop whose turns take longer than this on average (ms) is saturated: requests wait
+ * about a turn to be read. 32 clients sending as fast as they are answered keep a node busy in
+ * turns of 2-5 ms; an overload spread over 1,200 clients, in turns of 30-60 ms.
+ */
+const SATURATED_TURN_MS = 10;
 /** Shed requests are logged as a count at most this often, not one line each. */
 const LOG_EVERY_MS = 1_000;
 
-/** A request that feeds the accept queue: those needing a `<channel>:send` scope, and only they. */
-const isSend = (request: FastifyRequest): boolean => request.routeOptions.config.scope?.endsWith(':send') === true;
+type RouteKind = 'send' | 'always' | 'oauth';
 
 /**
- * Registers load shedding on the whole app, as onRequest hooks that run before any route's own
- * (authentication, the IP allow-list, rate limits, idempotency): a refused request costs only its
- * parsing. Two signals:
- * - the process (event-loop delay, heap, RSS), sampled by @fastify/under-pressure: every route but
- *   the health checks is shed, since whatever is asked of a process that is behind is answered late;
- * - the accept queue (its oldest waiting send's age, its waiting messages), read per request: only
- *   sends are shed, since reads are not served through it and can still be served in time.
+ * Load shedding at the front door. Two controls (admission-control.ts), each steered every tick:
+ * - the process: every request but the health checks, while the event loop is busy nearly all the
+ *   time (performance.eventLoopUtilization, smoothed), or stalls past its bound
+ *   (monitorEventLoopDelay: the longest stall in the tick), or heap or RSS are past theirs;
+ *   whatever is asked of a process that is behind is answered late. Busy time is the signal that
+ *   matters under overload: clients each wait for their answer before they send again, so the
+ *   backlog of a saturated node grows at the clients, not in its loop (its turns stay short and
+ *   its queue empty) and only a loop that never idles shows it;
+ * - the accept queue: sends only, while its oldest waiting send has waited past the bound or more
+ *   messages than the bound wait; reads are not served through it and can still be served in time.
+ *
+ * The refusal is written by the HTTP server's own request handler, before Fastify routes the
+ * request or builds its request and reply: under overload the refusals are most of the requests,
+ * and a refusal that costs most of a request (as a hook's does) leaves the node as far behind as
+ * serving it would.
  */
-export async function registerAdmission(app: FastifyInstance, deps: AdmissionDeps): Promise<AdmissionState> {
+export function createAdmission(deps: AdmissionDeps): Admission {
   const { settings } = deps;
-  const retryAfter = { 'retry-after': String(settings.retryAfterSeconds) };
-  let shedSinceLog = 0;
-  let loggedAt = 0;
-  const refuse = (reason: string): ApiError => {
-    shedSinceLog++;
-    const now = deps.clock.now();
-    if (now - loggedAt >= LOG_EVERY_MS) {
-      app.log.warn({ shed: shedSinceLog, reason }, 'shedding load: requests refused with 503');
-      shedSinceLog = 0;
-      loggedAt = now;
-    }
-    return new ApiError('SERVICE_UNAVAILABLE', `This node is overloaded (${reason}); retry after ${settings.retryAfterSeconds} s.`, {
-      headers: retryAfter,
-    });
+  const tickMs = deps.tickMs ?? TICK_MS;
+  const processControl = new AdmissionControl();
+  const sendControl = new AdmissionControl();
+  const routes = new Map<string, RouteKind>();
+  const alwaysPrefixes: string[] = [];
+  let log: FastifyInstance['log'] | undefined;
+  let processReason: string | undefined;
+  let sendReason: string | undefined;
+
+  const kindOf = (method: string, path: string): RouteKind | undefined => {
+    const kind = routes.get(`${method} ${path}`) ?? routes.get(`* ${path}`);
+    if (kind) return kind;
+    for (const prefix of alwaysPrefixes) if (path.startsWith(prefix)) return 'always';
+    return undefined;
   };
 
-  const sampleInterval = deps.sampleIntervalMs ?? SAMPLE_INTERVAL_MS;
-  // The first sample after the app is ready still holds the start's own work (migrations, keys,
-  // schemas): the process is judged from the one after, not shed for having just started.
-  let judgedFrom = Number.POSITIVE_INFINITY;
-  app.addHook('onReady', async () => {
-    judgedFrom = performance.now() + 2 * sampleInterval;
-  });
-  const processBehind = () => app.isUnderPressure() && performance.now() >= judgedFrom;
-  await app.register(underPressure, {
-    maxEventLoopDelay: settings.maxEventLoopDelayMs,
-    maxHeapUsedBytes: settings.maxHeapUsedBytes,
-    maxRssBytes: settings.maxRssBytes,
-    sampleInterval,
-    // Called only while a bound is passed; a rejection becomes the request's error (our envelope).
-    pressureHandler: async (request, _reply, type, value) => {
-      if (request.routeOptions.config.alwaysAdmitted || performance.now() < judgedFrom) return;
-      throw refuse(processReason(type, value));
-    },
-  });
+  // Refusals a second, logged as a count (and once more when shedding stops).
+  let shed = 0;
+  let shedReason = '';
+  let loggedAt = 0;
+  const flushLog = (now: number) => {
+    if (shed > 0) log?.warn({ shed, reason: shedReason }, 'shedding load: requests refused with 503');
+    shed = 0;
+    loggedAt = now;
+  };
 
-  const sendBacklogReason = (): string | undefined => {
+  const refuse = (res: ServerResponse, req: IncomingMessage, kind: RouteKind | undefined, reason: string) => {
+    shed++;
+    shedReason = reason;
+    const message = `This node is overloaded (${reason}); retry after ${settings.retryAfterSeconds} s.`;
+    const body =
+      kind === 'oauth'
+        ? JSON.stringify({ error: 'temporarily_unavailable', error_description: message })
+        : JSON.stringify({ success: false, error: { code: 'SERVICE_UNAVAILABLE', message } });
+    res.writeHead(503, {
+      'content-type': 'application/json; charset=utf-8',
+      'content-length': Buffer.byteLength(body),
+      'retry-after': String(settings.retryAfterSeconds),
+      'x-request-id': requestIdOf(req.headers['x-request-id']),
+      ...(kind === 'oauth' ? { 'cache-control': 'no-store' } : {}),
+    });
+    res.end(body);
+  };
+
+  /** True when the request was refused (and answered). */
+  const frontDoor = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if (processControl.open && sendControl.open) return false;
+    const url = req.url ?? '/';
+    const query = url.indexOf('?');
+    let path = query < 0 ? url : url.slice(0, query);
+    if (path.length > 1 && path.endsWith('/')) path = path.slice(0, -1);
+    const kind = kindOf(req.method ?? 'GET', path);
+    if (kind === 'always') return false;
+    if (!processControl.admit()) {
+      refuse(res, req, kind, processReason ?? 'it is behind');
+      return true;
+    }
+    if (kind === 'send' && !sendControl.admit()) {
+      refuse(res, req, kind, sendReason ?? 'sends are waiting to be stored');
+      return true;
+    }
+    return false;
+  };
+
+  const serverFactory: FastifyServerFactory = (handler, options) => {
+    const gated = (req: IncomingMessage, res: ServerResponse) => {
+      if (!frontDoor(req, res)) handler(req, res);
+    };
+    // What Fastify does when it builds the server itself (its getServerInstance), with the gate.
+    const server: Server = options.https
+      ? createHttpsServer(options.https as object, gated)
+      : createHttpServer((options.http ?? {}) as object, gated);
+    // Fastify has filled these in with its defaults before it calls the factory.
+    server.keepAliveTimeout = Number(options.keepAliveTimeout);
+    server.requestTimeout = Number(options.requestTimeout);
+    server.setTimeout(Number(options.connectionTimeout));
+    return server;
+  };
+
+  const loopDelay = monitorEventLoopDelay({ resolution: LOOP_RESOLUTION_MS });
+  // Busy time and turn length are smoothed over about four ticks: one busy tick is a burst, four
+  // are a load.
+  let utilizationFrom: EventLoopUtilization | undefined;
+  let utilization = 0;
+  let turnMs = 0;
+  let tickedAt = performance.now();
+  let heapUsed = 0;
+  let rss = 0;
+  let memoryReadAt = Number.NEGATIVE_INFINITY;
+
+  /** Reads the event loop's signals of the last tick: its longest stall, and (smoothed) its busy time and mean turn. */
+  const readLoop = (now: number): number => {
+    // The histogram's samples are the intervals between its timer's ticks: the delay is past the
+    // resolution. A tick the histogram's timer never ran in was one stall, as late as this tick is.
+    const late = Math.max(0, now - tickedAt - tickMs);
+    tickedAt = now;
+    const stall = loopDelay.count === 0 ? late : Math.max(late, loopDelay.max / 1e6 - LOOP_RESOLUTION_MS);
+    const meanTurn = loopDelay.count === 0 ? late : Math.max(0, loopDelay.mean / 1e6 - LOOP_RESOLUTION_MS);
+    loopDelay.reset();
+    const current = performance.eventLoopUtilization();
+    if (utilizationFrom) {
+      const recent = performance.eventLoopUtilization(current, utilizationFrom).utilization;
+      utilization += SMOOTHING * (recent - utilization);
+      turnMs += SMOOTHING * (meanTurn - turnMs);
+    }
+    utilizationFrom = current;
+    return stall;
+  };
+
+  const judgeProcess = (now: number): string | undefined => {
+    const stall = readLoop(now);
+    if (settings.maxHeapUsedBytes > 0 || settings.maxRssBytes > 0) {
+      if (now - memoryReadAt >= MEMORY_EVERY_MS) {
+        const memory = process.memoryUsage();
+        heapUsed = memory.heapUsed;
+        rss = memory.rss;
+        memoryReadAt = now;
+      }
+      if (settings.maxHeapUsedBytes > 0 && heapUsed > settings.maxHeapUsedBytes) return `its heap holds ${mib(heapUsed)}`;
+      if (settings.maxRssBytes > 0 && rss > settings.maxRssBytes) return `it holds ${mib(rss)} of memory`;
+    }
+    if (settings.maxEventLoopDelayMs > 0 && stall > settings.maxEventLoopDelayMs) {
+      return `its event loop stalled ${Math.round(stall)} ms`;
+    }
+    // Saturated: busy nearly all the time, and in long turns. A loop that is as busy in short turns
+    // serves a few clients as fast as it can (each sends again once answered) and keeps none waiting.
+    if (settings.maxEventLoopBusyPercent > 0 && utilization * 100 > settings.maxEventLoopBusyPercent && turnMs > SATURATED_TURN_MS) {
+      return `its event loop is busy ${Math.round(utilization * 100)} % of the time, in turns of ${Math.round(turnMs)} ms`;
+    }
+    return undefined;
+  };
+
+  const judgeSends = (): string | undefined => {
     const waiting = deps.backlog();
     if (settings.maxQueuedMessages > 0 && waiting.messages > settings.maxQueuedMessages) {
       return `${waiting.messages} messages are waiting to be stored`;
@@ -136,37 +264,67 @@ export async function registerAdmission(app: FastifyInstance, deps: AdmissionDep
     if (settings.maxQueueWaitMs > 0 && waited > settings.maxQueueWaitMs) return `sends are waiting ${waited} ms to be stored`;
     return undefined;
   };
-  if (settings.maxQueueWaitMs > 0 || settings.maxQueuedMessages > 0) {
-    app.addHook('onRequest', async (request) => {
-      if (!isSend(request)) return;
-      const reason = sendBacklogReason();
-      if (reason) throw refuse(reason);
-    });
-  }
+
+  let timer: NodeJS.Timeout | undefined;
+  const tick = () => {
+    const now = performance.now();
+    const behind = judgeProcess(now);
+    if (behind) processReason = behind;
+    processControl.observe(behind !== undefined);
+    const queued = judgeSends();
+    if (queued) sendReason = queued;
+    sendControl.observe(queued !== undefined);
+    const open = processControl.open && sendControl.open;
+    if (now - loggedAt >= LOG_EVERY_MS || (open && shed > 0)) flushLog(now);
+  };
 
   return {
+    serverFactory,
+    attach(app) {
+      log = app.log;
+      app.addHook('onRoute', (route) => {
+        const config = route.config ?? {};
+        const kind: RouteKind | undefined = config.alwaysAdmitted
+          ? 'always'
+          : config.oauthErrors
+            ? 'oauth'
+            : config.scope?.endsWith(':send')
+              ? 'send'
+              : undefined;
+        if (!kind) return;
+        const dynamic = route.url.search(/[:*]/);
+        if (dynamic >= 0) {
+          // Only never-shed routes may have parameters: they are matched by the static part before them.
+          if (kind !== 'always') throw new Error(`admission: route ${route.url} must have a static URL to be told apart at the front door`);
+          alwaysPrefixes.push(route.url.slice(0, dynamic));
+          return;
+        }
+        const path = route.url.length > 1 && route.url.endsWith('/') ? route.url.slice(0, -1) : route.url;
+        for (const method of [route.method].flat()) routes.set(`${method} ${path}`, kind);
+      });
+      // Judged from the tick after the app is ready: its start (migrations, keys, schemas) is not a stall.
+      app.addHook('onReady', async () => {
+        loopDelay.enable();
+        tickedAt = performance.now();
+        timer = setInterval(tick, tickMs);
+        timer.unref();
+      });
+      app.addHook('onClose', async () => {
+        clearInterval(timer);
+        loopDelay.disable();
+        flushLog(performance.now());
+      });
+    },
     describe() {
-      if (processBehind()) {
-        const usage = app.memoryUsage();
-        return `shedding every request but health checks (event loop delay ${Math.round(usage.eventLoopDelay)} ms, heap ${mib(usage.heapUsed)}, RSS ${mib(usage.rssBytes)})`;
+      const parts: string[] = [];
+      if (!processControl.open) {
+        parts.push(`shedding ${percent(1 - processControl.share)} of requests but health checks (${processReason})`);
       }
-      const reason = sendBacklogReason();
-      return reason ? `shedding sends (${reason})` : 'ok';
+      if (!sendControl.open) parts.push(`shedding ${percent(1 - sendControl.share)} of sends (${sendReason})`);
+      return parts.length > 0 ? parts.join('; ') : 'ok';
     },
   };
 }
 
 const mib = (bytes: number): string => `${Math.round(bytes / 1024 / 1024)} MiB`;
-
-function processReason(type: string, value: number | undefined): string {
-  switch (type) {
-    case underPressure.TYPE_EVENT_LOOP_DELAY:
-      return `its event loop is ${Math.round(value ?? 0)} ms behind`;
-    case underPressure.TYPE_HEAP_USED_BYTES:
-      return `its heap holds ${mib(value ?? 0)}`;
-    case underPressure.TYPE_RSS_BYTES:
-      return `it holds ${mib(value ?? 0)} of memory`;
-    default:
-      return 'it is under pressure';
-  }
-}
+const percent = (share: number): string => `${Math.round(share * 100)} %`;

@@ -10,12 +10,11 @@ import { whatsappRoutes } from '../channels/whatsapp/whatsapp.routes.js';
 import { whatsappWebhookRoutes } from '../channels/whatsapp/whatsapp-webhook.routes.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { randomId } from '../core/ids.js';
 import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
-import { type AcceptBacklog, type AdmissionSettings, registerAdmission } from './admission.js';
+import { type AcceptBacklog, type AdmissionSettings, createAdmission } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { deferSchemas } from './deferred-schemas.js';
@@ -24,6 +23,7 @@ import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempot
 import { tokenEndpoint } from './oauth/token.route.js';
 import { openApiOptions } from './openapi.js';
 import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
+import { requestIdOf } from './request-id.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
@@ -51,7 +51,7 @@ export interface AppDeps {
    * Load shedding (503 before any work when the accept queue or the process is past its bounds);
    * none when absent (tests that do not test it). `backlog` defaults to the store's accept queue.
    */
-  admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; sampleIntervalMs?: number } | undefined;
+  admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; tickMs?: number } | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -76,18 +76,17 @@ export interface AppDeps {
   logger: FastifyBaseLogger | false;
 }
 
-const REQUEST_ID = /^[A-Za-z0-9._:-]{1,128}$/;
-
-/**
- * A client's X-Request-Id is echoed when it is a sane token, so callers can correlate their logs
- * with ours; anything else is replaced.
- */
-function requestIdOf(header: string | string[] | undefined): string {
-  return typeof header === 'string' && REQUEST_ID.test(header) ? header : `req_${randomId(20)}`;
-}
-
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schemas = deferSchemas();
+  // Load shedding answers at the server's front door, before Fastify sees the request (admission.ts).
+  const admission = deps.admission
+    ? createAdmission({
+        settings: deps.admission.settings,
+        backlog: deps.admission.backlog ?? (() => acceptQueueOf(deps.store).waiting),
+        clock: deps.clock,
+        tickMs: deps.admission.tickMs,
+      })
+    : undefined;
   const app: FastifyInstance = Fastify({
     // request.ip and request.protocol follow X-Forwarded-For / -Proto only from these hops.
     trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
@@ -108,7 +107,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     schemaController: { compilersFactory: { buildSerializer: schemas.buildSerializer } },
     // Header size, slow-client deadlines, and TLS when Herald serves HTTPS itself.
     ...connectionOptions(deps.http.connections ?? DEFAULT_CONNECTION_LIMITS, deps.security?.tls),
+    ...(admission ? { serverFactory: admission.serverFactory } : {}),
   });
+  admission?.attach(app);
 
   app.setValidatorCompiler(schemas.validatorCompiler(createValidatorCompiler()));
   app.decorate('warmUpSchemas', () => schemas.warmUp());
@@ -125,15 +126,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   registerTransportSecurity(app, deps.security);
-  // Before any route's own hooks: a request refused for load costs no token check and no store read.
-  const admission = deps.admission
-    ? await registerAdmission(app, {
-        settings: deps.admission.settings,
-        backlog: deps.admission.backlog ?? (() => acceptQueueOf(deps.store).waiting),
-        clock: deps.clock,
-        sampleIntervalMs: deps.admission.sampleIntervalMs,
-      })
-    : undefined;
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
   app.addHook('onSend', (_request, reply, payload, done) => {

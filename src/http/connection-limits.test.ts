@@ -1,7 +1,7 @@
 import { connect, type Socket } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { createTestApp, FRONT_DOOR_NEVER_SHEDDING, type TestApp } from '../../test/app-harness.js';
 import { selfSignedCertificate } from '../../test/tls.js';
 import { type ConnectionLimits, checkingIntervalOf, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 
@@ -56,7 +56,7 @@ describe('connection limits: header size and slow clients', () => {
   const plain = () => connect({ host: '127.0.0.1', port });
 
   beforeAll(async () => {
-    t = await createTestApp('sqlite', { connections: LIMITS });
+    t = await createTestApp('sqlite', { connections: LIMITS, admission: FRONT_DOOR_NEVER_SHEDDING });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
     port = (t.app.server.address() as { port: number }).port;
   });
@@ -122,6 +122,7 @@ describe('connection limits over HTTPS (TLS_CERT_FILE)', () => {
   beforeAll(async () => {
     t = await createTestApp('sqlite', {
       connections: LIMITS,
+      admission: FRONT_DOOR_NEVER_SHEDDING,
       security: { tls: { cert: certificate.cert, key: certificate.key }, production: false, trustedProxies: [] },
     });
     await t.app.listen({ host: '127.0.0.1', port: 0 });
@@ -142,6 +143,7 @@ describe('connection limits over HTTPS (TLS_CERT_FILE)', () => {
 describe('long deadlines', () => {
   it('starts with a headers deadline above Node’s default request deadline (300 s)', async () => {
     const t = await createTestApp('sqlite', {
+      admission: FRONT_DOOR_NEVER_SHEDDING,
       connections: { maxHeaderBytes: 16_384, headersTimeoutMs: 400_000, requestTimeoutMs: 600_000, keepAliveTimeoutMs: 72_000 },
     });
     try {

@@ -1,7 +1,7 @@
 import { request as httpsRequest } from 'node:https';
 import type { FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createTestApp } from '../../test/app-harness.js';
+import { createTestApp, FRONT_DOOR_NEVER_SHEDDING } from '../../test/app-harness.js';
 import { selfSignedCertificate } from '../../test/tls.js';
 import { loadConfig } from '../main/config.js';
 import type { SecuritySettings } from './transport-security.js';
@@ -25,7 +25,8 @@ function getOverTls(
 }
 
 /** The whole app with these transport settings (the shared harness: a store of its own, the test logger). */
-const appWith = (security: SecuritySettings) => createTestApp('sqlite', { security });
+// Through the server real processes run (admission's front door), as every test here listens.
+const appWith = (security: SecuritySettings) => createTestApp('sqlite', { security, admission: FRONT_DOOR_NEVER_SHEDDING });
 
 describe('HTTPS and transport security', () => {
   const certificate = selfSignedCertificate();

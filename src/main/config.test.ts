@@ -312,11 +312,12 @@ describe('connection limits', () => {
     });
   });
 
-  it('sheds load past 100 ms of queued sends, 20,000 queued messages or 200 ms of event-loop delay by default, memory unbounded', () => {
+  it('sheds load past 50 ms of queued sends, 20,000 queued messages, a 50 ms stall or a busy event loop by default, memory unbounded', () => {
     expect(loadConfig({}).admission).toEqual({
-      maxQueueWaitMs: 100,
+      maxQueueWaitMs: 50,
       maxQueuedMessages: 20_000,
-      maxEventLoopDelayMs: 200,
+      maxEventLoopDelayMs: 50,
+      maxEventLoopBusyPercent: 98,
       maxHeapUsedBytes: 0,
       maxRssBytes: 0,
       retryAfterSeconds: 1,
@@ -328,6 +329,7 @@ describe('connection limits', () => {
       OVERLOAD_MAX_QUEUE_WAIT_MS: '0',
       OVERLOAD_MAX_QUEUED_MESSAGES: '5000',
       OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '500',
+      OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT: '95',
       OVERLOAD_MAX_HEAP_USED_BYTES: '1073741824',
       OVERLOAD_MAX_RSS_BYTES: '2147483648',
       OVERLOAD_RETRY_AFTER_SECONDS: '5',
@@ -336,12 +338,16 @@ describe('connection limits', () => {
       maxQueueWaitMs: 0,
       maxQueuedMessages: 5_000,
       maxEventLoopDelayMs: 500,
+      maxEventLoopBusyPercent: 95,
       maxHeapUsedBytes: 1_073_741_824,
       maxRssBytes: 2_147_483_648,
       retryAfterSeconds: 5,
     });
     expect(() => loadConfig({ OVERLOAD_RETRY_AFTER_SECONDS: '0' })).toThrow(/^OVERLOAD_RETRY_AFTER_SECONDS: must be a whole number from 1/);
     expect(() => loadConfig({ OVERLOAD_MAX_QUEUE_WAIT_MS: '-1' })).toThrow(/^OVERLOAD_MAX_QUEUE_WAIT_MS: must be a whole number/);
+    expect(() => loadConfig({ OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT: '101' })).toThrow(
+      /^OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT: must be a whole number from 0 to 100/,
+    );
   });
 
   it('reads MAX_HEADER_BYTES, HEADERS_TIMEOUT_MS, REQUEST_TIMEOUT_MS and KEEP_ALIVE_TIMEOUT_MS', () => {

@@ -379,6 +379,7 @@ function admission(env: Env): AdmissionSettings {
     maxQueueWaitMs: integer(env, 'OVERLOAD_MAX_QUEUE_WAIT_MS', d.maxQueueWaitMs, 0, 600_000),
     maxQueuedMessages: integer(env, 'OVERLOAD_MAX_QUEUED_MESSAGES', d.maxQueuedMessages, 0, 10_000_000),
     maxEventLoopDelayMs: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_DELAY_MS', d.maxEventLoopDelayMs, 0, 600_000),
+    maxEventLoopBusyPercent: integer(env, 'OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT', d.maxEventLoopBusyPercent, 0, 100),
     maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_BYTES', d.maxHeapUsedBytes, 0, Number.MAX_SAFE_INTEGER),
     maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_BYTES', d.maxRssBytes, 0, Number.MAX_SAFE_INTEGER),
     retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', d.retryAfterSeconds, 1, 3_600),

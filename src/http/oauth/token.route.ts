@@ -183,6 +183,8 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
     '/oauth/token',
     {
       attachValidation: true,
+      // A refusal for load, written at the front door (admission.ts), is in OAuth's shape too.
+      config: { oauthErrors: true },
       schema: {
         summary: 'Get an access token (OAuth 2.0 client credentials)',
         description:
