@@ -382,22 +382,25 @@ const SHEDDING_OFF = {
   OVERLOAD_MAX_QUEUE_WAIT_MS: '0',
   OVERLOAD_MAX_QUEUED_MESSAGES: '0',
   OVERLOAD_MAX_EVENT_LOOP_DELAY_MS: '0',
+  OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT: '0',
 };
 
 /**
- * Sends offered open loop over many connections (each a client with one request at a time): half
- * `rate` for a while (the unloaded latency), then `rate` (twice what the server sustains) for
- * OVERLOAD_SECONDS, then half again (how soon latency is back to normal). Servers with shedding
- * off and on alternate round by round, each on a fresh store.
+ * Sends offered open loop over many connections (each a client with one request at a time): a
+ * quarter of `rate` for a while (the unloaded latency: half what the server sustains, a load it
+ * serves comfortably; at the sustained rate itself it is already busy nearly all the time), then
+ * `rate` (twice what the server sustains) for OVERLOAD_SECONDS, then a quarter again (how soon
+ * latency is back to normal). Servers with shedding off and on alternate round by round, each on a
+ * fresh store.
  */
 async function overload(rate: number, connections: number, variants: string[]) {
   const [calm, over, after] = QUICK ? [3, 5, 5] : [10, 30, 20];
   const phases: Phase[] = [
     // Not counted: in its first seconds at a steady rate the server's code is still being optimized.
-    { name: 'warm-up', ratePerSecond: Math.round(rate / 2), durationSeconds: calm },
-    { name: 'before', ratePerSecond: Math.round(rate / 2), durationSeconds: calm },
+    { name: 'warm-up', ratePerSecond: Math.round(rate / 4), durationSeconds: calm },
+    { name: 'before', ratePerSecond: Math.round(rate / 4), durationSeconds: calm },
     { name: 'overload', ratePerSecond: Math.round(rate), durationSeconds: over },
-    { name: 'after', ratePerSecond: Math.round(rate / 2), durationSeconds: after },
+    { name: 'after', ratePerSecond: Math.round(rate / 4), durationSeconds: after },
   ];
   const rounds: Array<Record<string, unknown>> = [];
   for (let round = 0; round < Math.min(ROUNDS, 2); round++) {

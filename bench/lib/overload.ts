@@ -144,8 +144,10 @@ export async function phasedLoad(options: {
     const now = performance.now() - start;
     while (next < due.length && (due[next] as { at: number }).at <= now) {
       lateness.push(performance.now() - start - (due[next] as { at: number }).at);
-      let lane = free.pop();
-      while (lane?.socket.destroyed) lane = free.pop();
+      // The free lane that has waited longest: every connection is used in turn, none left idle
+      // until the server's headers deadline closes it.
+      let lane = free.shift();
+      while (lane?.socket.destroyed) lane = free.shift();
       if (lane) send(lane, next);
       else waiting.push(next);
       next++;
