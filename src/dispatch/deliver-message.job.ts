@@ -310,6 +310,13 @@ function conclude(
   const retryAt = now + (outcome.retryAfterMs ?? backoffDelayMs(ctx.retry, attempt, ctx.random));
   const counted = !outcome.unavailable;
   if ((counted && attempt >= ctx.retry.maxAttempts) || retryAt - dueSince > ctx.retry.maxAgeMs) {
+    // The last attempt's outcome may hide an acceptance: where the channel does not re-send in
+    // doubt, the provider may hold the message, so it is held as sent and unconfirmed (and
+    // charged), not failed and refunded for a message that may yet be delivered.
+    if (outcome.maybeAccepted && recoveryPolicyOf(provider, ctx.recovery?.[provider.channel]) !== 'resend') {
+      ctx.logger.info({ message_id: message.id, provider: provider.name, attempt }, 'last hand-over in doubt; held, not failed');
+      return { kind: 'unconfirmed', job, message, at: now };
+    }
     return {
       kind: 'failed',
       job,

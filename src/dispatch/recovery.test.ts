@@ -210,6 +210,47 @@ describeEachDialect('a hand-over in doubt, over SMPP', (dialect) => {
     expect((await h.view(id)).error?.code).toBe('HANDOVER_UNCONFIRMED');
   });
 
+  it('a submit_sm whose answer never came on the last attempt is held (sent, unconfirmed, charged), not failed and refunded', async () => {
+    smsc.answerWith(() => 'hold');
+    const retry = h.t.dispatch.retry;
+    h.t.dispatch.retry = Object.assign({}, retry, { maxAttempts: 1 });
+    h.t.dispatch.sendTimeoutMs = 300;
+    try {
+      const to = recipient();
+      const id = await h.send(to);
+      await h.t.drain();
+      expect(submitsTo(to)).toHaveLength(1);
+      expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' }, credits_used: 1 });
+      await h.expectLedgerBalanced();
+      expect((await h.t.store.accounts.findAccount(h.account.account.id))?.reservedMicros).toBe(0);
+    } finally {
+      smsc.answerWith(() => 0);
+      h.t.dispatch.retry = retry;
+      h.t.dispatch.sendTimeoutMs = 5_000;
+    }
+  });
+
+  it('under resend the same last attempt fails the message and refunds it: the SMSC is taken not to hold it', async () => {
+    h.t.dispatch.recovery = { sms: 'resend' };
+    smsc.answerWith(() => 'hold');
+    const retry = h.t.dispatch.retry;
+    h.t.dispatch.retry = Object.assign({}, retry, { maxAttempts: 1 });
+    h.t.dispatch.sendTimeoutMs = 300;
+    try {
+      const id = await h.send(recipient());
+      await h.t.drain();
+      const view = await h.view(id);
+      expect(view.status).toBe('failed');
+      expect(view.error?.message).toContain('gave up after 1 attempts');
+      expect(view.credits_used).toBe(0);
+      await h.expectLedgerBalanced();
+    } finally {
+      smsc.answerWith(() => 0);
+      h.t.dispatch.retry = retry;
+      h.t.dispatch.sendTimeoutMs = 5_000;
+    }
+  });
+
   it('a submit_sm whose answer never came is in doubt too: held on the next attempt, not submitted again', async () => {
     smsc.answerWith(() => 'hold');
     h.t.dispatch.sendTimeoutMs = 300;
