@@ -84,6 +84,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         settings: deps.admission.settings,
         backlog: deps.admission.backlog ?? (() => acceptQueueOf(deps.store).waiting),
         clock: deps.clock,
+        isDraining: deps.isDraining,
         tickMs: deps.admission.tickMs,
       })
     : undefined;

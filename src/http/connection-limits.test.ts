@@ -1,54 +1,13 @@
-import { connect, type Socket } from 'node:net';
+import { connect } from 'node:net';
 import { connect as tlsConnect } from 'node:tls';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, FRONT_DOOR_NEVER_SHEDDING, type TestApp } from '../../test/app-harness.js';
+import { exchange, parse } from '../../test/raw-http.js';
 import { selfSignedCertificate } from '../../test/tls.js';
 import { type ConnectionLimits, checkingIntervalOf, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 
 /** Small limits so a slow client is cut off in well under a second (the waits below allow 10 s). */
 const LIMITS: ConnectionLimits = { maxHeaderBytes: 2048, headersTimeoutMs: 300, requestTimeoutMs: 600, keepAliveTimeoutMs: 1_000 };
-
-interface Exchange {
-  /** Everything the server wrote before it closed the connection. */
-  text: string;
-  /** Milliseconds from the first byte sent to the close. */
-  closedAfterMs: number;
-}
-
-/**
- * Writes `chunks` to a raw connection (the last one left hanging when `stall` is set), and
- * collects what the server answers until it closes. Gives up after 10 s.
- */
-function exchange(open: () => Socket, chunks: string[]): Promise<Exchange> {
-  return new Promise((resolve, reject) => {
-    const socket = open();
-    const started = Date.now();
-    let text = '';
-    const giveUp = setTimeout(() => {
-      socket.destroy();
-      reject(new Error(`the server kept the connection open for 10 s; it said: ${text}`));
-    }, 10_000);
-    socket.setEncoding('utf8');
-    socket.on('data', (chunk: string) => {
-      text += chunk;
-    });
-    socket.on('error', () => {});
-    socket.on('close', () => {
-      clearTimeout(giveUp);
-      resolve({ text, closedAfterMs: Date.now() - started });
-    });
-    for (const chunk of chunks) socket.write(chunk);
-  });
-}
-
-function parse(text: string): { status: number; headers: Record<string, string>; body: unknown } {
-  const [head = '', body = ''] = text.split('\r\n\r\n');
-  const [statusLine = '', ...lines] = head.split('\r\n');
-  const headers = Object.fromEntries(
-    lines.map((line) => [line.slice(0, line.indexOf(':')).toLowerCase(), line.slice(line.indexOf(':') + 1).trim()]),
-  );
-  return { status: Number(statusLine.split(' ')[1]), headers, body: body ? JSON.parse(body) : undefined };
-}
 
 describe('connection limits: header size and slow clients', () => {
   let t: TestApp;

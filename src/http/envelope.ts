@@ -43,8 +43,8 @@ export const ServiceUnavailable = Type.Object(ErrorEnvelope.properties, {
     'here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the ' +
     'oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 50 ms) or more than ' +
     '`OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its ' +
-    'event loop stalls longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms), is busy more than ' +
-    '`OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT` (default 98 %) of the time, or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / ' +
+    'event loop stalls longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than ' +
+    '`OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / ' +
     '`OVERLOAD_MAX_RSS_BYTES` when set.',
   headers: { 'retry-after': Type.Integer({ minimum: 1, description: 'Seconds to wait before sending the request again.' }) },
 });

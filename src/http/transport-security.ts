@@ -11,21 +11,27 @@ export interface SecuritySettings {
 }
 
 /** A year, as browsers and scanners expect of HSTS. */
-const HSTS = 'max-age=31536000; includeSubDomains';
+export const HSTS = 'max-age=31536000; includeSubDomains';
+
+/** On every answer: no content sniffing, no framing, no referrer. */
+export const SECURITY_HEADERS = {
+  'x-content-type-options': 'nosniff',
+  'x-frame-options': 'DENY',
+  'referrer-policy': 'no-referrer',
+} as const;
 
 const carriesSecrets = (url: string) => url.startsWith('/v1/') || url === '/v1' || url.startsWith('/oauth/');
 
 /**
  * Security headers on every answer (nosniff, no framing, no referrer; API answers are never
- * cached; HSTS once the client reached us over HTTPS), and in production mode a refusal of plain
+ * cached; HSTS once the client reached us over HTTPS; a refusal for load, written before this hook
+ * runs, carries them too: front-door.ts), and in production mode a refusal of plain
  * HTTP on the routes that carry credentials: 403 HTTPS_REQUIRED, before any credential is read.
  * Behind a proxy that terminates TLS, the protocol is the one the trusted proxy reports.
  */
 export function registerTransportSecurity(app: FastifyInstance, settings: SecuritySettings | undefined): void {
   app.addHook('onRequest', async (request, reply) => {
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('x-frame-options', 'DENY');
-    reply.header('referrer-policy', 'no-referrer');
+    reply.headers(SECURITY_HEADERS);
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     if (!carriesSecrets(request.url)) return;
     reply.header('cache-control', 'no-store');

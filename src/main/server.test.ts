@@ -2,6 +2,7 @@ import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { testLogger } from '../../test/logs.js';
+import { RELAXED_OVERLOAD_BOUNDS } from '../../test/process.js';
 import { until } from '../../test/wait.js';
 import { createAccount } from '../core/accounts/manage-accounts.js';
 import { systemClock } from '../core/clock.js';
@@ -60,6 +61,7 @@ describeEachDialect('IP allow-lists in a running server', (dialect) => {
       HOST: '127.0.0.1',
       PORT: '0',
       DEMO_ACCOUNT: 'false',
+      ...RELAXED_OVERLOAD_BOUNDS,
     });
     services = buildServices(config, testLogger('server'));
     running = await startServer(services, { withWorker: false });
