@@ -446,7 +446,8 @@ function watchShedding(herald: RunningHerald) {
   const timer = setInterval(async () => {
     try {
       const body = (await (await fetch(`${herald.url}/readyz`)).json()) as { checks?: { load?: string } };
-      const kind = (body.checks?.load ?? 'none').split(' (')[0] as string;
+      // Counted by what is shed, not by how much: "shedding N % of sends".
+      const kind = ((body.checks?.load ?? 'none').split(' (')[0] as string).replace(/\d+ %/, 'N %');
       seen[kind] = (seen[kind] ?? 0) + 1;
     } catch {
       seen.unanswered = (seen.unanswered ?? 0) + 1;
