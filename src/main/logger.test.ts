@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { allocateDatabase, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { scanLogs } from '../../test/log-scan.js';
 import { TEST_PROVIDER_SECRETS } from '../../test/logs.js';
+import { RELAXED_OVERLOAD_BOUNDS } from '../../test/process.js';
 import { loadConfig } from './config.js';
 import { createLogger, redactQuerySecrets } from './logger.js';
 import { type RunningServer, startServer } from './server.js';
@@ -37,17 +38,25 @@ describe('redactQuerySecrets', () => {
     ['/x?token=abc#section', '/x?token=[REDACTED]#section'],
     ['/x?token=&a=1', '/x?token=[REDACTED]&a=1'],
     ['Route GET:/x?secret=abc not found', 'Route GET:/x?secret=[REDACTED] not found'],
-    ['https://hooks.example.com/in?sig=1&signature=abc', 'https://hooks.example.com/in?sig=1&signature=[REDACTED]'],
+    ['https://hooks.example.com/in?sig=1&signature=abc', 'https://hooks.example.com/in?sig=[REDACTED]&signature=[REDACTED]'],
+    ['/x?api_key=abc&apikey=def&key=ghi', '/x?api_key=[REDACTED]&apikey=[REDACTED]&key=[REDACTED]'],
+    ['/x?X-Api-Key=abc&access_key=def', '/x?X-Api-Key=[REDACTED]&access_key=[REDACTED]'],
+    ['/x?auth=abc&Authorization=def&credentials=ghi', '/x?auth=[REDACTED]&Authorization=[REDACTED]&credentials=[REDACTED]'],
+    ['/x?passwd=abc', '/x?passwd=[REDACTED]'],
   ])('redacts %s', (text, redacted) => {
     expect(redactQuerySecrets(text)).toBe(redacted);
   });
 
-  it.each(['/v1/messages?limit=20&offset=40', '/x?%zztoken', '/x?tokens', 'incoming request', 'token=abc with no query before it'])(
-    'leaves %s as it is',
-    (text) => {
-      expect(redactQuerySecrets(text)).toBe(text);
-    },
-  );
+  it.each([
+    '/v1/messages?limit=20&offset=40',
+    '/x?%zztoken',
+    '/x?tokens',
+    '/x?keyword=abc&author=me&signal=1',
+    'incoming request',
+    'token=abc with no query before it',
+  ])('leaves %s as it is', (text) => {
+    expect(redactQuerySecrets(text)).toBe(text);
+  });
 });
 
 describe('the production logger and URLs', () => {
@@ -111,6 +120,7 @@ describe('the WhatsApp subscription check in a running server, logged at trace l
       WHATSAPP_GRAPH_BASE_URL: 'http://127.0.0.1:9',
       WHATSAPP_APP_SECRET: TEST_PROVIDER_SECRETS.whatsappAppSecret,
       WHATSAPP_VERIFY_TOKEN: VERIFY_TOKEN,
+      ...RELAXED_OVERLOAD_BOUNDS,
     });
     running = await startServer(buildServices(config, createLogger('trace', file)), { withWorker: false });
   });

@@ -1,7 +1,11 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
 
-/** A query parameter whose name says it holds a credential: its value never reaches a log line. */
-const SECRET_NAME = /token|secret|password|signature/i;
+/**
+ * A query parameter whose name says it holds a credential: its value never reaches a log line.
+ * Token, secret, password, signature or credential anywhere in the name; a name that ends in key
+ * (`key`, `api_key`, `apikey`, `X-Api-Key`, `access_key`); `auth`, `authorization`, `sig` (SAS).
+ */
+const SECRET_NAME = /token|secret|passw(?:or)?d|signature|credential|key$|^(?:auth|authorization|sig)$/i;
 /**
  * `name=value` after `?`, `&` or `;` (some servers split on `;` too), wherever it appears: a request
  * URL, an error message quoting one, a message string. The value ends at the next separator,
@@ -20,8 +24,8 @@ function isSecretName(raw: string): boolean {
 }
 
 /**
- * The text with the value of every query parameter named like a credential (its name contains
- * token, secret, password or signature, in any case) replaced by `[REDACTED]`:
+ * The text with the value of every query parameter named like a credential (SECRET_NAME, in any
+ * case) replaced by `[REDACTED]`:
  * `/webhooks/whatsapp?hub.verify_token=abc` becomes `/webhooks/whatsapp?hub.verify_token=[REDACTED]`.
  */
 export function redactQuerySecrets(text: string): string {
