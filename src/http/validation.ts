@@ -70,6 +70,15 @@ export function isStorableText(text: string): boolean {
   return !text.includes('\u0000') && (text as string & { isWellFormed(): boolean }).isWellFormed();
 }
 
+/**
+ * The text with what a store cannot hold replaced by U+FFFD (as a decoder marks bytes it could not
+ * read): for input Herald must take as it comes rather than refuse, a provider's notification.
+ */
+export function toStorableText(text: string): string {
+  if (isStorableText(text)) return text;
+  return (text.replaceAll('\u0000', '\uFFFD') as string & { toWellFormed(): string }).toWellFormed();
+}
+
 /** What a walk of one request part found: nesting past the limit, or the paths of unstorable strings. */
 export interface InputProblems {
   tooDeep: boolean;

@@ -238,6 +238,30 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
     expect(message.error).toEqual({ code: 'WHATSAPP_131026', message: 'Message undeliverable' });
   });
 
+  it('takes a notification with text no store can hold (U+0000, a lone surrogate) as Meta sent it, the characters replaced: Meta would resend a refusal forever', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await t.store.inbound.recordInbound(account.account.id, '+14155552673', t.clock.now());
+    const id = (await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552673', message: 'Hello' })).json().data
+      .message_id as string;
+    t.providers.whatsapp = {
+      name: 'cloud-stand-in',
+      channel: 'whatsapp',
+      send: async () => ({ ok: true, providerMessageId: 'wamid.NUL' }),
+    };
+    await t.drain();
+    const answer = await post(
+      statuses('wamid.NUL', { status: 'failed', timestamp: 1_800_000_000, errors: [{ code: 131026, title: 'Bad\u0000title \ud800' }] }),
+    );
+    expect(answer.statusCode).toBe(200);
+    // An id with such a character names no message: nothing to apply, nothing fails.
+    expect((await post(statuses('wamid.\u0000', { status: 'read', timestamp: 1_800_000_001 }))).statusCode).toBe(200);
+    await t.drain();
+    const message = (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+    expect(message.status).toBe('failed');
+    expect(message.error).toEqual({ code: 'WHATSAPP_131026', message: 'Bad\ufffdtitle \ufffd' });
+  });
+
   it('opens the 24 h window for the accounts that wrote to the number when its owner writes back', async () => {
     const account = await t.createAccount();
     const stranger = await t.createAccount();

@@ -4,6 +4,7 @@ import type { Clock } from '../../core/clock.js';
 import { JOB_KINDS } from '../../core/delivery/job-kinds.js';
 import type { ProviderReceipt } from '../../core/delivery/provider.js';
 import type { NewJob, Store } from '../../core/ports.js';
+import { toStorableText } from '../../http/validation.js';
 
 export interface WhatsappWebhookDeps {
   store: Store;
@@ -91,7 +92,11 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
 
     let notification: CloudNotification;
     try {
-      notification = JSON.parse(raw.toString('utf8')) as CloudNotification;
+      // Signed by Meta, so taken even with text no store can hold (a refusal would be resent
+      // forever): such characters are replaced, as a decoder replaces bytes it cannot read.
+      notification = JSON.parse(raw.toString('utf8'), (_key, value: unknown) =>
+        typeof value === 'string' ? toStorableText(value) : value,
+      ) as CloudNotification;
     } catch {
       return reply.code(400).send({ error: 'the body is not JSON' });
     }
