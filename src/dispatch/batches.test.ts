@@ -4,7 +4,6 @@ import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
-import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { applyReceipts } from '../core/messages/lifecycle.js';
 import type { Store } from '../core/ports.js';
 
@@ -165,24 +164,6 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(job?.locked_by).toBeNull();
     expect(job?.run_at).toBeGreaterThan(t.clock.now()); // after a backoff
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
-  });
-
-  it('gives up a message whose delivery keeps failing inside Herald: failed with DISPATCH_FAILED and refunded, not left queued with its credits held', async () => {
-    const broken = await send('+14155552675');
-    await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
-    for (let claim = 0; claim < 40 && (await t.store.jobs.count()) > 0; claim++) {
-      await t.drain();
-      t.clock.advance(301_000); // past the longest backoff of a failing job
-    }
-    expect(await t.store.jobs.count()).toBe(0);
-    const message = await t.store.messages.findById(broken);
-    expect(message).toMatchObject({ status: 'failed', error: { code: 'DISPATCH_FAILED' }, chargeState: 'released' });
-    expect(await history(broken)).toEqual(['queued', 'failed']);
-    expect((await eventsOf(broken)).map((e) => e.type)).toEqual([]); // no webhook or callback: no events stored
-    const stored = await t.store.accounts.findAccount(account.account.id);
-    expect(stored?.reservedMicros).toBe(0);
-    expect(stored?.creditsMicros).toBe(1_000 * MICROS_PER_CREDIT);
-    await expectLedgerBalanced();
   });
 
   it('gives a provider with a throughput limit only what it can take within the send timeout; the rest go back untried', async () => {

@@ -1,4 +1,4 @@
-import { holdsInDoubt, type ProviderReceipt, type SendOutcome } from '../core/delivery/provider.js';
+import type { ProviderReceipt, SendOutcome } from '../core/delivery/provider.js';
 import {
   applyReceipts,
   captureAccepted,
@@ -128,31 +128,4 @@ export class EndingRecorder {
       endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
     );
   }
-}
-
-/** Why a message whose delivery job kept failing inside Herald was given up. */
-export const DISPATCH_FAILED: FailureReason = {
-  code: 'DISPATCH_FAILED',
-  message: 'Herald could not hand the message over: its delivery failed inside Herald too many times (see the logs).',
-};
-
-/**
- * What becomes of a message whose delivery job the worker drops (its handler kept throwing: a bug,
- * not a provider's answer), in the transaction that drops the job: never left queued with its
- * credits held. Where the channel holds hand-overs in doubt and the message was marked in flight
- * (which, there, happens right before it leaves), the provider may have it: sent, unconfirmed and
- * charged. Otherwise it is failed and its credits released.
- */
-export async function giveUpDelivery(ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number): Promise<void> {
-  if (!job.messageId) return;
-  const message = await tx.messages.findById(job.messageId);
-  if (message?.status !== 'queued') return;
-  await tx.credits.lockAccounts([message.accountId]);
-  const provider = ctx.providers[message.channel];
-  if (message.dispatchState === 'in_flight' && holdsInDoubt(provider, ctx.recovery?.[message.channel])) {
-    await captureAccepted(tx, await markUnconfirmedMany(tx, [message.id], at));
-  } else {
-    await recordFailed(tx, message, DISPATCH_FAILED, at);
-  }
-  ctx.logger.error({ message_id: message.id, job_id: job.id }, 'gave up a message whose delivery kept failing');
 }

@@ -1,9 +1,8 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomId } from '../core/ids.js';
-import type { ClaimedJob, Store } from '../core/ports.js';
+import type { ClaimedJob } from '../core/ports.js';
 import { deliverMessages } from './deliver-message.job.js';
 import { deliverWebhook } from './deliver-webhook.job.js';
-import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { JOB_KINDS, type JobResult } from './job-catalogue.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
@@ -50,11 +49,6 @@ const HANDLERS: Record<string, Handler> = {
 
 /** A job whose handler keeps throwing (a bug, not a provider outcome) is dropped after this many claims. */
 const MAX_CLAIMS_OF_A_FAILING_JOB = 25;
-
-/** What a dropped job's work becomes, recorded in the transaction that drops it. */
-const ON_DROPPED: Partial<Record<string, (ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number) => Promise<void>>> = {
-  [JOB_KINDS.deliverMessage]: giveUpDelivery,
-};
 
 /**
  * Claims due jobs in batches under a lease and runs them. The loop sleeps until woken (new work in
@@ -217,12 +211,7 @@ export class Worker {
         return;
       }
       const outcomes = left.map((job): [ClaimedJob, JobResult] => [job, this.#afterThrow(job, error)]);
-      if (outcomes.length === 0) return;
-      await this.ctx.store.groupedTransaction(async (tx) => {
-        await this.#settle(tx, outcomes);
-        const now = this.ctx.clock.now();
-        for (const [job, result] of outcomes) if (result.done) await ON_DROPPED[job.kind]?.(this.ctx, tx, job, now);
-      });
+      if (outcomes.length > 0) await this.ctx.store.groupedTransaction((tx) => this.#settle(tx, outcomes));
     }
   }
 
