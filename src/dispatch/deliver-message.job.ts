@@ -176,7 +176,8 @@ async function handOverAll(
       )
       .catch((error: unknown) => ready.map(() => unknownOutcome(error)));
     for (const [i, item] of ready.entries()) {
-      end(conclude(ctx, provider, item.job, item.message, outcomes[i] ?? unknownOutcome('no outcome'), signal));
+      // Past their gates (where the channel gates hand-overs): each may have left.
+      end(conclude(ctx, provider, item.job, item.message, outcomes[i] ?? unknownOutcome('no outcome'), signal, true));
     }
     return;
   }
@@ -202,7 +203,11 @@ async function handOverAll(
       }
       const handOver = gated ? marks.gateFor(message) : undefined;
       const outcome = await sendOne(ctx, provider, outbound, signal, handOver?.gate);
-      end((handOver && gateEnding(ctx, job, message, handOver.state())) ?? conclude(ctx, provider, job, message, outcome, signal));
+      const gateState = handOver?.state();
+      end(
+        (handOver && gateEnding(ctx, job, message, gateState ?? 'unasked')) ??
+          conclude(ctx, provider, job, message, outcome, signal, gateState === undefined || gateState === 'passed'),
+      );
     }),
   );
 }
@@ -289,6 +294,8 @@ function conclude(
   message: Message,
   outcome: SendOutcome,
   signal: AbortSignal,
+  /** False when the message's gate was never passed: it cannot have left, whatever the outcome says. */
+  mayHaveLeft: boolean,
 ): Ending {
   const now = ctx.clock.now();
   // Stopped mid-send: the job goes back at once. It stays in flight (in doubt, for the next
@@ -310,10 +317,12 @@ function conclude(
   const retryAt = now + (outcome.retryAfterMs ?? backoffDelayMs(ctx.retry, attempt, ctx.random));
   const counted = !outcome.unavailable;
   if ((counted && attempt >= ctx.retry.maxAttempts) || retryAt - dueSince > ctx.retry.maxAgeMs) {
-    // The last attempt's outcome may hide an acceptance: where the channel does not re-send in
-    // doubt, the provider may hold the message, so it is held as sent and unconfirmed (and
-    // charged), not failed and refunded for a message that may yet be delivered.
-    if (outcome.maybeAccepted && recoveryPolicyOf(provider, ctx.recovery?.[provider.channel]) !== 'resend') {
+    // The last attempt's outcome may hide an acceptance: where the channel holds hand-overs in
+    // doubt (`hold`, or `ask` of a provider that cannot answer), the provider may have the message,
+    // so it is held as sent and unconfirmed (and charged), not failed and refunded for a message
+    // that may yet be delivered. (Under `ask` of a provider that can answer it fails, as before:
+    // asking on the last attempt is not done yet.)
+    if (outcome.maybeAccepted && mayHaveLeft && holdsInDoubt(provider, ctx.recovery?.[provider.channel])) {
       ctx.logger.info({ message_id: message.id, provider: provider.name, attempt }, 'last hand-over in doubt; held, not failed');
       return { kind: 'unconfirmed', job, message, at: now };
     }
