@@ -43,6 +43,11 @@ describe('redactQuerySecrets', () => {
     ['/x?X-Api-Key=abc&access_key=def', '/x?X-Api-Key=[REDACTED]&access_key=[REDACTED]'],
     ['/x?auth=abc&Authorization=def&credentials=ghi', '/x?auth=[REDACTED]&Authorization=[REDACTED]&credentials=[REDACTED]'],
     ['/x?passwd=abc', '/x?passwd=[REDACTED]'],
+    ['/x?code=abc&pwd=def&pass=ghi', '/x?code=[REDACTED]&pwd=[REDACTED]&pass=[REDACTED]'],
+    ['/x?passphrase=abc&jwt=def&sessionid=ghi&otp=1', '/x?passphrase=[REDACTED]&jwt=[REDACTED]&sessionid=[REDACTED]&otp=[REDACTED]'],
+    ['/x?api_keys=abc&keys=def&key[]=ghi', '/x?api_keys=[REDACTED]&keys=[REDACTED]&key[]=[REDACTED]'],
+    ['/x?apiKeyV2=abc&api-key-2=def&api_key%5B%5D=ghi', '/x?apiKeyV2=[REDACTED]&api-key-2=[REDACTED]&api_key%5B%5D=[REDACTED]'],
+    ['/x?x-auth=abc&basic_auth=def&auth[]=ghi', '/x?x-auth=[REDACTED]&basic_auth=[REDACTED]&auth[]=[REDACTED]'],
   ])('redacts %s', (text, redacted) => {
     expect(redactQuerySecrets(text)).toBe(redacted);
   });

@@ -2,10 +2,18 @@ import pino, { type Logger, type LoggerOptions } from 'pino';
 
 /**
  * A query parameter whose name says it holds a credential: its value never reaches a log line.
- * Token, secret, password, signature or credential anywhere in the name; a name that ends in key
- * (`key`, `api_key`, `apikey`, `X-Api-Key`, `access_key`); `auth`, `authorization`, `sig` (SAS).
+ * Token, secret, password, passphrase, signature, credential, session or jwt anywhere in the name;
+ * a name that ends in key or keys (`key`, `api_key`, `apiKey`, `X-Api-Key`, `access_keys`) or in
+ * auth (`auth`, `x-auth`, `basic_auth`); `authorization`, `sig` (SAS), `pwd`, `pass`, `otp`, `code`
+ * (function keys, authorization codes). Matched on the name without a trailing `[...]` or version
+ * number (`key[]`, `api_key2`, `apiKeyV2`).
  */
-const SECRET_NAME = /token|secret|passw(?:or)?d|signature|credential|key$|^(?:auth|authorization|sig)$/i;
+const SECRET_NAME =
+  /token|secret|passw(?:or)?d|passphrase|signature|credential|session|jwt|keys?$|(?:^|[-_.])auth$|^(?:authorization|sig|pwd|pass|otp|code)$/i;
+
+/** A parameter's name as SECRET_NAME reads it: `api_key[]` and `apiKeyV2` are `api_key` and `apiKey`. */
+const baseName = (name: string): string => name.replace(/\[[^\]]*\]$/, '').replace(/[-_.]?v?\d+$/i, '');
+
 /**
  * `name=value` after `?`, `&` or `;` (some servers split on `;` too), wherever it appears: a request
  * URL, an error message quoting one, a message string. The value ends at the next separator,
@@ -14,10 +22,10 @@ const SECRET_NAME = /token|secret|passw(?:or)?d|signature|credential|key$|^(?:au
 const QUERY_PARAMETER = /([?&;])([^=&#;?\s]+)=([^&#;\s]*)/g;
 
 function isSecretName(raw: string): boolean {
-  if (SECRET_NAME.test(raw)) return true;
+  if (SECRET_NAME.test(baseName(raw))) return true;
   // hub%2Everify%5Ftoken is the same name to the server that parses it.
   try {
-    return raw.includes('%') && SECRET_NAME.test(decodeURIComponent(raw));
+    return raw.includes('%') && SECRET_NAME.test(baseName(decodeURIComponent(raw)));
   } catch {
     return false;
   }
