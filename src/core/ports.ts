@@ -289,6 +289,8 @@ export interface ClaimedJob {
   runAt: number;
   /** Claims so far, this one included. */
   attempts: number;
+  /** Earlier claims in a row whose handler threw (not this one's). */
+  failures: number;
   createdAt: number;
 }
 
@@ -309,6 +311,10 @@ export interface JobsPort {
   reschedule(jobId: string, workerId: string, runAt: number, error: string | null): Promise<void>;
   /** `reschedule` for several jobs going back with the same time and error, in one statement. */
   rescheduleMany(jobIds: readonly string[], workerId: string, runAt: number, error: string | null): Promise<void>;
+  /** Puts back jobs whose handler threw, counting one more failure in a row (`reschedule` resets the count). */
+  rescheduleFailed(jobIds: readonly string[], workerId: string, runAt: number, error: string): Promise<void>;
+  /** Removes jobs given up on that this worker still holds; the ids it removed. */
+  drop(jobIds: readonly string[], workerId: string): Promise<string[]>;
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
   releaseAll(workerId: string): Promise<number>;
   /**

@@ -4,6 +4,7 @@ import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
+import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { applyReceipts } from '../core/messages/lifecycle.js';
 import type { Store } from '../core/ports.js';
 
@@ -164,6 +165,42 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(job?.locked_by).toBeNull();
     expect(job?.run_at).toBeGreaterThan(t.clock.now()); // after a backoff
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+  });
+
+  it('gives up a message whose delivery keeps failing inside Herald: after 25 failures in a row, failed with DISPATCH_FAILED and refunded', async () => {
+    const receiver = await subscribe(['message.failed']);
+    const broken = await send('+14155552675');
+    await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
+    for (let claim = 0; claim < 40 && (await history(broken)).length === 1; claim++) {
+      await t.drain();
+      t.clock.advance(301_000); // past the longest backoff of a failing job
+    }
+    await t.drain();
+    expect(await t.store.jobs.count()).toBe(0);
+    expect(await t.store.messages.findById(broken)).toMatchObject({
+      status: 'failed',
+      error: { code: 'DISPATCH_FAILED' },
+      chargeState: 'released',
+    });
+    expect(await history(broken)).toEqual(['queued', 'failed']);
+    const failed = receiver.received
+      .map((r) => JSON.parse(r.body) as { data: { message_id: string } })
+      .find((e) => e.data.message_id === broken);
+    expect(failed).toMatchObject({ type: 'message.failed', data: { status: 'failed', error: { code: 'DISPATCH_FAILED' } } });
+    const stored = await t.store.accounts.findAccount(account.account.id);
+    expect(stored?.reservedMicros).toBe(0);
+    expect(stored?.creditsMicros).toBe(1_000 * MICROS_PER_CREDIT);
+    await expectLedgerBalanced();
+  });
+
+  it("does not count a job's ordinary retries as failures: a job claimed 30 times for a provider outage is not given up at its first throw", async () => {
+    const broken = await send('+14155552676');
+    await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
+    await t.database.db.updateTable('jobs').set({ attempts: 30 }).where('message_id', '=', broken).execute();
+    await t.drain();
+    expect(await history(broken)).toEqual(['queued']);
+    const [job] = await t.database.db.selectFrom('jobs').select(['attempts', 'failures']).where('message_id', '=', broken).execute();
+    expect(job).toEqual({ attempts: 31, failures: 1 });
   });
 
   it('gives a provider with a throughput limit only what it can take within the send timeout; the rest go back untried', async () => {

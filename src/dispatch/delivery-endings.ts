@@ -1,8 +1,9 @@
-import type { ProviderReceipt, SendOutcome } from '../core/delivery/provider.js';
+import { holdsInDoubt, type ProviderReceipt, type SendOutcome } from '../core/delivery/provider.js';
 import {
   applyReceipts,
   captureAccepted,
   type FailureReason,
+  failQueued,
   markAcceptedMany,
   markUnconfirmedMany,
   recordFailed,
@@ -128,4 +129,34 @@ export class EndingRecorder {
       endings.map((ending) => [ending.job, ending.kind === 'retry' ? ending.result : DONE]),
     );
   }
+}
+
+/** Why a message whose delivery job kept failing inside Herald was given up. */
+export const DISPATCH_FAILED: FailureReason = {
+  code: 'DISPATCH_FAILED',
+  message: 'Herald could not hand the message over: its delivery failed inside Herald too many times in a row (see the logs).',
+};
+
+/**
+ * What becomes of the message of a delivery job the worker drops (its handler threw too many times
+ * in a row: a bug, a broken stored row), in the transaction that drops the job: never left queued
+ * with its credits held. Where the channel holds hand-overs in doubt and the message was marked in
+ * flight (which, there, happens right before it leaves), the provider may have it: sent,
+ * unconfirmed and charged. Otherwise it is failed and its credits released. Both only from
+ * `queued`: a message a receipt has moved on meanwhile is left as it is.
+ */
+export async function giveUpDelivery(ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number): Promise<void> {
+  if (!job.messageId) return;
+  const message = await tx.messages.findById(job.messageId);
+  if (message?.status !== 'queued') return;
+  const held = message.dispatchState === 'in_flight' && holdsInDoubt(ctx.providers[message.channel], ctx.recovery?.[message.channel]);
+  let given: boolean;
+  if (held) {
+    const sent = await markUnconfirmedMany(tx, [message.id], at);
+    await captureAccepted(tx, sent);
+    given = sent.length > 0;
+  } else {
+    given = await failQueued(tx, message, DISPATCH_FAILED, at);
+  }
+  if (given) ctx.logger.error({ message_id: message.id, job_id: job.id, held }, 'gave up a message whose delivery kept failing');
 }

@@ -15,16 +15,18 @@ export function settleJobsAs(workerId: string): SettleJobs {
     if (done.length > 0) await tx.jobs.completeMany(done, workerId);
     // Jobs going back at the same time with the same error (deliveries waiting for a busy
     // receiver) are put back together.
-    const back = new Map<string, { runAt: number; error: string; ids: string[] }>();
+    const back = new Map<string, { runAt: number; error: string; failed: boolean; ids: string[] }>();
     for (const [job, result] of outcomes) {
       if (result.done) continue;
-      const key = `${result.retryAt}|${result.error}`;
-      const group = back.get(key) ?? { runAt: result.retryAt, error: result.error, ids: [] };
+      const failed = result.failed === true;
+      const key = `${result.retryAt}|${failed}|${result.error}`;
+      const group = back.get(key) ?? { runAt: result.retryAt, error: result.error, failed, ids: [] };
       group.ids.push(job.id);
       back.set(key, group);
     }
-    for (const { runAt, error, ids } of back.values()) {
-      if (ids.length === 1) await tx.jobs.reschedule(ids[0] as string, workerId, runAt, error);
+    for (const { runAt, error, failed, ids } of back.values()) {
+      if (failed) await tx.jobs.rescheduleFailed(ids, workerId, runAt, error);
+      else if (ids.length === 1) await tx.jobs.reschedule(ids[0] as string, workerId, runAt, error);
       else await tx.jobs.rescheduleMany(ids, workerId, runAt, error);
     }
   };

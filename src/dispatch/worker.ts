@@ -1,8 +1,9 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomId } from '../core/ids.js';
-import type { ClaimedJob } from '../core/ports.js';
+import type { ClaimedJob, Store } from '../core/ports.js';
 import { deliverMessages } from './deliver-message.job.js';
 import { deliverWebhook } from './deliver-webhook.job.js';
+import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { JOB_KINDS, type JobResult } from './job-catalogue.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
@@ -47,8 +48,21 @@ const HANDLERS: Record<string, Handler> = {
   [JOB_KINDS.deliverWebhook]: deliverWebhook,
 };
 
-/** A job whose handler keeps throwing (a bug, not a provider outcome) is dropped after this many claims. */
-const MAX_CLAIMS_OF_A_FAILING_JOB = 25;
+/** A job whose handler keeps throwing (a bug, not a provider outcome) is dropped after this many failures in a row. */
+const MAX_FAILURES_OF_A_JOB = 25;
+/** The longest wait between two claims of a failing job. */
+const MAX_FAILURE_BACKOFF_MS = 300_000;
+
+/**
+ * What a dropped job's work becomes, recorded in the transaction that drops it (and only for a job
+ * this worker still held): a delivery's message is never left queued with its credits held.
+ */
+const ON_DROPPED: Partial<Record<string, (ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number) => Promise<void>>> = {
+  [JOB_KINDS.deliverMessage]: giveUpDelivery,
+};
+
+/** A job given up on: dropped, with what its work becomes (ON_DROPPED). */
+const DROP = Symbol('drop');
 
 /**
  * Claims due jobs in batches under a lease and runs them. The loop sleeps until woken (new work in
@@ -135,15 +149,52 @@ export class Worker {
     }
   }
 
-  /** What to do with a job whose handler threw: again after a backoff, or dropped after too many claims. */
-  #afterThrow(job: ClaimedJob, error: unknown): JobResult {
+  /** What to do with a job whose handler threw: again after a backoff, or (DROP) given up after too many failures in a row. */
+  #afterThrow(job: ClaimedJob, error: unknown): JobResult | typeof DROP {
     this.ctx.logger.error({ err: error, job_id: job.id, kind: job.kind, message_id: job.messageId }, 'job failed');
-    if (job.attempts >= MAX_CLAIMS_OF_A_FAILING_JOB) {
-      this.ctx.logger.error({ job_id: job.id, kind: job.kind }, 'dropping a job that failed too often');
-      return { done: true };
+    const failures = job.failures + 1;
+    if (failures >= MAX_FAILURES_OF_A_JOB) return DROP;
+    const delay = backoffDelayMs(
+      { baseDelayMs: 1_000, maxDelayMs: MAX_FAILURE_BACKOFF_MS, maxAttempts: 0, maxAgeMs: 0 },
+      failures,
+      this.ctx.random,
+    );
+    return {
+      done: false,
+      retryAt: this.ctx.clock.now() + delay,
+      error: error instanceof Error ? error.message : String(error),
+      failed: true,
+    };
+  }
+
+  /**
+   * Drops jobs given up on, with what their work becomes (ON_DROPPED), in one transaction, for the
+   * jobs this worker still holds. Should that fail, they are put back for the longest backoff.
+   */
+  async #drop(jobs: readonly ClaimedJob[]): Promise<void> {
+    for (const job of jobs) {
+      this.ctx.logger.error({ job_id: job.id, kind: job.kind, message_id: job.messageId }, 'dropping a job that failed too often');
     }
-    const delay = backoffDelayMs({ baseDelayMs: 1_000, maxDelayMs: 300_000, maxAttempts: 0, maxAgeMs: 0 }, job.attempts, this.ctx.random);
-    return { done: false, retryAt: this.ctx.clock.now() + delay, error: error instanceof Error ? error.message : String(error) };
+    try {
+      await this.ctx.store.groupedTransaction(async (tx) => {
+        const held = new Set(
+          await tx.jobs.drop(
+            jobs.map((job) => job.id),
+            this.id,
+          ),
+        );
+        const now = this.ctx.clock.now();
+        for (const job of jobs) if (held.has(job.id)) await ON_DROPPED[job.kind]?.(this.ctx, tx, job, now);
+      });
+    } catch (error) {
+      this.ctx.logger.error({ err: error, jobs: jobs.length }, 'could not drop failing jobs; putting them back');
+      const retryAt = this.ctx.clock.now() + MAX_FAILURE_BACKOFF_MS;
+      const ids = jobs.map((job) => job.id);
+      // If even that fails, the jobs are left to their leases.
+      await this.ctx.store
+        .groupedTransaction((tx) => tx.jobs.rescheduleMany(ids, this.id, retryAt, 'could not be dropped'))
+        .catch(() => {});
+    }
   }
 
   async #run(job: ClaimedJob): Promise<void> {
@@ -154,7 +205,9 @@ export class Worker {
       result = await handler(this.ctx, job, this.#abort.signal);
     } catch (error) {
       if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
-      result = this.#afterThrow(job, error);
+      const next = this.#afterThrow(job, error);
+      if (next === DROP) return this.#drop([job]);
+      result = next;
     }
     await this.#settleSoon(job, result);
   }
@@ -210,8 +263,15 @@ export class Worker {
         await Promise.all(left.map((job) => this.#runBatch(handler, [job])));
         return;
       }
-      const outcomes = left.map((job): [ClaimedJob, JobResult] => [job, this.#afterThrow(job, error)]);
+      const outcomes: Array<[ClaimedJob, JobResult]> = [];
+      const dropped: ClaimedJob[] = [];
+      for (const job of left) {
+        const next = this.#afterThrow(job, error);
+        if (next === DROP) dropped.push(job);
+        else outcomes.push([job, next]);
+      }
       if (outcomes.length > 0) await this.ctx.store.groupedTransaction((tx) => this.#settle(tx, outcomes));
+      if (dropped.length > 0) await this.#drop(dropped);
     }
   }
 

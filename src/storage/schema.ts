@@ -108,6 +108,8 @@ export interface JobsTable {
   /** Due jobs are claimed lowest priority first, then oldest first (JOB_PRIORITY). */
   priority: number;
   attempts: number;
+  /** Claims in a row whose handler threw, reset by any ordinary outcome (migration 0015). */
+  failures: number;
   /** The worker holding the job, until `locked_until`; after that any worker may reclaim it. */
   locked_by: string | null;
   locked_until: number | null;

@@ -183,22 +183,27 @@ export async function recordAccepted(
  * technical failure costs nothing); after, the charge stands, as the provider was paid.
  */
 export async function recordFailed(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
+  if (await failQueued(tx, message, reason, at)) return true;
   const error = { error: { code: reason.code, message: reason.message } };
-  const beforeAcceptance = await move(
+  const afterAcceptance = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason }, error);
+  if (afterAcceptance) await recordEmailFailure(tx, afterAcceptance, reason, at);
+  return afterAcceptance !== undefined;
+}
+
+/** Fails a message still queued (no provider took it) and releases its credits; false when it is no longer queued. */
+export async function failQueued(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
+  const error = { error: { code: reason.code, message: reason.message } };
+  const failed = await move(
     tx,
     message,
     { from: ['queued'], to: 'failed', at, detail: reason.code, chargeState: 'released', error: reason, clearInFlight: true },
     error,
   );
-  if (beforeAcceptance) {
-    await tx.credits.release(message.accountId, message.costMicros, message.id, at);
-    await tx.jobs.deleteForMessage(message.id);
-    await recordEmailFailure(tx, beforeAcceptance, reason, at);
-    return true;
-  }
-  const afterAcceptance = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason }, error);
-  if (afterAcceptance) await recordEmailFailure(tx, afterAcceptance, reason, at);
-  return afterAcceptance !== undefined;
+  if (!failed) return false;
+  await tx.credits.release(message.accountId, message.costMicros, message.id, at);
+  await tx.jobs.deleteForMessage(message.id);
+  await recordEmailFailure(tx, failed, reason, at);
+  return true;
 }
 
 /** Cancels a message no worker has taken for a hand-over yet (claimed or in flight); false when it is too late. */

@@ -13,6 +13,7 @@ import * as m0011 from './0011-leaner-writes.js';
 import * as m0012 from './0012-whatsapp-recipient-index.js';
 import * as m0013 from './0013-ascending-list-indexes.js';
 import * as m0014 from './0014-message-job-ids.js';
+import * as m0015 from './0015-job-failures.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -33,4 +34,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0012-whatsapp-recipient-index': m0012,
   '0013-ascending-list-indexes': m0013,
   '0014-message-job-ids': m0014,
+  '0015-job-failures': m0015,
 };

@@ -73,6 +73,29 @@ describeEachDialect('job queue store', (dialect) => {
     expect(await store.jobs.count()).toBe(0);
   });
 
+  it('counts failures in a row apart from claims: a failed reschedule adds one, an ordinary one resets them', async () => {
+    const id = await enqueue(T0);
+    const claim = async (at: number) => (await store.jobs.claimDue('w1', at, 30_000, 10)).map((j) => [j.attempts, j.failures]);
+    expect(await claim(T0)).toEqual([[1, 0]]);
+    await store.jobs.rescheduleFailed([id], 'w1', T0 + 1, 'boom');
+    expect(await claim(T0 + 1)).toEqual([[2, 1]]);
+    await store.jobs.rescheduleFailed([id], 'w1', T0 + 2, 'boom');
+    expect(await claim(T0 + 2)).toEqual([[3, 2]]);
+    await store.jobs.reschedule(id, 'w1', T0 + 3, 'provider busy');
+    expect(await claim(T0 + 3)).toEqual([[4, 0]]);
+  });
+
+  it('drops only the jobs its worker still holds, and says which', async () => {
+    const [a, b] = [await enqueue(T0), await enqueue(T0)];
+    await store.jobs.claimDue('w1', T0, 30_000, 10);
+    // w1's lease on both ran out; w2 took them over.
+    await store.jobs.claimDue('w2', T0 + 30_001, 30_000, 10);
+    expect(await store.jobs.drop([a as string, b as string], 'w1')).toEqual([]);
+    expect(await store.jobs.count()).toBe(2);
+    expect(await store.jobs.drop([a as string], 'w2')).toEqual([a]);
+    expect(await store.jobs.count()).toBe(1);
+  });
+
   it('renews only the leases its worker holds: a renewed job stays with it, a job left unrenewed goes to another worker', async () => {
     const free = await enqueue(T0 + 50_000);
     await enqueue(T0);

@@ -8,7 +8,7 @@ import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 
 /** What a claim reads back of each job it leased: a ClaimedJob. */
-const CLAIMED_COLUMNS = ['id', 'kind', 'message_id', 'payload', 'run_at', 'attempts', 'created_at'] as const;
+const CLAIMED_COLUMNS = ['id', 'kind', 'message_id', 'payload', 'run_at', 'attempts', 'failures', 'created_at'] as const;
 
 const toClaimed = (row: Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>): ClaimedJob => ({
   id: row.id,
@@ -17,6 +17,7 @@ const toClaimed = (row: Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>): Clai
   payload: row.payload === null ? null : JSON.parse(row.payload),
   runAt: row.run_at,
   attempts: row.attempts,
+  failures: row.failures,
   createdAt: row.created_at,
 });
 
@@ -52,6 +53,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       run_at: job.runAt,
       priority: JOB_PRIORITY[job.kind as JobKind] ?? 1,
       attempts: 0,
+      failures: 0,
       locked_by: null,
       locked_until: null,
       last_error: null,
@@ -67,7 +69,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     for (const chunk of chunks(jobIds, 1000)) {
       await db
         .updateTable('jobs')
-        .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error })
+        .set({ run_at: runAt, locked_by: null, locked_until: null, last_error: error, failures: 0 })
         .where('id', 'in', chunk)
         .where('locked_by', '=', workerId)
         .execute();
@@ -133,6 +135,26 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     rescheduleMany,
+
+    async rescheduleFailed(jobIds, workerId, runAt, error) {
+      for (const chunk of chunks(jobIds, 1000)) {
+        await db
+          .updateTable('jobs')
+          .set((eb) => ({ run_at: runAt, locked_by: null, locked_until: null, last_error: error, failures: eb('failures', '+', 1) }))
+          .where('id', 'in', chunk)
+          .where('locked_by', '=', workerId)
+          .execute();
+      }
+    },
+
+    async drop(jobIds, workerId) {
+      const dropped: string[] = [];
+      for (const chunk of chunks(jobIds, 1000)) {
+        const rows = await db.deleteFrom('jobs').where('id', 'in', chunk).where('locked_by', '=', workerId).returning('id').execute();
+        dropped.push(...rows.map((row) => row.id));
+      }
+      return dropped;
+    },
 
     async releaseAll(workerId) {
       const result = await db
