@@ -313,8 +313,11 @@ export interface JobsPort {
   rescheduleMany(jobIds: readonly string[], workerId: string, runAt: number, error: string | null): Promise<void>;
   /** Puts back jobs whose handler threw, counting one more failure in a row (`reschedule` resets the count). */
   rescheduleFailed(jobIds: readonly string[], workerId: string, runAt: number, error: string): Promise<void>;
-  /** Removes jobs given up on that this worker still holds; the ids it removed. */
-  drop(jobIds: readonly string[], workerId: string): Promise<string[]>;
+  /**
+   * Removes jobs given up on that this worker still holds under the same claim (`attempts` as the
+   * claim read it: a job it lost and claimed again is not the one it gives up); the ids it removed.
+   */
+  drop(claims: ReadonlyArray<{ id: string; attempts: number }>, workerId: string): Promise<string[]>;
   /** Gives back every job this worker holds (on shutdown), claimable again at once. */
   releaseAll(workerId: string): Promise<number>;
   /**

@@ -74,7 +74,11 @@ export class EndingRecorder {
         const retryAt = this.ctx.clock.now() + backoffDelayMs(this.ctx.retry, ending.message.attempts + 1, this.ctx.random);
         const text = error instanceof Error ? error.message : String(error);
         await this.ctx.store
-          .groupedTransaction((tx) => this.settle(tx, [[ending.job, { done: false, retryAt, error: `recording failed: ${text}` }]]))
+          // A failure inside Herald, counted as one (worker.ts): an outcome that can never be
+          // stored ends in the job being given up, not in hand-overs again at every backoff.
+          .groupedTransaction((tx) =>
+            this.settle(tx, [[ending.job, { done: false, retryAt, error: `recording failed: ${text}`, failed: true }]]),
+          )
           .catch(() => {});
       }
     }

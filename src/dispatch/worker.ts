@@ -179,7 +179,7 @@ export class Worker {
       await this.ctx.store.groupedTransaction(async (tx) => {
         const held = new Set(
           await tx.jobs.drop(
-            jobs.map((job) => job.id),
+            jobs.map((job) => ({ id: job.id, attempts: job.attempts })),
             this.id,
           ),
         );
@@ -190,10 +190,10 @@ export class Worker {
       this.ctx.logger.error({ err: error, jobs: jobs.length }, 'could not drop failing jobs; putting them back');
       const retryAt = this.ctx.clock.now() + MAX_FAILURE_BACKOFF_MS;
       const ids = jobs.map((job) => job.id);
+      // Put back still counted as failing (25 or more): the next throw tries the drop again, 5 min on.
       // If even that fails, the jobs are left to their leases.
-      await this.ctx.store
-        .groupedTransaction((tx) => tx.jobs.rescheduleMany(ids, this.id, retryAt, 'could not be dropped'))
-        .catch(() => {});
+      const text = `could not be dropped: ${error instanceof Error ? error.message : String(error)}`;
+      await this.ctx.store.groupedTransaction((tx) => tx.jobs.rescheduleFailed(ids, this.id, retryAt, text)).catch(() => {});
     }
   }
 
@@ -245,7 +245,7 @@ export class Worker {
   /**
    * Runs a batch. If its handler throws (a bug, or the store failing), the jobs it had not settled
    * are run again one by one, so one bad job cannot hold its whole batch back; a job that fails on
-   * its own is retried after a backoff, and dropped after too many claims.
+   * its own is retried after a backoff, and dropped after too many failures in a row.
    */
   async #runBatch(handler: BatchHandler, jobs: readonly ClaimedJob[]): Promise<void> {
     const settled = new Set<string>();

@@ -85,14 +85,21 @@ describeEachDialect('job queue store', (dialect) => {
     expect(await claim(T0 + 3)).toEqual([[4, 0]]);
   });
 
-  it('drops only the jobs its worker still holds, and says which', async () => {
+  it('drops only the jobs its worker still holds under the same claim, and says which', async () => {
     const [a, b] = [await enqueue(T0), await enqueue(T0)];
     await store.jobs.claimDue('w1', T0, 30_000, 10);
     // w1's lease on both ran out; w2 took them over.
     await store.jobs.claimDue('w2', T0 + 30_001, 30_000, 10);
-    expect(await store.jobs.drop([a as string, b as string], 'w1')).toEqual([]);
+    const second = [
+      { id: a as string, attempts: 2 },
+      { id: b as string, attempts: 2 },
+    ];
+    expect(await store.jobs.drop(second, 'w1')).toEqual([]);
     expect(await store.jobs.count()).toBe(2);
-    expect(await store.jobs.drop([a as string], 'w2')).toEqual([a]);
+    // w2's lease ran out too, and w2 claimed again: its first claim's late drop is not this one's.
+    await store.jobs.claimDue('w2', T0 + 60_002, 30_000, 10);
+    expect(await store.jobs.drop([{ id: a as string, attempts: 2 }], 'w2')).toEqual([]);
+    expect(await store.jobs.drop([{ id: a as string, attempts: 3 }], 'w2')).toEqual([a]);
     expect(await store.jobs.count()).toBe(1);
   });
 

@@ -147,10 +147,16 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       }
     },
 
-    async drop(jobIds, workerId) {
+    async drop(claims, workerId) {
       const dropped: string[] = [];
-      for (const chunk of chunks(jobIds, 1000)) {
-        const rows = await db.deleteFrom('jobs').where('id', 'in', chunk).where('locked_by', '=', workerId).returning('id').execute();
+      for (const { id, attempts } of claims) {
+        const rows = await db
+          .deleteFrom('jobs')
+          .where('id', '=', id)
+          .where('locked_by', '=', workerId)
+          .where('attempts', '=', attempts)
+          .returning('id')
+          .execute();
         dropped.push(...rows.map((row) => row.id));
       }
       return dropped;
