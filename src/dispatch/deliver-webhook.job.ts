@@ -1,4 +1,4 @@
-import type { ClaimedJob, Webhook, WebhookDelivery } from '../core/ports.js';
+import type { ClaimedJob, Store, Webhook, WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
 import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
@@ -169,4 +169,24 @@ async function record(
   const retryAt = now + delay;
   await store.webhooks.updateDelivery(withChanges(attempted, { status: 'pending', nextAttemptAt: retryAt }));
   return { done: false, retryAt, error: attempted.lastError ?? 'failed' };
+}
+
+/**
+ * What becomes of the delivery of a webhook job the worker drops (its handler threw too many times
+ * in a row), in the transaction that drops it: failed, not left `pending` as if a retry were
+ * coming (a replay of failed deliveries then finds it).
+ */
+export async function giveUpWebhookDelivery(_ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number): Promise<void> {
+  const deliveryId = (job.payload as { deliveryId?: unknown } | null)?.deliveryId;
+  if (typeof deliveryId !== 'string') return;
+  const delivery = await tx.webhooks.findDelivery(deliveryId);
+  if (delivery?.status !== 'pending') return;
+  await tx.webhooks.updateDelivery(
+    withChanges(delivery, {
+      status: 'failed',
+      nextAttemptAt: null,
+      lastAttemptAt: at,
+      lastError: 'given up: the delivery failed inside Herald too many times in a row (see the logs)',
+    }),
+  );
 }

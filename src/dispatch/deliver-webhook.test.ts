@@ -133,6 +133,40 @@ describeEachDialect('webhook deliveries', (dialect) => {
 
   const webhookJobs = () => t.database.db.selectFrom('jobs').selectAll().where('kind', '=', 'deliver_webhook').execute();
 
+  it('fails a delivery whose job keeps failing inside Herald, after 25 failures in a row, instead of leaving it pending', async () => {
+    const webhookId = await createWebhook('http://127.0.0.1:9/never-reached');
+    await send(NORMAL);
+    await t.drain(); // the message is sent and delivered; its events' deliveries wait for a retry
+    expect((await webhookJobs()).length).toBeGreaterThan(0);
+    // The store breaks under the delivery's handler alone: every attempt throws before it posts.
+    const store = t.dispatch.store;
+    t.dispatch.store = new Proxy(store, {
+      get: (target, key) =>
+        key === 'webhooks'
+          ? new Proxy(target.webhooks, {
+              get: (webhooks, name) =>
+                name === 'signingSecrets'
+                  ? () => Promise.reject(new Error('secrets unreadable'))
+                  : (webhooks[name as keyof typeof webhooks] as unknown as (...a: unknown[]) => unknown).bind(webhooks),
+            })
+          : Reflect.get(target, key),
+    });
+    try {
+      for (let claim = 0; claim < 40 && (await webhookJobs()).length > 0; claim++) {
+        await t.drain();
+        t.clock.advance(301_000);
+      }
+    } finally {
+      t.dispatch.store = store;
+    }
+    expect(await webhookJobs()).toEqual([]);
+    const deliveries = await deliveriesOf(webhookId);
+    expect(deliveries.length).toBeGreaterThan(0);
+    for (const delivery of deliveries) {
+      expect(delivery).toMatchObject({ status: 'failed', nextAttemptAt: null, lastError: expect.stringContaining('given up') });
+    }
+  });
+
   describe('events and signatures', () => {
     it('delivers an event for each status path: sent + delivered, failed at submit, sent + failed on a receipt', async () => {
       const hook = await receiver();

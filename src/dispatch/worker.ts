@@ -2,7 +2,7 @@ import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { randomId } from '../core/ids.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import { deliverMessages } from './deliver-message.job.js';
-import { deliverWebhook } from './deliver-webhook.job.js';
+import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
 import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { JOB_KINDS, type JobResult } from './job-catalogue.js';
@@ -59,6 +59,7 @@ const MAX_FAILURE_BACKOFF_MS = 300_000;
  */
 const ON_DROPPED: Partial<Record<string, (ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number) => Promise<void>>> = {
   [JOB_KINDS.deliverMessage]: giveUpDelivery,
+  [JOB_KINDS.deliverWebhook]: giveUpWebhookDelivery,
 };
 
 /** A job given up on: dropped, with what its work becomes (ON_DROPPED). */
