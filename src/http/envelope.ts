@@ -1,7 +1,7 @@
 import Type, { type TSchema } from 'typebox';
 import { ERROR_CODES } from '../core/errors.js';
 
-/** `{success: true, data}`: the body of every successful /v1 response (SEED 1). */
+/** `{success: true, data}`: the body of every successful /v1 response (errors: docs/errors.md). */
 export const Envelope = <T extends TSchema>(data: T) => Type.Object({ success: Type.Literal(true), data }, { additionalProperties: false });
 
 export const FieldProblemSchema = Type.Object(

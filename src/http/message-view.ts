@@ -27,7 +27,7 @@ export const StatusChangeSchema = Type.Object({
   detail: Type.Optional(Type.String({ description: 'Context such as a provider code.' })),
 });
 
-/** The universal message shape of SEED 4.6 (GET /v1/messages/{id} and, later, the list). */
+/** One message in the same shape whatever its channel: GET /v1/messages/{id} and the list (docs/messages-and-credits.md). */
 export const UniversalMessageSchema = Type.Object({
   message_id: Type.String(),
   channel: ChannelSchema,
@@ -61,7 +61,7 @@ export function presentUniversal(message: Message, history: StatusChange[]) {
 /** The error responses of every send route. */
 export const sendErrors = { 402: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors } as const;
 
-/** The 200 of every send route: the message as accepted (CONTRACT 4). */
+/** The 200 of every send route: the message as accepted, `queued`, with its id and cost. */
 export const presentAccepted = (message: Message) => ({
   message_id: message.id,
   to: message.to,

@@ -51,7 +51,7 @@ const MessageList = Type.Object({
   }),
 });
 
-/** SEED 4.6: the status of any of the caller's messages, whatever its channel. */
+/** The status of any of the caller's messages, whatever its channel. */
 export async function messagesRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock }): Promise<void> {
   app.get<{ Querystring: { channel?: Channel; status?: MessageStatus; from?: string; to?: string; limit: number; offset: number } }>(
     '/v1/messages',

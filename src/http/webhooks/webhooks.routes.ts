@@ -51,7 +51,7 @@ const presentSecret = (view: SigningSecretView) => ({
   ...(view.previousSecretExpiresAt !== null ? { previous_secret_expires_at: toIso(view.previousSecretExpiresAt) } : {}),
 });
 
-/** CONTRACT 7: registering webhooks, and the account's signing secret. */
+/** Registering webhooks, and the account's signing secret (docs/webhooks.md). */
 export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDeps): Promise<void> {
   const checkUrl = receiverUrlCheck(deps);
 

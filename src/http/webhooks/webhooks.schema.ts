@@ -7,7 +7,7 @@ import { MAX_REPLAY_PER_CALL } from '../../core/webhooks/replay-deliveries.js';
 import { Nullable, Timestamp } from '../envelope.js';
 import { FORMATS } from '../validation.js';
 
-/** CONTRACT 7: the receiver's schemas and their views. */
+/** Webhook receivers' request schemas and the views they are answered with (docs/webhooks.md). */
 
 const EventKind = Type.Union(
   [...EVENT_TYPES, ALL_EVENTS].map((kind) => Type.Literal(kind)),
