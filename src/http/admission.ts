@@ -249,7 +249,17 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       log = app.log;
       app.addHook('onRoute', (route) => routes.learn(route));
       // Judged from the tick after the app is ready: its start (migrations, keys, schemas) is not a stall.
+      // Every bound off (OVERLOAD_*=0): nothing to judge, so no sampling and no ticks; the front
+      // door then always lets requests through (its controls stay open).
+      const judging =
+        settings.maxQueueWaitMs > 0 ||
+        settings.maxQueuedMessages > 0 ||
+        settings.maxEventLoopDelayMs > 0 ||
+        settings.maxEventLoopBusyPercent > 0 ||
+        settings.maxHeapUsedBytes > 0 ||
+        settings.maxRssBytes > 0;
       app.addHook('onReady', async () => {
+        if (!judging) return;
         loopDelay.enable();
         tickedAt = performance.now();
         timer = setInterval(tick, tickMs);
