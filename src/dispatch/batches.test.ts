@@ -196,6 +196,43 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     await expectLedgerBalanced();
   });
 
+  it('puts a job back, still counted as failing, when its drop cannot be recorded, and drops it at the next failure', async () => {
+    const broken = await send('+14155552677');
+    await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
+    await t.database.db.updateTable('jobs').set({ failures: 24 }).where('message_id', '=', broken).execute();
+    // Every transaction that drops a job fails (the database went away at that moment).
+    const store = t.dispatch.store;
+    t.dispatch.store = Object.assign({}, store, {
+      groupedTransaction: <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
+        store.groupedTransaction((tx) =>
+          work(
+            Object.assign({}, tx, {
+              jobs: Object.assign({}, tx.jobs, { drop: () => Promise.reject(new Error('connection reset')) }),
+            }),
+          ),
+        ),
+    });
+    try {
+      await t.drain();
+    } finally {
+      t.dispatch.store = store;
+    }
+    expect(await history(broken)).toEqual(['queued']);
+    const [job] = await t.database.db
+      .selectFrom('jobs')
+      .select(['failures', 'run_at', 'last_error'])
+      .where('message_id', '=', broken)
+      .execute();
+    expect(job?.failures).toBe(25);
+    expect(job?.run_at).toBe(t.clock.now() + 300_000);
+    expect(job?.last_error).toContain('could not be dropped');
+    t.clock.advance(300_000);
+    await t.drain();
+    expect(await t.store.messages.findById(broken)).toMatchObject({ status: 'failed', error: { code: 'DISPATCH_FAILED' } });
+    expect(await t.store.jobs.count()).toBe(0);
+    await expectLedgerBalanced();
+  });
+
   it("does not count a job's ordinary retries as failures: a job claimed 30 times for a provider outage is not given up at its first throw", async () => {
     const broken = await send('+14155552676');
     await t.database.db.updateTable('messages').set({ payload: '{not json' }).where('id', '=', broken).execute();
