@@ -31,11 +31,11 @@ export interface AdmissionSettings {
 }
 
 /**
- * Measured on a machine of 2 cores (docs/performance.md, "Overload"). A bound passed for one tick
- * only lowers the share admitted by a quarter (admission-control.ts), so a single pause of a
- * healthy node (a 5,000-message bulk commit, a major collection: about 220 ms) sheds a little for a
- * few ticks, and the bounds can be tight enough to keep accepted sends' latency low under a lasting
- * overload.
+ * Measured on a machine of 2 cores (docs/performance.md, "Overload"). A single pause of a healthy
+ * node (a 5,000-message bulk commit, a major collection: about 220 ms) sheds nothing (a stall
+ * counts once it lasts: LASTING_STALL_TICKS), and a bound passed for one tick only lowers the share
+ * admitted by a quarter (admission-control.ts), so the bounds can be tight enough to keep accepted
+ * sends' latency low under a lasting overload.
  * Memory is left unbounded: overload does not grow it here (the queue is bounded by the wait), and
  * its right bound is the container's, not ours to guess.
  */
@@ -92,6 +92,14 @@ const SMOOTHING = 0.5;
  * overload spread over 1,200 clients, in turns of 30-60 ms.
  */
 const SATURATED_TURN_MS = 15;
+/**
+ * A stall is a sign of overload only once the loop has stalled past its bound in this many ticks in
+ * a row. One long turn (the route schemas built after start, a major collection, a bulk commit)
+ * is seen by at most two ticks (see readLoop) and costs the requests that waited for it nothing
+ * more by being refused: counted alone, it refused a new node's first token request. A loop that
+ * keeps stalling is seen by every tick.
+ */
+const LASTING_STALL_TICKS = 3;
 /** Shed requests are logged as a count at most this often, not one line each. */
 const LOG_EVERY_MS = 1_000;
 
@@ -170,6 +178,8 @@ export function createAdmission(deps: AdmissionDeps): Admission {
   let heapUsed = 0;
   let rss = 0;
   let memoryReadAt = Number.NEGATIVE_INFINITY;
+  /** Ticks in a row that saw a stall past the bound. */
+  let stalledTicks = 0;
 
   /**
    * Reads the event loop's signals of the last tick: its longest stall, and (smoothed) its busy
@@ -209,9 +219,8 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       if (settings.maxHeapUsedBytes > 0 && heapUsed > settings.maxHeapUsedBytes) return `its heap holds ${mib(heapUsed)}`;
       if (settings.maxRssBytes > 0 && rss > settings.maxRssBytes) return `it holds ${mib(rss)} of memory`;
     }
-    if (settings.maxEventLoopDelayMs > 0 && stall > settings.maxEventLoopDelayMs) {
-      return `its event loop stalled ${Math.round(stall)} ms`;
-    }
+    stalledTicks = settings.maxEventLoopDelayMs > 0 && stall > settings.maxEventLoopDelayMs ? stalledTicks + 1 : 0;
+    if (stalledTicks >= LASTING_STALL_TICKS) return `its event loop stalled ${Math.round(stall)} ms`;
     // Saturated: busy nearly all the time, and in long turns. A loop that is as busy in short turns
     // serves a few clients as fast as it can (each sends again once answered) and keeps none waiting.
     if (settings.maxEventLoopBusyPercent > 0 && utilization * 100 > settings.maxEventLoopBusyPercent && turnMs > SATURATED_TURN_MS) {
