@@ -352,9 +352,9 @@ describe('the event loop as a signal', () => {
   let http: Awaited<ReturnType<typeof listening>>;
   // Ticks long enough that every one holds a stall while the test keeps stalling, and that
   // /readyz is read before the next tick has moved the share again.
-  const start = async (bounds: Partial<AdmissionSettings>) => {
+  const start = async (bounds: Partial<AdmissionSettings>, starting?: () => boolean) => {
     t = await createTestApp('sqlite', {
-      admission: { settings: Object.assign({}, QUEUE_BOUNDS, bounds), backlog: () => IDLE, tickMs: LOOP_TICK_MS },
+      admission: { settings: Object.assign({}, QUEUE_BOUNDS, bounds), backlog: () => IDLE, tickMs: LOOP_TICK_MS, starting },
     });
     http = await listening(t);
   };
@@ -437,6 +437,22 @@ describe('the event loop as a signal', () => {
       stop();
     }
     await vi.waitFor(async () => expect(await load()).toBe('ok'), { timeout: 10_000 });
+  });
+
+  it('sheds nothing while the node does its start-up work (route schemas built after it listens), and judges once that is done', async () => {
+    let starting = true;
+    await start({ maxEventLoopDelayMs: 0, maxEventLoopBusyPercent: 80 }, () => starting);
+    const stop = keepBusy(40);
+    try {
+      for (let read = 0; read < 10; read++) {
+        await new Promise((resolve) => setTimeout(resolve, LOOP_TICK_MS));
+        expect(await load()).toBe('ok');
+      }
+      starting = false;
+      await vi.waitFor(async () => expect(await load()).toMatch(/^shedding \d+ % of requests but health checks/), { timeout: 10_000 });
+    } finally {
+      stop();
+    }
   });
 
   it('sheds nothing while the loop is as busy in short turns: a few clients served as fast as they ask', async () => {

@@ -66,6 +66,11 @@ export interface AdmissionDeps {
   isDraining: () => boolean;
   /** How often the node judges whether it is behind (ms). */
   tickMs?: number;
+  /**
+   * True while the node does its one-off start-up work between requests (the route schemas built
+   * after it listens): its loop is busy then, in long turns, yet it is not behind. Not judged.
+   */
+  starting?: () => boolean;
 }
 
 /** Load shedding for one app: its server's front door, and what it says for /readyz. */
@@ -242,6 +247,14 @@ export function createAdmission(deps: AdmissionDeps): Admission {
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now();
+    if (deps.starting?.()) {
+      // Read, so the start-up's turns are not judged once it is over; nothing is shed meanwhile.
+      readLoop(now);
+      utilization = 0;
+      turnMs = 0;
+      stalledTicks = 0;
+      return;
+    }
     const behind = judgeProcess(now);
     if (behind) processReason = behind;
     processControl.observe(behind !== undefined);

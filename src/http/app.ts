@@ -51,7 +51,7 @@ export interface AppDeps {
    * Load shedding (503 before any work when the accept queue or the process is past its bounds);
    * none when absent (tests that do not test it). `backlog` defaults to the store's accept queue.
    */
-  admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; tickMs?: number } | undefined;
+  admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; tickMs?: number; starting?: () => boolean } | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -78,6 +78,8 @@ export interface AppDeps {
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schemas = deferSchemas();
+  // True while the route schemas are built after start (about 2 s of CPU in short turns).
+  let warmingUp = false;
   // Load shedding answers at the server's front door, before Fastify sees the request (admission.ts).
   const admission = deps.admission
     ? createAdmission({
@@ -86,6 +88,8 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         clock: deps.clock,
         isDraining: deps.isDraining,
         tickMs: deps.admission.tickMs,
+        // A node building its schemas is busy, not overloaded: judged once that is done.
+        starting: deps.admission.starting ?? (() => warmingUp),
       })
     : undefined;
   const app: FastifyInstance = Fastify({
@@ -113,7 +117,14 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   admission?.attach(app);
 
   app.setValidatorCompiler(schemas.validatorCompiler(createValidatorCompiler()));
-  app.decorate('warmUpSchemas', () => schemas.warmUp());
+  app.decorate('warmUpSchemas', async () => {
+    warmingUp = true;
+    try {
+      return await schemas.warmUp();
+    } finally {
+      warmingUp = false;
+    }
+  });
   app.addHook('onClose', async () => schemas.stop());
   // Fastify reads text/plain bodies as strings by default; the API speaks JSON only, so such a
   // body is refused for its content type rather than validated as a string.
