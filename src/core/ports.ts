@@ -181,6 +181,12 @@ export interface MessagesPort {
     channel: Channel,
     ids: readonly string[],
   ): Promise<{ message: Message; part?: { providerMessageId: string } } | undefined>;
+  /**
+   * `findByProviderIds` for many receipts in two queries: for each group of id forms, the id of the
+   * message it names as a whole (the newest with one of the forms), `part` when a form names a part
+   * of a message (that path needs the part: findByProviderIds), or undefined when none matches.
+   */
+  messageIdsByProviderIds(channel: Channel, idGroups: ReadonlyArray<readonly string[]>): Promise<Array<string | 'part' | undefined>>;
   /** Remembers the provider's id of each part of a multi-part message, in order. */
   recordParts(messageId: string, channel: Channel, providerMessageIds: readonly string[]): Promise<void>;
   /** Records a part's final state; returns how many parts of its message are not delivered yet. */
@@ -465,6 +471,16 @@ export interface LoggedDelivery extends WebhookDelivery {
   eventType: string;
 }
 
+/** A delivery with what sending it needs. */
+export interface DeliveryContext {
+  delivery: WebhookDelivery;
+  /** Its webhook; undefined for a callback_url delivery, or when the webhook was deleted. */
+  webhook: Webhook | undefined;
+  event: StoredEvent | undefined;
+  /** The account's signing secrets; undefined until its first delivery makes them (signingSecrets). */
+  secrets: WebhookSigningSecrets | undefined;
+}
+
 export interface WebhookSigningSecrets {
   secret: string;
   previousSecret: string | null;
@@ -496,6 +512,13 @@ export interface WebhooksPort {
 
   insertDeliveries(deliveries: readonly WebhookDelivery[]): Promise<void>;
   findDelivery(deliveryId: string): Promise<WebhookDelivery | undefined>;
+  /**
+   * What sending each of many deliveries needs, read in a few queries (not four per delivery):
+   * keyed by delivery id; a delivery that does not exist is absent.
+   */
+  deliveryContexts(deliveryIds: readonly string[]): Promise<Map<string, DeliveryContext>>;
+  /** Ends the failure streaks of these webhooks (a delivery to each succeeded); one statement. */
+  clearFailureStreaks(webhookIds: readonly string[]): Promise<void>;
   updateDelivery(delivery: WebhookDelivery): Promise<void>;
   /** A webhook's delivery log, newest first (created_at, then id), with each event's type. */
   listDeliveries(query: { webhookId: string; status?: DeliveryStatus | undefined; limit: number; offset: number }): Promise<{

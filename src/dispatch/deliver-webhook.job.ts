@@ -1,10 +1,11 @@
-import type { ClaimedJob, Store, Webhook, WebhookDelivery } from '../core/ports.js';
+import type { ClaimedJob, DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
 import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { DONE, type JobResult } from './job-catalogue.js';
+import { perTurn } from './per-turn.js';
 
 /**
  * Delays between attempts (CONTRACT 7): 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h,
@@ -62,6 +63,17 @@ const busy = (ctx: DispatchContext): JobResult => ({
   error: 'receiver busy',
 });
 
+/** The reads of the deliveries that start in one turn, made together: four queries a turn, not four a delivery. */
+const readers = new WeakMap<Store, (deliveryId: string) => Promise<DeliveryContext | undefined>>();
+function contextOf(store: Store, deliveryId: string): Promise<DeliveryContext | undefined> {
+  let read = readers.get(store);
+  if (!read) {
+    read = perTurn((ids: string[]) => store.webhooks.deliveryContexts(ids));
+    readers.set(store, read);
+  }
+  return read(deliveryId);
+}
+
 /** One attempt; `heldSlot` is the receiver slot the caller already holds, if it does. */
 async function deliverOnce(
   ctx: DispatchContext,
@@ -70,34 +82,31 @@ async function deliverOnce(
   signal: AbortSignal,
 ): Promise<JobResult> {
   const { store, clock } = ctx;
-  const delivery = await store.webhooks.findDelivery(deliveryId);
-  if (delivery?.status !== 'pending') return DONE;
+  const context = await contextOf(store, deliveryId);
+  if (context?.delivery.status !== 'pending') return DONE;
+  const { delivery } = context;
 
   let webhook: Webhook | undefined;
   if (delivery.webhookId) {
-    webhook = await store.webhooks.find(delivery.accountId, delivery.webhookId);
+    webhook = context.webhook;
     if (!webhook) {
-      await store.webhooks.updateDelivery(
-        withChanges(delivery, { status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' }),
-      );
-      return DONE;
+      const canceled = withChanges(delivery, { status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' });
+      return { done: true, record: (tx) => tx.webhooks.updateDelivery(canceled) };
     }
     if (!webhook.active) {
-      await store.webhooks.updateDelivery(
-        withChanges(delivery, { status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' }),
-      );
-      return DONE;
+      const failed = withChanges(delivery, { status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' });
+      return { done: true, record: (tx) => tx.webhooks.updateDelivery(failed) };
     }
   }
 
   const slot = delivery.webhookId ?? delivery.url;
   if (heldSlot === undefined && !ctx.receiverSlots.take(slot, ctx.webhooks.perReceiverConcurrency)) return busy(ctx);
   try {
-    const event = await store.webhooks.findEvent(delivery.eventId);
+    const { event } = context;
     if (!event) return DONE;
     const now = clock.now();
     // Made on first use for accounts that never asked for it (a callback_url is enough to need one).
-    const secrets = await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now);
+    const secrets = context.secrets ?? (await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now));
     const signing = [secrets.secret, ...(secrets.previousSecret && (secrets.previousUntil ?? 0) > now ? [secrets.previousSecret] : [])];
 
     const target = await resolveTarget(delivery.url, {
@@ -139,12 +148,15 @@ async function record(
   });
 
   if (succeeded) {
-    // Grouped: deliveries finishing together share one commit.
-    await store.groupedTransaction(async (tx) => {
-      await tx.webhooks.updateDelivery(withChanges(attempted, { status: 'succeeded', nextAttemptAt: null }));
-      if (webhook) await tx.webhooks.recordAttemptOutcome(webhook.id, true, now);
-    });
-    return DONE;
+    // Written with the job's removal, in the one transaction of the jobs that end in this turn.
+    const delivered = withChanges(attempted, { status: 'succeeded', nextAttemptAt: null });
+    return {
+      done: true,
+      record: async (tx) => {
+        await tx.webhooks.updateDelivery(delivered);
+        if (webhook) await tx.webhooks.clearFailureStreaks([webhook.id]);
+      },
+    };
   }
   if (webhook && result.statusCode === 410) {
     await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));

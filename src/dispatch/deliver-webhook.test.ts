@@ -145,8 +145,8 @@ describeEachDialect('webhook deliveries', (dialect) => {
         key === 'webhooks'
           ? new Proxy(target.webhooks, {
               get: (webhooks, name) =>
-                name === 'signingSecrets'
-                  ? () => Promise.reject(new Error('secrets unreadable'))
+                name === 'deliveryContexts'
+                  ? () => Promise.reject(new Error('deliveries unreadable'))
                   : (webhooks[name as keyof typeof webhooks] as unknown as (...a: unknown[]) => unknown).bind(webhooks),
             })
           : Reflect.get(target, key),

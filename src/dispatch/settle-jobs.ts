@@ -11,6 +11,7 @@ export type SettleJobs = (tx: Store, outcomes: ReadonlyArray<readonly [ClaimedJo
 /** Settles jobs as `workerId`: a job another worker has taken over meanwhile is left to it. */
 export function settleJobsAs(workerId: string): SettleJobs {
   return async (tx, outcomes) => {
+    for (const [, result] of outcomes) if (result.done && result.record) await result.record(tx);
     const done = outcomes.filter(([, result]) => result.done).map(([job]) => job.id);
     if (done.length > 0) await tx.jobs.completeMany(done, workerId);
     // Jobs going back at the same time with the same error (deliveries waiting for a busy

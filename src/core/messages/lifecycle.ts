@@ -241,7 +241,8 @@ export function applyReceipt(store: Store, receipt: ProviderReceipt): Promise<Re
  * part, a receipt found by the provider's id, a message with more than one receipt in the batch)
  * takes the one-at-a-time path afterwards, in the order given. Results are in the receipts' order.
  */
-export async function applyReceipts(tx: Store, receipts: readonly ProviderReceipt[]): Promise<ReceiptResult[]> {
+export async function applyReceipts(tx: Store, given: readonly ProviderReceipt[]): Promise<ReceiptResult[]> {
+  const receipts = await withMessageIds(tx, given);
   const results: ReceiptResult[] = new Array(receipts.length);
   const perMessage = new Map<string, number>();
   for (const receipt of receipts) if (receipt.messageId) perMessage.set(receipt.messageId, (perMessage.get(receipt.messageId) ?? 0) + 1);
@@ -314,6 +315,37 @@ export async function applyReceipts(tx: Store, receipts: readonly ProviderReceip
 
   for (const i of oneByOne) results[i] = await applyReceiptIn(tx, receipts[i] as ProviderReceipt);
   return results;
+}
+
+/**
+ * Receipts that name their message by the provider's id only (SMPP) get our id, found for all of
+ * them in two queries rather than two a receipt, so they take the quick path too. A receipt for a
+ * part of a message, or for no message, is left as it is (the one-by-one path handles it).
+ */
+async function withMessageIds(tx: Store, receipts: readonly ProviderReceipt[]): Promise<readonly ProviderReceipt[]> {
+  const byChannel = new Map<ProviderReceipt['channel'], number[]>();
+  for (const [i, receipt] of receipts.entries()) {
+    if (receipt.messageId !== undefined) continue;
+    const list = byChannel.get(receipt.channel);
+    if (list) list.push(i);
+    else byChannel.set(receipt.channel, [i]);
+  }
+  if (byChannel.size === 0) return receipts;
+  const named = [...receipts];
+  for (const [channel, indexes] of byChannel) {
+    const ids = await tx.messages.messageIdsByProviderIds(
+      channel,
+      indexes.map((i) => {
+        const receipt = receipts[i] as ProviderReceipt;
+        return [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])];
+      }),
+    );
+    indexes.forEach((i, k) => {
+      const messageId = ids[k];
+      if (messageId !== undefined && messageId !== 'part') named[i] = Object.assign({}, receipts[i], { messageId });
+    });
+  }
+  return named;
 }
 
 async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<ReceiptResult> {

@@ -221,6 +221,42 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return row && { message: toMessage(row) };
     },
 
+    async messageIdsByProviderIds(channel, idGroups) {
+      const forms = [...new Set(idGroups.flat())];
+      const parts = new Set<string>();
+      const newest = new Map<string, { id: string; createdAt: number }>();
+      for (const chunk of chunks(forms, 500)) {
+        const partRows = await db
+          .selectFrom('message_parts')
+          .select('provider_message_id')
+          .where('channel', '=', channel)
+          .where('provider_message_id', 'in', chunk)
+          .execute();
+        for (const row of partRows) parts.add(row.provider_message_id);
+        const rows = await db
+          .selectFrom('messages')
+          .select(['id', 'provider_message_id', 'created_at'])
+          .where('channel', '=', channel)
+          .where('provider_message_id', 'in', chunk)
+          .execute();
+        for (const row of rows) {
+          const key = row.provider_message_id as string;
+          const known = newest.get(key);
+          if (!known || row.created_at > known.createdAt) newest.set(key, { id: row.id, createdAt: row.created_at });
+        }
+      }
+      return idGroups.map((group) => {
+        if (group.some((form) => parts.has(form))) return 'part';
+        // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
+        let found: { id: string; createdAt: number } | undefined;
+        for (const form of group) {
+          const match = newest.get(form);
+          if (match && (!found || match.createdAt > found.createdAt)) found = match;
+        }
+        return found?.id;
+      });
+    },
+
     async recordParts(messageId, channel, providerMessageIds) {
       if (providerMessageIds.length === 0) return;
       await db

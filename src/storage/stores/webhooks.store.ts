@@ -1,4 +1,12 @@
-import type { DeliveryStatus, StoredEvent, Webhook, WebhookDelivery, WebhookSigningSecrets, WebhooksPort } from '../../core/ports.js';
+import type {
+  DeliveryContext,
+  DeliveryStatus,
+  StoredEvent,
+  Webhook,
+  WebhookDelivery,
+  WebhookSigningSecrets,
+  WebhooksPort,
+} from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import type { WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
 import { chunks } from './chunks.js';
@@ -225,6 +233,67 @@ export function webhooksStore(db: Executor): WebhooksPort {
     async findDelivery(deliveryId) {
       const row = await db.selectFrom('webhook_deliveries').selectAll().where('id', '=', deliveryId).executeTakeFirst();
       return row && toDelivery(row);
+    },
+
+    async deliveryContexts(deliveryIds) {
+      const contexts = new Map<string, DeliveryContext>();
+      for (const chunk of chunks([...new Set(deliveryIds)], 500)) {
+        const deliveries = (await db.selectFrom('webhook_deliveries').selectAll().where('id', 'in', chunk).execute()).map(toDelivery);
+        if (deliveries.length === 0) continue;
+        const webhookIds = [...new Set(deliveries.flatMap((d) => (d.webhookId ? [d.webhookId] : [])))];
+        const eventIds = [...new Set(deliveries.map((d) => d.eventId))];
+        const accountIds = [...new Set(deliveries.map((d) => d.accountId))];
+        const webhooks = new Map(
+          webhookIds.length === 0
+            ? []
+            : (await db.selectFrom('webhooks').selectAll().where('id', 'in', webhookIds).where('deleted_at', 'is', null).execute()).map(
+                (row) => [row.id, toWebhook(row)] as const,
+              ),
+        );
+        const events = new Map(
+          (await db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map(
+            (row) =>
+              [
+                row.id,
+                {
+                  id: row.id,
+                  accountId: row.account_id,
+                  messageId: row.message_id,
+                  type: row.type,
+                  body: row.body,
+                  createdAt: row.created_at,
+                },
+              ] as const,
+          ),
+        );
+        const secrets = new Map(
+          (await db.selectFrom('webhook_secrets').selectAll().where('account_id', 'in', accountIds).execute()).map(
+            (row) => [row.account_id, toSecrets(row)] as const,
+          ),
+        );
+        for (const delivery of deliveries) {
+          const webhook = delivery.webhookId ? webhooks.get(delivery.webhookId) : undefined;
+          contexts.set(delivery.id, {
+            delivery,
+            // A webhook of another account is no webhook of this delivery's.
+            webhook: webhook?.accountId === delivery.accountId ? webhook : undefined,
+            event: events.get(delivery.eventId),
+            secrets: secrets.get(delivery.accountId),
+          });
+        }
+      }
+      return contexts;
+    },
+
+    async clearFailureStreaks(webhookIds) {
+      for (const chunk of chunks([...new Set(webhookIds)], 1000)) {
+        await db
+          .updateTable('webhooks')
+          .set({ failing_since: null })
+          .where('id', 'in', chunk)
+          .where('failing_since', 'is not', null)
+          .execute();
+      }
     },
 
     async updateDelivery(delivery) {

@@ -1,0 +1,70 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import type { Webhook } from '../../core/ports.js';
+import { newDelivery } from '../../core/webhooks/queue-deliveries.js';
+
+describeEachDialect('what sending many webhook deliveries needs, read at once', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(async () => {
+    await t.close();
+  });
+
+  const webhook = (id: string, accountId: string, failingSince: number | null = null): Webhook => ({
+    id,
+    accountId,
+    url: `https://example.com/${id}`,
+    events: ['message.delivered'],
+    description: null,
+    active: true,
+    disabledReason: null,
+    failingSince,
+    createdAt: t.clock.now(),
+  });
+
+  it("gives each delivery its webhook (none once deleted, none of another account's), its event and its account's secrets", async () => {
+    const accountId = (await t.createAccount()).account.id;
+    const other = (await t.createAccount()).account.id;
+    const at = t.clock.now();
+    await t.store.webhooks.create(webhook('wh_kept', accountId));
+    await t.store.webhooks.create(webhook('wh_gone', accountId));
+    await t.store.webhooks.create(webhook('wh_other', other));
+    await t.store.webhooks.insertEvents([
+      { id: 'evt_a', accountId, messageId: null, type: 'message.delivered', body: '{"id":"evt_a"}', createdAt: at },
+    ]);
+    const kept = newDelivery({ accountId, webhookId: 'wh_kept', url: 'https://example.com/wh_kept' }, 'evt_a', at);
+    const gone = newDelivery({ accountId, webhookId: 'wh_gone', url: 'https://example.com/wh_gone' }, 'evt_a', at);
+    const foreign = newDelivery({ accountId, webhookId: 'wh_other', url: 'https://example.com/wh_other' }, 'evt_a', at);
+    const callback = newDelivery({ accountId, webhookId: null, url: 'https://example.com/cb' }, 'evt_a', at);
+    await t.store.webhooks.insertDeliveries([kept, gone, foreign, callback]);
+    await t.store.webhooks.delete(accountId, 'wh_gone', at);
+    const secrets = await t.store.webhooks.signingSecrets(accountId, () => 'whsec_test', at);
+
+    const contexts = await t.store.webhooks.deliveryContexts([kept.id, gone.id, foreign.id, callback.id, 'whd_missing']);
+    expect([...contexts.keys()].sort()).toEqual([kept.id, gone.id, foreign.id, callback.id].sort());
+    expect(contexts.get(kept.id)).toMatchObject({ delivery: { id: kept.id, status: 'pending' }, webhook: { id: 'wh_kept' } });
+    expect(contexts.get(kept.id)?.event).toMatchObject({ id: 'evt_a', body: '{"id":"evt_a"}' });
+    expect(contexts.get(kept.id)?.secrets).toEqual(secrets);
+    expect(contexts.get(gone.id)).toMatchObject({ delivery: { status: 'canceled' }, webhook: undefined });
+    expect(contexts.get(foreign.id)?.webhook).toBeUndefined();
+    expect(contexts.get(callback.id)).toMatchObject({ webhook: undefined, event: { id: 'evt_a' } });
+    // An account whose first delivery has not made its secrets yet has none to give.
+    const fresh = (await t.createAccount()).account.id;
+    const lone = newDelivery({ accountId: fresh, webhookId: null, url: 'https://example.com/cb' }, 'evt_a', at);
+    await t.store.webhooks.insertDeliveries([lone]);
+    expect((await t.store.webhooks.deliveryContexts([lone.id])).get(lone.id)?.secrets).toBeUndefined();
+    expect((await t.store.webhooks.deliveryContexts([])).size).toBe(0);
+  });
+
+  it('ends the failure streaks of the webhooks named, and only theirs', async () => {
+    const accountId = (await t.createAccount()).account.id;
+    await t.store.webhooks.create(webhook('wh_s1', accountId, 1_000));
+    await t.store.webhooks.create(webhook('wh_s2', accountId, 2_000));
+    await t.store.webhooks.clearFailureStreaks(['wh_s1', 'wh_none']);
+    expect((await t.store.webhooks.find(accountId, 'wh_s1'))?.failingSince).toBeNull();
+    expect((await t.store.webhooks.find(accountId, 'wh_s2'))?.failingSince).toBe(2_000);
+  });
+});
