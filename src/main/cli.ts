@@ -135,8 +135,10 @@ function buildProgram(): Command {
       const services = buildServices(config, logger);
       // Loaded only here: the HTTP stack (Fastify, the docs UI) would slow every other command down.
       const { startServer } = await import('./server.js');
-      const server = await startServer(services, { withWorker: options.worker });
-      stopOnSignal(logger, () => server.stop());
+      const starting = startServer(services, { withWorker: options.worker, workerThread: config.dispatchThread });
+      // Heard while the server still starts (its dispatch thread), a signal stops it once started.
+      stopOnSignal(logger, async () => (await starting).stop());
+      await starting;
     });
 
   program

@@ -52,6 +52,8 @@ export interface Config {
   /** Time from a sandbox acceptance to its delivery receipt. */
   sandboxDelayMs: number;
   worker: WorkerOptions;
+  /** DISPATCH_THREAD: `herald serve` runs its dispatch worker on a thread of its own (main/dispatch-thread.ts). */
+  dispatchThread: boolean;
   sendTimeoutMs: number;
   retry: RetryPolicy;
   webhooks: WebhookSettings;
@@ -443,6 +445,7 @@ export function loadConfig(environment: Env = process.env): Config {
       leaseMs,
       pollIntervalMs: integer(env, 'WORKER_POLL_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.pollIntervalMs, 10, 60_000),
     },
+    dispatchThread: boolean(env, 'DISPATCH_THREAD', true),
     sendTimeoutMs,
     retry: {
       baseDelayMs: integer(env, 'RETRY_BASE_DELAY_MS', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 3_600_000),

@@ -3,6 +3,7 @@ import { type CreatedAccount, createAccount } from '../core/accounts/manage-acco
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
+import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import type { Services } from './services.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
 
@@ -61,6 +62,8 @@ export interface RunningServer {
 export interface ServerOptions {
   /** Run the dispatch worker in this process too (the embedded default). */
   withWorker: boolean;
+  /** Run it on a thread of its own (dispatch-thread.ts; DISPATCH_THREAD), not on the API's event loop. */
+  workerThread?: boolean;
   out?: NodeJS.WritableStream;
 }
 
@@ -75,6 +78,7 @@ export async function startServer(services: Services, options: ServerOptions): P
   if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
 
   let draining = false;
+  let thread: DispatchThread | undefined;
   const app = await buildApp({
     store: services.store,
     clock: services.clock,
@@ -86,7 +90,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     admission: { settings: config.admission },
     security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
     // Providers work (and report) where messages are dispatched: an API-only node shows none.
-    providers: options.withWorker ? () => services.providerHealth() : undefined,
+    providers: options.withWorker ? () => (thread ? thread.providerHealth() : services.providerHealth()) : undefined,
     http: {
       bodyLimitBytes: config.bodyLimitBytes,
       publicUrl: config.publicUrl,
@@ -110,7 +114,8 @@ export async function startServer(services: Services, options: ServerOptions): P
   // PostgreSQL: IP allow-lists are kept in memory while changes are heard of (until then, read).
   const ipRuleChanges = services.ipRulesCache ? listenForIpRuleChanges(services.database, services.ipRulesCache, logger) : undefined;
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
-  const workers: RunningWorkers | undefined = options.withWorker ? startWorkers(services) : undefined;
+  if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);
+  const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
 
   let stopping: Promise<void> | undefined;

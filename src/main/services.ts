@@ -41,13 +41,22 @@ export interface Services {
   close(): Promise<void>;
 }
 
-export function buildServices(config: Config, logger: Logger, clock: Clock = systemClock): Services {
+/** How a dispatch thread's services share the SQLite store with the API thread of its process (main/dispatch-thread.ts). */
+export interface SharedStore {
+  /** The API thread's turns at the write lock (WriteTurns), taken in order by both. */
+  writeTurns: SharedArrayBuffer | undefined;
+}
+
+export function buildServices(config: Config, logger: Logger, clock: Clock = systemClock, shared?: SharedStore): Services {
   const database = createDatabase({
     url: config.databaseUrl,
     schema: config.databaseSchema,
     poolSize: config.databasePoolSize,
-    // Servers and workers run for long: WAL checkpoints on a thread of their own, off the event loop.
-    backgroundCheckpoints: true,
+    // Servers and workers run for long: WAL checkpoints on a thread of their own, off the event loop
+    // (one per process: a dispatch thread leaves them to its API thread's).
+    backgroundCheckpoints: shared === undefined,
+    checkpointsElsewhere: shared !== undefined,
+    writeTurns: shared?.writeTurns,
     onCheckpointError: (message) => logger.warn({ error: message }, 'sqlite background checkpoint failed; retrying'),
   });
   const onJobsCommitted = new Set<() => void>();

@@ -21,6 +21,7 @@ import type { Database } from './schema.js';
 import { type Checkpointer, startCheckpointer } from './sqlite-checkpointer.js';
 import { withStatementCache } from './sqlite-statements.js';
 import { sqliteTransactions, type TransactionRunner } from './sqlite-transactions.js';
+import { WriteTurns } from './sqlite-write-turns.js';
 
 export type Dialect = 'sqlite' | 'postgres';
 
@@ -65,6 +66,13 @@ export interface DatabaseOptions {
   backgroundCheckpoints?: boolean | undefined;
   /** Told when a background checkpoint fails (the next one tries again). */
   onCheckpointError?: ((message: string) => void) | undefined;
+  /**
+   * SQLite: another connection of this process checkpoints the WAL (the API thread's, for the
+   * dispatch thread: main/dispatch-thread.ts); this one never does.
+   */
+  checkpointsElsewhere?: boolean | undefined;
+  /** SQLite: the write turns shared by this process's threads (sqlite-write-turns.ts); a new set when omitted. */
+  writeTurns?: SharedArrayBuffer | undefined;
 }
 
 export interface HeraldDatabase {
@@ -79,6 +87,8 @@ export interface HeraldDatabase {
   readonly connection: { url: string; schema: string | undefined } | undefined;
   /** SQLite only: the store's transactions, through handles made once (sqlite-transactions.ts); elsewhere Kysely's own. */
   readonly transactions: TransactionRunner | undefined;
+  /** SQLite only: the turns at the write lock, to share with another thread of this process (WriteTurns). */
+  readonly writeTurns: SharedArrayBuffer | undefined;
   /** Applies every pending migration; safe to run from several processes at once. */
   migrate(): Promise<string[]>;
   /** Names of migrations not yet applied. */
@@ -147,10 +157,13 @@ class PatientConnection implements DatabaseConnection {
  */
 class ImmediateSqliteDriver extends SqliteDriver {
   #patient: PatientConnection | undefined;
+  /** This connection holds a turn at the write lock (taken at BEGIN, given at the end of the transaction). */
+  #holdsTurn = false;
 
   constructor(
     config: SqliteDialectConfig,
     private readonly sqlite: SqliteDatabase.Database,
+    private readonly turns: WriteTurns,
   ) {
     super(config);
   }
@@ -161,8 +174,39 @@ class ImmediateSqliteDriver extends SqliteDriver {
     return this.#patient;
   }
 
+  /** Waits for this thread's turn at the write lock (WriteTurns), then for the lock itself. */
   override async beginTransaction(connection: DatabaseConnection): Promise<void> {
-    await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    await this.turns.take();
+    this.#holdsTurn = true;
+    try {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    } catch (error) {
+      this.#giveTurn();
+      throw error;
+    }
+  }
+
+  override async commitTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.commitTransaction(connection);
+    } finally {
+      // A commit that failed may leave the transaction open, for the rollback that follows.
+      if (!this.sqlite.inTransaction) this.#giveTurn();
+    }
+  }
+
+  override async rollbackTransaction(connection: DatabaseConnection): Promise<void> {
+    try {
+      await super.rollbackTransaction(connection);
+    } finally {
+      if (!this.sqlite.inTransaction) this.#giveTurn();
+    }
+  }
+
+  #giveTurn(): void {
+    if (!this.#holdsTurn) return;
+    this.#holdsTurn = false;
+    this.turns.give();
   }
 }
 
@@ -170,10 +214,10 @@ class ImmediateSqliteDriver extends SqliteDriver {
 class ImmediateSqliteDialect extends SqliteDialect {
   /** The driver Kysely is given; the store's transactions (sqlite-transactions.ts) begin and end through it too. */
   readonly driver: ImmediateSqliteDriver;
-  constructor(sqlite: SqliteDatabase.Database) {
+  constructor(sqlite: SqliteDatabase.Database, turns: WriteTurns) {
     const config = { database: withStatementCache(sqlite) };
     super(config);
-    this.driver = new ImmediateSqliteDriver(config, sqlite);
+    this.driver = new ImmediateSqliteDriver(config, sqlite, turns);
   }
   override createDriver(): SqliteDriver {
     return this.driver;
@@ -253,7 +297,8 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
   const sqlitePath = dialect === 'sqlite' ? options.url.slice('sqlite:'.length) : undefined;
   const sqlite = sqlitePath !== undefined ? openSqlite(sqlitePath) : undefined;
   let checkpointer: Checkpointer | undefined;
-  if (sqlite && sqlitePath !== ':memory:' && options.backgroundCheckpoints) {
+  if (sqlite && options.checkpointsElsewhere) sqlite.pragma('wal_autocheckpoint = 0');
+  else if (sqlite && sqlitePath !== ':memory:' && options.backgroundCheckpoints) {
     sqlite.pragma('wal_autocheckpoint = 0');
     checkpointer = startCheckpointer(sqlitePath as string, {
       intervalMs: CHECKPOINT_INTERVAL_MS,
@@ -266,7 +311,8 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
       },
     });
   }
-  const sqliteDialect = sqlite ? new ImmediateSqliteDialect(sqlite) : undefined;
+  const turns = sqlite ? new WriteTurns(options.writeTurns) : undefined;
+  const sqliteDialect = sqlite && turns ? new ImmediateSqliteDialect(sqlite, turns) : undefined;
   const db = sqliteDialect
     ? new Kysely<Database>({ dialect: sqliteDialect })
     : new Kysely<Database>({ dialect: new PostgresDialect({ pool: openPostgres(options) }) });
@@ -281,6 +327,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     ipRulesChannel: dialect === 'postgres' ? channelName('ip_rules', options.schema) : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
     transactions: sqlite && sqliteDialect ? sqliteTransactions(db, sqliteDialect, sqlite) : undefined,
+    writeTurns: turns?.buffer,
     async migrate() {
       if (options.schema) await db.schema.createSchema(options.schema).ifNotExists().execute();
       return migrator.migrate(Date.now());

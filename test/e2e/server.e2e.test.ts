@@ -1,5 +1,5 @@
 import { randomBytes } from 'node:crypto';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
 import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
 import { AUTH_METHODS, api, fetchToken, postForm, tokenRequest } from './api.js';
@@ -195,11 +195,14 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     }
   });
 
-  it('stops on SIGTERM: exit code 0, "herald stopped" logged last', async () => {
+  it('dispatches on a thread of its own, which stops with it on SIGTERM: exit code 0, "herald stopped" logged last', async () => {
+    const started = server.logRecords().find((r) => r.msg === 'dispatch worker started');
+    expect(started).toMatchObject({ thread: 'dispatch', database: dialect });
     const exit = await server.stop();
     expect(exit).toEqual({ code: 0, signal: null });
     const messages = server.logRecords().map((r) => r.msg);
     expect(messages).toContain('shutting down');
+    expect(server.logRecords().find((r) => r.msg === 'dispatch worker stopped')).toMatchObject({ thread: 'dispatch' });
     expect(messages.at(-1)).toBe('herald stopped');
     expect(server.stderr()).toBe('');
     await expect(fetch(`${server.url}/healthz`, { signal: AbortSignal.timeout(5_000) })).rejects.toThrow();
@@ -226,5 +229,28 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     expect(messages).not.toContain('created the demo account');
     expect(messages).not.toContain('applied migrations');
     expect(messages.at(-1)).toBe('herald stopped');
+  });
+
+  it('with DISPATCH_THREAD=false dispatches on its one event loop, and delivers all the same', async () => {
+    await server.stop();
+    const single = await startServer({ ...env, DISPATCH_THREAD: 'false', DEMO_ACCOUNT: 'false' });
+    try {
+      const started = single.logRecords().find((r) => r.msg === 'dispatch worker started');
+      expect(started).toBeDefined();
+      expect(started?.thread).toBeUndefined();
+      const token = (await fetchToken(single.url, account, 'client_secret_post')).access_token;
+      const sent = await api(single.url, 'POST', '/v1/sms/send', token, { to: '+14155550123', message: 'one loop' });
+      expect(sent.status).toBe(200);
+      const id = (sent.body.data as { message_id: string }).message_id;
+      await vi.waitFor(
+        async () => {
+          const read = await api(single.url, 'GET', `/v1/messages/${id}`, token);
+          expect((read.body.data as { status: string }).status).toMatch(/^(sent|delivered)$/);
+        },
+        { timeout: 10_000, interval: 50 },
+      );
+    } finally {
+      expect(await single.stop()).toEqual({ code: 0, signal: null });
+    }
   });
 });

@@ -7,7 +7,7 @@ export interface HealthDeps {
   /** True once shutdown has begun: the node should leave the load balancer. */
   isDraining(): boolean;
   /** How each channel's provider is doing in this process (shown, never failing readiness). */
-  providers?: (() => ProviderHealthValue[]) | undefined;
+  providers?: (() => ProviderHealthValue[] | Promise<ProviderHealthValue[]>) | undefined;
   /**
    * Whether this node is shedding load now, and why (shown as `checks.load`, never failing
    * readiness: a node taken out of the balancer for being busy sends its load to the others, which
@@ -76,7 +76,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         ready = false;
       }
       if (deps.load) checks.load = deps.load();
-      const providers = deps.providers ? { providers: deps.providers() } : {};
+      const providers = deps.providers ? { providers: await deps.providers() } : {};
       if (deps.isDraining()) return reply.code(503).send({ status: 'draining', checks, ...providers });
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks, ...providers });
     },

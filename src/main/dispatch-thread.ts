@@ -1,0 +1,149 @@
+import { isMainThread, parentPort, Worker as Thread, workerData } from 'node:worker_threads';
+import { systemClock } from '../core/clock.js';
+import type { ProviderHealth } from '../core/delivery/provider.js';
+import { loadConfig } from './config.js';
+import { createLogger } from './logger.js';
+import { buildServices, type Services, type SharedStore } from './services.js';
+import { type RunningWorkers, startWorkers } from './workers.js';
+
+/**
+ * `herald serve` runs its dispatch worker on a thread of its own (DISPATCH_THREAD, on by default),
+ * so one process uses two cores: the main thread serves HTTP and stores what it accepts, the
+ * dispatch thread hands messages over, applies receipts and sends webhooks, each with its own
+ * event loop and its own store connection. On one loop, the worker's batches (hundreds of messages
+ * recorded at a time) made the API's turns long: sends waited for them, and the node's load
+ * shedding took a busy loop for an overloaded one.
+ *
+ * The thread is a whole Herald process's worker minus HTTP: it builds its services from the same
+ * environment, opens the provider links (SMPP binds) and claims jobs as `herald worker` does. Both
+ * sides wake each other's workers as before: the main thread posts a wake-up when it commits jobs
+ * (SQLite has no NOTIFY between connections), and the thread answers /readyz's questions about its
+ * providers. Messages between them are small and few: a wake-up per turn that committed sends at
+ * most, and a question and answer per /readyz.
+ */
+
+/** How long /readyz waits for the thread's answer about its providers before showing the last one it had. */
+const HEALTH_WAIT_MS = 1_000;
+
+type ToThread = { type: 'wake' } | { type: 'health'; ask: number } | { type: 'stop'; deadlineMs: number };
+type FromThread = { type: 'started' } | { type: 'health'; ask: number; providers: ProviderHealth[] } | { type: 'stopped' };
+
+const THREAD_ROLE = 'herald-dispatch';
+
+export interface DispatchThread extends Omit<RunningWorkers, 'worker'> {
+  /** The providers' health, asked of the thread (the last answer, should it not answer in time). */
+  providerHealth(): Promise<ProviderHealth[]>;
+}
+
+/**
+ * Starts the dispatch thread of this process (the store is migrated already) and resolves once its
+ * worker runs. Should the thread die, the process exits (its supervisor restarts it): a server
+ * whose messages are no longer dispatched must not look healthy.
+ */
+export async function startDispatchThread(services: Services): Promise<DispatchThread> {
+  const { logger } = services;
+  const shared: SharedStore = { writeTurns: services.database.writeTurns };
+  const thread = new Thread(new URL(import.meta.url), { workerData: { role: THREAD_ROLE, shared } });
+  let health: ProviderHealth[] = [];
+  let asks = 0;
+  const answers = new Map<number, (providers: ProviderHealth[]) => void>();
+  let stopping = false;
+  let stopped: (() => void) | undefined;
+
+  // One wake-up per turn at most, however many commits the turn made.
+  let wakePosted = false;
+  const wake = () => {
+    if (wakePosted) return;
+    wakePosted = true;
+    queueMicrotask(() => {
+      wakePosted = false;
+      thread.postMessage({ type: 'wake' } satisfies ToThread);
+    });
+  };
+
+  const started = new Promise<void>((resolve, reject) => {
+    thread.on('message', (message: FromThread) => {
+      if (message.type === 'started') resolve();
+      else if (message.type === 'health') {
+        health = message.providers;
+        answers.get(message.ask)?.(message.providers);
+        answers.delete(message.ask);
+      } else if (message.type === 'stopped') stopped?.();
+    });
+    thread.once('error', (error) => {
+      logger.fatal({ err: error }, 'the dispatch thread failed; stopping');
+      reject(error);
+      if (!stopping) process.exit(1);
+    });
+    thread.once('exit', (code) => {
+      stopped?.();
+      if (stopping) return;
+      logger.fatal({ code }, 'the dispatch thread exited; stopping');
+      reject(new Error(`the dispatch thread exited with code ${code}`));
+      process.exit(1);
+    });
+  });
+  await started;
+  services.onJobsCommitted.add(wake);
+
+  return {
+    providerHealth: () =>
+      new Promise((resolve) => {
+        const ask = ++asks;
+        const timer = setTimeout(() => {
+          answers.delete(ask);
+          resolve(health);
+        }, HEALTH_WAIT_MS);
+        answers.set(ask, (providers) => {
+          clearTimeout(timer);
+          resolve(providers);
+        });
+        thread.postMessage({ type: 'health', ask } satisfies ToThread);
+      }),
+    async stop(deadlineMs) {
+      stopping = true;
+      services.onJobsCommitted.delete(wake);
+      const done = new Promise<void>((resolve) => {
+        stopped = resolve;
+      });
+      thread.postMessage({ type: 'stop', deadlineMs } satisfies ToThread);
+      // The worker's own deadline, and a little for its services to close.
+      const timer = setTimeout(() => void thread.terminate(), deadlineMs + 2_000);
+      await done;
+      clearTimeout(timer);
+      await thread.terminate();
+    },
+  };
+}
+
+/** The thread's side: a worker like `herald worker`'s, told by the main thread when to wake and stop. */
+async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
+  const config = loadConfig();
+  const logger = createLogger(config.logLevel).child({ thread: 'dispatch' });
+  const { shared } = workerData as { shared: SharedStore };
+  const services = buildServices(config, logger, systemClock, shared);
+  const workers = startWorkers(services);
+  let stopping = false;
+  port.on('message', (message: ToThread) => {
+    if (message.type === 'wake') workers.worker.wake();
+    else if (message.type === 'health') {
+      port.postMessage({ type: 'health', ask: message.ask, providers: services.providerHealth() } satisfies FromThread);
+    } else if (message.type === 'stop' && !stopping) {
+      stopping = true;
+      void (async () => {
+        try {
+          await workers.stop(message.deadlineMs);
+        } finally {
+          await services.close().catch((error: unknown) => logger.error({ err: error }, 'could not close the dispatch services'));
+          port.postMessage({ type: 'stopped' } satisfies FromThread);
+          port.close();
+        }
+      })();
+    }
+  });
+  port.postMessage({ type: 'started' } satisfies FromThread);
+}
+
+if (!isMainThread && parentPort && (workerData as { role?: unknown } | null)?.role === THREAD_ROLE) {
+  void runThread(parentPort);
+}
