@@ -29,6 +29,7 @@ import {
 import { type LoadResult, load, median } from './lib/load.js';
 import { type Phase, type PhaseFigures, phasedLoad, phaseFigures, recoverySeconds } from './lib/overload.js';
 import { pacedLoad } from './lib/paced.js';
+import { type SmscPipelineResult, smscPipeline } from './lib/smsc-pipeline.js';
 import { bulkOf, pendingOf, recipients, sms, waitForDrain } from './lib/traffic.js';
 
 const { values } = parseArgs({
@@ -49,6 +50,9 @@ const { values } = parseArgs({
      * (the defaults), or settings of their own (`OVERLOAD_MAX_EVENT_LOOP_DELAY_MS=50+OVERLOAD_MAX_QUEUE_WAIT_MS=50`).
      */
     'overload-variants': { type: 'string', default: 'off,on' },
+    /** The smsc case: messages per run, and PostgreSQL settings to compare (`--smsc-env DISPATCH_THREAD=false`). */
+    'smsc-messages': { type: 'string', default: '20000' },
+    'smsc-env': { type: 'string', default: '' },
   },
 });
 const CLI_PATH = values.cli ? resolve(values.cli) : undefined;
@@ -57,7 +61,7 @@ const ROUNDS = QUICK ? 1 : 3;
 const ROUND_SECONDS = QUICK ? 2 : 5;
 const E2E_SECONDS = QUICK ? 5 : 30;
 const CONNECTIONS = 32;
-const only = new Set((values.only ?? 'accept,latency,e2e,bulk,webhooks,postgres').split(','));
+const only = new Set((values.only ?? 'accept,latency,e2e,bulk,webhooks,postgres,smsc').split(','));
 
 const BULK_SIZE = 100;
 
@@ -566,6 +570,41 @@ async function main() {
         `Accept ${accept.acceptRps} requests/s vs no-op ${accept.noopRps} (ratio ${accept.ratio}); p99 ${accept.acceptP99} ms; failures ${accept.failures}.`,
         ...(sqliteAccept ? [`**PostgreSQL accept ÷ SQLite accept = ${round(accept.acceptRps / sqliteAccept, 2)}**.`] : []),
         `End to end: accepted ${e2e.acceptedPerSecond}/s, delivered ${e2e.deliveredPerSecondDuringLoad}/s during the load, ${drainText(e2e)}; RSS peak ${e2e.rssPeakMb} MB.`,
+      ].join('\n'),
+    );
+  }
+
+  if (only.has('smsc')) {
+    const results: SmscPipelineResult[] = [];
+    const messages = QUICK ? 2_000 : Number(values['smsc-messages']);
+    const env = Object.fromEntries(
+      (values['smsc-env'] as string)
+        .split(/\s+/)
+        .filter(Boolean)
+        .map((kv) => kv.split('=') as [string, string]),
+    );
+    for (const dialect of ['sqlite', 'postgres'] as const) {
+      for (const receipts of [false, true]) {
+        const store = await benchStore(dialect, values['postgres-url'] as string);
+        try {
+          results.push(await smscPipeline({ dialect, store, receipts, messages, connections: CONNECTIONS, env }));
+        } finally {
+          await store.drop();
+        }
+      }
+    }
+    report.smsc = results;
+    const rows = results.map(
+      (r) =>
+        `| ${r.dialect} | ${r.scenario} | ${r.httpPerSecond} | ${r.httpP50} / ${r.httpP99} | ${r.submitsPerSecond} | ${r.callbacksPerSecond ?? ''} | ${r.cpuMsPerMessage} | ${r.rssPeakMb} | ${r.bytesWrittenPerMessage} | ${r.commitsPerMessage ?? ''} | ${r.rowsWrittenPerMessage ?? ''} | ${r.non2xx}${r.complete ? '' : ' (incomplete)'} |`,
+    );
+    section(
+      `HTTP send → SMPP → receipt → webhook (${messages} sends over ${CONNECTIONS} connections, closed loop)`,
+      `\`herald serve\` with SMS_PROVIDER=smpp against an SMPP sink that answers every submit_sm (and, with receipts, reports each DELIVRD at once), a webhook for message.delivered to a loopback receiver. Rates from the first request to the last submit_sm / callback. Bytes: written to disk by the process (SQLite), WAL generated (PostgreSQL). The side-by-side with Kannel is docs/performance.md, "Against Kannel".${Object.keys(env).length > 0 ? ` Settings: ${values['smsc-env']}.` : ''}`,
+      [
+        '| store | scenario | HTTP req/s | HTTP p50 / p99 ms | submit_sm/s | callbacks/s | CPU ms/msg | RSS peak MB | bytes/msg | commits/msg | rows/msg | non-2xx |',
+        '|---|---|---|---|---|---|---|---|---|---|---|---|',
+        ...rows,
       ].join('\n'),
     );
   }

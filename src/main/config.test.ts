@@ -45,7 +45,7 @@ describe('configuration from the environment', () => {
         systemId: 'herald-sys',
         password: 'p@ss:w/rd',
         systemType: '',
-        windowSize: 10,
+        windowSize: 100,
         enquireLinkMs: 30_000,
         responseTimeoutMs: 10_000,
         reconnectMinMs: 1_000,
@@ -312,9 +312,9 @@ describe('connection limits', () => {
     });
   });
 
-  it('sheds load past 50 ms of queued sends, 20,000 queued messages, a 50 ms stall or a busy event loop by default, memory unbounded', () => {
+  it('sheds load past 200 ms of queued sends, 20,000 queued messages, a 50 ms stall or a busy event loop by default, memory unbounded', () => {
     expect(loadConfig({}).admission).toEqual({
-      maxQueueWaitMs: 50,
+      maxQueueWaitMs: 200,
       maxQueuedMessages: 20_000,
       maxEventLoopDelayMs: 50,
       maxEventLoopBusyPercent: 98,

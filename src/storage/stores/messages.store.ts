@@ -198,27 +198,30 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     },
 
     async findByProviderIds(channel, ids) {
-      if (ids.length === 0) return undefined;
-      const part = await db
-        .selectFrom('message_parts')
-        .select(['message_id', 'provider_message_id'])
-        .where('channel', '=', channel)
-        .where('provider_message_id', 'in', [...ids])
-        .executeTakeFirst();
-      if (part) {
-        const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', part.message_id).executeTakeFirst();
-        return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
+      // Each form in turn (see messageIdsByProviderIds): the first that names a part or a message.
+      for (const id of ids) {
+        const part = await db
+          .selectFrom('message_parts')
+          .select(['message_id', 'provider_message_id'])
+          .where('channel', '=', channel)
+          .where('provider_message_id', '=', id)
+          .executeTakeFirst();
+        if (part) {
+          const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', part.message_id).executeTakeFirst();
+          return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
+        }
+        // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
+        const row = await db
+          .selectFrom('messages')
+          .select(MESSAGE_COLUMNS)
+          .where('channel', '=', channel)
+          .where('provider_message_id', '=', id)
+          .orderBy('created_at', 'desc')
+          .limit(1)
+          .executeTakeFirst();
+        if (row) return { message: toMessage(row) };
       }
-      // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
-      const row = await db
-        .selectFrom('messages')
-        .select(MESSAGE_COLUMNS)
-        .where('channel', '=', channel)
-        .where('provider_message_id', 'in', [...ids])
-        .orderBy('created_at', 'desc')
-        .limit(1)
-        .executeTakeFirst();
-      return row && { message: toMessage(row) };
+      return undefined;
     },
 
     async messageIdsByProviderIds(channel, idGroups) {
@@ -245,15 +248,16 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           if (!known || row.created_at > known.createdAt) newest.set(key, { id: row.id, createdAt: row.created_at });
         }
       }
+      // Each form in turn, the one given first: an SMSC that counts in hex gives ids whose decimal
+      // form is another message's id ("10" is also 16), so a later form is only a fallback.
+      // SMSC ids are counters that wrap or restart: of the messages with one id, the newest is meant.
       return idGroups.map((group) => {
-        if (group.some((form) => parts.has(form))) return 'part';
-        // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
-        let found: { id: string; createdAt: number } | undefined;
         for (const form of group) {
+          if (parts.has(form)) return 'part';
           const match = newest.get(form);
-          if (match && (!found || match.createdAt > found.createdAt)) found = match;
+          if (match) return match.id;
         }
-        return found?.id;
+        return undefined;
       });
     },
 

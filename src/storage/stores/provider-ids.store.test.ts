@@ -57,6 +57,29 @@ describeEachDialect("receipts that name their message by the provider's id only"
     expect(await t.store.messages.messageIdsByProviderIds('email', [[second.smsc]])).toEqual([undefined]);
   });
 
+  it('takes the id as given before its other forms: an SMSC counting in hex gave "10", and another message has "16", its decimal form', async () => {
+    nextId = () => '10';
+    const hex = await sent();
+    t.clock.advance(1_000);
+    nextId = () => '16';
+    const newer = await sent();
+    nextId = () => `SMSC-${n}`;
+    // The receipt says "10"; Herald also tries its decimal form, 16, which is the newer message's id.
+    expect(await t.store.messages.messageIdsByProviderIds('sms', [['10', '16']])).toEqual([hex.id]);
+    expect((await t.store.messages.findByProviderIds('sms', ['10', '16']))?.message.id).toBe(hex.id);
+    // A form given later still finds a message when the first names none.
+    expect(await t.store.messages.messageIdsByProviderIds('sms', [['nothing', '16']])).toEqual([newer.id]);
+    expect((await t.store.messages.findByProviderIds('sms', ['nothing', '16']))?.message.id).toBe(newer.id);
+    const results = await t.store.transaction((tx) =>
+      applyReceipts(tx, [
+        { channel: 'sms', providerMessageId: '10', alternativeIds: ['16'], status: 'delivered', occurredAt: t.clock.now() },
+      ]),
+    );
+    expect(results).toEqual(['applied']);
+    expect((await t.store.messages.findById(hex.id))?.status).toBe('delivered');
+    expect((await t.store.messages.findById(newer.id))?.status).toBe('sent');
+  });
+
   it('delivers a batch of such receipts, each to its own message, and leaves a stranger unmatched', async () => {
     const messages = [await sent(), await sent(), await sent()];
     const at = t.clock.now();

@@ -1,0 +1,246 @@
+import { readFileSync } from 'node:fs';
+import { createServer as createHttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import autocannon from 'autocannon';
+import pg from 'pg';
+import smpp, { type Pdu } from 'smpp';
+import { type BenchStore, createAccount, type Dialect, startHerald } from './herald.js';
+
+/**
+ * The job a gateway exists for, Herald alone: HTTP sends (autocannon, exactly N, closed loop) ->
+ * Herald -> an SMPP sink (the smpp package) that answers every submit_sm and, with receipts,
+ * sends DELIVRD at once -> Herald -> a webhook receiver counting callbacks. The same shape as the
+ * side-by-side harness with Kannel (docs/performance.md, "Against Kannel"), so its figures can be
+ * read next to that table; the ratio to Kannel comes only from that harness.
+ */
+export interface SmscPipelineOptions {
+  dialect: Dialect;
+  store: BenchStore;
+  receipts: boolean;
+  messages: number;
+  connections: number;
+  /** Herald settings on top of the bench's (e.g. DISPATCH_THREAD=false). */
+  env?: Record<string, string>;
+  /** Longest wait for the last submit_sm or callback after the load (s). */
+  drainSeconds?: number;
+}
+
+export interface SmscPipelineResult {
+  scenario: 'plain' | 'receipts';
+  dialect: Dialect;
+  messages: number;
+  httpPerSecond: number;
+  httpP50: number;
+  httpP99: number;
+  non2xx: number;
+  /** First request to the N-th submit_sm at the sink. */
+  submitsPerSecond: number;
+  /** First request to the N-th callback (receipts only). */
+  callbacksPerSecond: number | null;
+  /** Herald's CPU (user + system, all threads) per message, ms. */
+  cpuMsPerMessage: number;
+  rssPeakMb: number;
+  /** SQLite: bytes the process wrote to disk per message; PostgreSQL: WAL bytes per message. */
+  bytesWrittenPerMessage: number;
+  /** PostgreSQL: commits and rows written (inserted + updated + deleted) per message. */
+  commitsPerMessage: number | null;
+  rowsWrittenPerMessage: number | null;
+  /** Sends answered 2xx, submit_sm the sink took, callbacks the receiver got. */
+  accepted: number;
+  submitted: number;
+  callbacks: number;
+  /** Receipts Herald answered with an error (the sink does not send them again). */
+  receiptsRefused: number;
+  complete: boolean;
+}
+
+const TICKS_PER_SECOND = 100;
+
+function cpuSecondsOf(pid: number): number {
+  const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]?.split(' ') ?? [];
+  return (Number(fields[11]) + Number(fields[12])) / TICKS_PER_SECOND;
+}
+
+function bytesWrittenBy(pid: number): number {
+  const match = /write_bytes:\s+(\d+)/.exec(readFileSync(`/proc/${pid}/io`, 'utf8'));
+  return Number(match?.[1] ?? 0);
+}
+
+async function postgresCounters(url: string): Promise<{ commits: number; rows: number; walBytes: number }> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const db = await client.query(
+      'select xact_commit::bigint as commits, (tup_inserted + tup_updated + tup_deleted)::bigint as rows from pg_stat_database where datname = current_database()',
+    );
+    const wal = await client.query('select pg_current_wal_lsn() - $1::pg_lsn as bytes', ['0/0']);
+    return { commits: Number(db.rows[0].commits), rows: Number(db.rows[0].rows), walBytes: Number(wal.rows[0].bytes) };
+  } finally {
+    await client.end();
+  }
+}
+
+/** An SMSC that takes every submit_sm at once and, with `receipts`, reports each delivered at once. */
+async function startSink(receipts: boolean) {
+  let submits = 0;
+  let refusedReceipts = 0;
+  let lastSubmitAt = 0;
+  const server = smpp.createServer({}, (session) => {
+    session.on('error', () => {});
+    session.on('bind_transceiver', (pdu: Pdu) => {
+      session.send(pdu.response({ system_id: 'BENCHSINK' }));
+    });
+    session.on('enquire_link', (pdu: Pdu) => session.send(pdu.response()));
+    session.on('unbind', (pdu: Pdu) => session.send(pdu.response()));
+    session.on('deliver_sm_resp', (pdu: Pdu) => {
+      if (pdu.command_status !== 0) refusedReceipts++;
+    });
+    session.on('submit_sm', (pdu: Pdu) => {
+      const id = (++submits).toString(16).toUpperCase();
+      lastSubmitAt = performance.now();
+      session.send(pdu.response({ message_id: id }));
+      if (!receipts) return;
+      const text = `id:${id} sub:001 dlvrd:001 submit date:2611211200 done date:2611211201 stat:DELIVRD err:000 text:`;
+      session.deliver_sm({
+        source_addr: String(pdu.destination_addr),
+        destination_addr: String(pdu.source_addr),
+        esm_class: 0x04,
+        short_message: Buffer.from(text, 'latin1'),
+        receipted_message_id: id,
+        message_state: 2,
+      });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    port: (server.address() as AddressInfo).port,
+    submits: () => submits,
+    refusedReceipts: () => refusedReceipts,
+    lastSubmitAt: () => lastSubmitAt,
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}
+
+/** A webhook receiver that answers 204 and counts the message.delivered events it gets. */
+async function startReceiver() {
+  let callbacks = 0;
+  let lastAt = 0;
+  const server = createHttpServer((req, res) => {
+    req.resume();
+    req.on('end', () => {
+      callbacks++;
+      lastAt = performance.now();
+      res.writeHead(204).end();
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/hooks`,
+    callbacks: () => callbacks,
+    lastAt: () => lastAt,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPipelineResult> {
+  const { store, messages } = options;
+  const sink = await startSink(options.receipts);
+  const receiver = await startReceiver();
+  const account = createAccount(store);
+  const herald = await startHerald(store, {
+    worker: true,
+    env: {
+      SMS_PROVIDER: 'smpp',
+      SMPP_URL: `smpp://bench:bench@127.0.0.1:${sink.port}`,
+      SMPP_DEFAULT_SENDER: '12345',
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_DEVELOPER: '1000000:1000000',
+      ...options.env,
+    },
+  });
+  try {
+    const token = await herald.token(account);
+    if (options.receipts) {
+      const created = await fetch(`${herald.url}/v1/webhooks`, {
+        method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        body: JSON.stringify({ url: receiver.url, events: ['message.delivered'] }),
+      });
+      if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`);
+    }
+    // The SMPP link is bound once /readyz says so.
+    for (let i = 0; i < 100; i++) {
+      const ready = await (await fetch(`${herald.url}/readyz`)).text();
+      if (ready.includes('"provider":"smpp","connected":true')) break;
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+    const pgBefore = options.dialect === 'postgres' ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
+    const cpuBefore = cpuSecondsOf(herald.pid);
+    const bytesBefore = bytesWrittenBy(herald.pid);
+    const submitsBefore = sink.submits();
+    let rssPeak = herald.rss();
+    const sampler = setInterval(() => {
+      rssPeak = Math.max(rssPeak, herald.rss());
+    }, 200);
+    const started = performance.now();
+    let n = 0;
+    const result = await autocannon({
+      url: `${herald.url}/v1/sms/send`,
+      method: 'POST',
+      connections: options.connections,
+      amount: messages,
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+      requests: [
+        {
+          setupRequest: (request) =>
+            Object.assign({}, request, {
+              body: JSON.stringify({ to: `+1415${String(5_000_000 + (n++ % 4_000_000))}`, message: 'Your code is 123456' }),
+            }),
+        },
+      ],
+      timeout: 30,
+    });
+    const httpSeconds = (performance.now() - started) / 1000;
+    const deadline = performance.now() + (options.drainSeconds ?? 120) * 1000;
+    const want = submitsBefore + result['2xx'];
+    while (performance.now() < deadline && (sink.submits() < want || (options.receipts && receiver.callbacks() < result['2xx']))) {
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    clearInterval(sampler);
+    const cpu = cpuSecondsOf(herald.pid) - cpuBefore;
+    const bytes = bytesWrittenBy(herald.pid) - bytesBefore;
+    const pgAfter = pgBefore ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
+    const submitsSeconds = (sink.lastSubmitAt() - started) / 1000;
+    const callbacksSeconds = (receiver.lastAt() - started) / 1000;
+    const ok = result['2xx'];
+    return {
+      scenario: options.receipts ? 'receipts' : 'plain',
+      dialect: options.dialect,
+      messages,
+      httpPerSecond: Math.round(ok / httpSeconds),
+      httpP50: result.latency.p50,
+      httpP99: result.latency.p99,
+      non2xx: result.non2xx + result.errors + result.timeouts,
+      submitsPerSecond: Math.round((sink.submits() - submitsBefore) / submitsSeconds),
+      callbacksPerSecond: options.receipts ? Math.round(receiver.callbacks() / callbacksSeconds) : null,
+      cpuMsPerMessage: Math.round((cpu * 1000 * 100) / ok) / 100,
+      rssPeakMb: Math.round(rssPeak / 1024 / 1024),
+      bytesWrittenPerMessage: Math.round((pgBefore && pgAfter ? pgAfter.walBytes - pgBefore.walBytes : bytes) / Math.max(1, ok)),
+      commitsPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.commits - pgBefore.commits) / ok) * 10) / 10 : null,
+      rowsWrittenPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.rows - pgBefore.rows) / ok) * 10) / 10 : null,
+      accepted: ok,
+      submitted: sink.submits() - submitsBefore,
+      callbacks: receiver.callbacks(),
+      receiptsRefused: sink.refusedReceipts(),
+      complete: ok === messages && sink.submits() >= want && (!options.receipts || receiver.callbacks() >= ok),
+    };
+  } finally {
+    await herald.stop();
+    await receiver.close();
+    await sink.close();
+  }
+}
