@@ -224,19 +224,19 @@ export class Worker {
       setImmediate(() => {
         const batch = this.#toSettle;
         this.#toSettle = [];
-        this.ctx.store
-          .groupedTransaction((tx) =>
-            this.#settle(
-              tx,
-              batch.map((entry) => entry.outcome),
-            ),
-          )
+        const outcomes = batch.map((entry) => entry.outcome);
+        const write = (some: ReadonlyArray<[ClaimedJob, JobResult]>) => this.ctx.store.groupedTransaction((tx) => this.#settle(tx, some));
+        // Once more if it fails (PostgreSQL may pick it as a deadlock's victim): nothing of it was
+        // written, and a job's work recorded in it (a webhook delivered) is otherwise done again.
+        // Then each job on its own, so one whose record cannot be written fails alone.
+        write(outcomes)
+          .catch(() => write(outcomes))
           .then(
             () => {
               for (const entry of batch) entry.done();
             },
-            (error: unknown) => {
-              for (const entry of batch) entry.failed(error);
+            () => {
+              for (const entry of batch) write([entry.outcome]).then(entry.done, entry.failed);
             },
           );
       });

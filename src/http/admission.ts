@@ -250,15 +250,16 @@ export function createAdmission(deps: AdmissionDeps): Admission {
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now();
-    if (deps.starting?.()) {
-      // Read, so the start-up's turns are not judged once it is over; nothing is shed meanwhile.
+    // Starting: the loop is read, so the start-up's turns are not judged once it is over, and the
+    // process is not judged meanwhile (the sends' queue still is).
+    const starting = deps.starting?.() === true;
+    if (starting) {
       readLoop(now);
       utilization = 0;
       turnMs = 0;
       stalledTicks = 0;
-      return;
     }
-    const behind = judgeProcess(now);
+    const behind = starting ? undefined : judgeProcess(now);
     if (behind) processReason = behind;
     processControl.observe(behind !== undefined);
     const queued = judgeSends();

@@ -41,9 +41,9 @@ export const ServiceUnavailable = Type.Object(ErrorEnvelope.properties, {
     'The node is shutting down, or overloaded and shedding load: the request was refused before any work was done ' +
     '(nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, ' +
     'here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the ' +
-    'oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 50 ms) or more than ' +
+    'oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than ' +
     '`OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its ' +
-    'event loop stalls longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than ' +
+    'event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than ' +
     '`OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / ' +
     '`OVERLOAD_MAX_RSS_BYTES` when set.',
   headers: { 'retry-after': Type.Integer({ minimum: 1, description: 'Seconds to wait before sending the request again.' }) },

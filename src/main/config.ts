@@ -446,7 +446,8 @@ export function loadConfig(environment: Env = process.env): Config {
       leaseMs,
       pollIntervalMs: integer(env, 'WORKER_POLL_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.pollIntervalMs, 10, 60_000),
     },
-    dispatchThread: boolean(env, 'DISPATCH_THREAD', true),
+    // An in-memory SQLite store is the process's own connection's: a thread would open another, empty one.
+    dispatchThread: boolean(env, 'DISPATCH_THREAD', true) && !databaseUrl.endsWith(':memory:'),
     sendTimeoutMs,
     retry: {
       baseDelayMs: integer(env, 'RETRY_BASE_DELAY_MS', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 3_600_000),

@@ -26,7 +26,7 @@ import { type RunningWorkers, startWorkers } from './workers.js';
 const HEALTH_WAIT_MS = 1_000;
 
 type ToThread = { type: 'wake' } | { type: 'health'; ask: number } | { type: 'stop'; deadlineMs: number };
-type FromThread = { type: 'started' } | { type: 'health'; ask: number; providers: ProviderHealth[] } | { type: 'stopped' };
+type FromThread = { type: 'started' } | { type: 'health'; ask: number; providers: ProviderHealth[] } | { type: 'stopped'; error?: string };
 
 const THREAD_ROLE = 'herald-dispatch';
 
@@ -48,7 +48,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
   let asks = 0;
   const answers = new Map<number, (providers: ProviderHealth[]) => void>();
   let stopping = false;
-  let stopped: (() => void) | undefined;
+  let stopped: ((error?: string) => void) | undefined;
 
   // One wake-up per turn at most, however many commits the turn made.
   let wakePosted = false;
@@ -68,7 +68,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
         health = message.providers;
         answers.get(message.ask)?.(message.providers);
         answers.delete(message.ask);
-      } else if (message.type === 'stopped') stopped?.();
+      } else if (message.type === 'stopped') stopped?.(message.error);
     });
     thread.once('error', (error) => {
       logger.fatal({ err: error }, 'the dispatch thread failed; stopping');
@@ -76,7 +76,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
       if (!stopping) process.exit(1);
     });
     thread.once('exit', (code) => {
-      stopped?.();
+      stopped?.(code === 0 ? undefined : `the dispatch thread exited with code ${code}`);
       if (stopping) return;
       logger.fatal({ code }, 'the dispatch thread exited; stopping');
       reject(new Error(`the dispatch thread exited with code ${code}`));
@@ -103,15 +103,17 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
     async stop(deadlineMs) {
       stopping = true;
       services.onJobsCommitted.delete(wake);
-      const done = new Promise<void>((resolve) => {
+      const done = new Promise<string | undefined>((resolve) => {
         stopped = resolve;
       });
       thread.postMessage({ type: 'stop', deadlineMs } satisfies ToThread);
       // The worker's own deadline, and a little for its services to close.
       const timer = setTimeout(() => void thread.terminate(), deadlineMs + 2_000);
-      await done;
+      const error = await done;
       clearTimeout(timer);
       await thread.terminate();
+      // The process then ends with code 1 ('shutdown failed'), as a worker stopping in it would.
+      if (error) throw new Error(`the dispatch worker did not stop cleanly: ${error}`);
     },
   };
 }
@@ -131,13 +133,16 @@ async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
     } else if (message.type === 'stop' && !stopping) {
       stopping = true;
       void (async () => {
-        try {
-          await workers.stop(message.deadlineMs);
-        } finally {
-          await services.close().catch((error: unknown) => logger.error({ err: error }, 'could not close the dispatch services'));
-          port.postMessage({ type: 'stopped' } satisfies FromThread);
-          port.close();
-        }
+        let failure: string | undefined;
+        await workers.stop(message.deadlineMs).catch((error: unknown) => {
+          logger.error({ err: error }, 'the dispatch worker did not stop cleanly');
+          failure = error instanceof Error ? error.message : String(error);
+        });
+        await services.close().catch((error: unknown) => logger.error({ err: error }, 'could not close the dispatch services'));
+        // Its last lines reach standard output before the thread ends (pino flushes on exit only on the main thread).
+        logger.flush();
+        port.postMessage((failure ? { type: 'stopped', error: failure } : { type: 'stopped' }) satisfies FromThread);
+        port.close();
       })();
     }
   });

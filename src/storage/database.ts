@@ -203,6 +203,23 @@ class ImmediateSqliteDriver extends SqliteDriver {
     }
   }
 
+  /**
+   * However the transaction ended: SQLite rolls a transaction back by itself on some errors (a full
+   * disk, an I/O error, INSERT OR ROLLBACK), and then nobody calls rollback; the turn is given
+   * here, or every later write of the process would wait for it for ever.
+   */
+  override async releaseConnection(): Promise<void> {
+    if (this.#holdsTurn) {
+      if (this.sqlite.inTransaction) {
+        try {
+          this.sqlite.exec('rollback');
+        } catch {}
+      }
+      if (!this.sqlite.inTransaction) this.#giveTurn();
+    }
+    await super.releaseConnection();
+  }
+
   #giveTurn(): void {
     if (!this.#holdsTurn) return;
     this.#holdsTurn = false;

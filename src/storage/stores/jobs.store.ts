@@ -1,4 +1,4 @@
-import type { SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import type { ExpressionBuilder, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { jobIdOfMessage, newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
@@ -174,10 +174,17 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     async renewLeases(workerId, jobIds, until) {
       let renewed = 0;
       for (const ids of chunks(jobIds, 1_000)) {
+        // PostgreSQL: rows another transaction holds (this worker settling that job right now) are
+        // skipped, not waited for. A renewal takes its rows in no set order, a settle its own: waiting,
+        // the two deadlocked now and then, and the settle lost (a webhook delivery sent twice).
+        const held = options.capabilities.skipLocked
+          ? (eb: ExpressionBuilder<Database, 'jobs'>) =>
+              eb.selectFrom('jobs').select('id').where('id', 'in', ids).where('locked_by', '=', workerId).forUpdate().skipLocked()
+          : undefined;
         const result = await db
           .updateTable('jobs')
           .set({ locked_until: until })
-          .where('id', 'in', ids)
+          .where('id', 'in', held ?? ids)
           .where('locked_until', 'is not', null)
           .where('locked_by', '=', workerId)
           .executeTakeFirst();
