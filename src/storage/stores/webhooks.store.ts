@@ -8,7 +8,7 @@ import type {
   WebhooksPort,
 } from '../../core/ports.js';
 import type { Executor } from '../database.js';
-import type { WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
+import type { EventsTable, WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
 import { chunks } from './chunks.js';
 
 const fromEvent = (event: StoredEvent) => ({
@@ -18,6 +18,15 @@ const fromEvent = (event: StoredEvent) => ({
   type: event.type,
   body: event.body,
   created_at: event.createdAt,
+});
+
+const toEvent = (row: EventsTable): StoredEvent => ({
+  id: row.id,
+  accountId: row.account_id,
+  messageId: row.message_id,
+  type: row.type,
+  body: row.body,
+  createdAt: row.created_at,
 });
 
 const toWebhook = (row: WebhooksTable): Webhook => ({
@@ -124,16 +133,7 @@ export function webhooksStore(db: Executor): WebhooksPort {
 
     async findEvent(eventId) {
       const row = await db.selectFrom('events').selectAll().where('id', '=', eventId).executeTakeFirst();
-      return (
-        row && {
-          id: row.id,
-          accountId: row.account_id,
-          messageId: row.message_id,
-          type: row.type,
-          body: row.body,
-          createdAt: row.created_at,
-        }
-      );
+      return row && toEvent(row);
     },
 
     async nextEventSequence(messageId) {
@@ -251,20 +251,7 @@ export function webhooksStore(db: Executor): WebhooksPort {
               ),
         );
         const events = new Map(
-          (await db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map(
-            (row) =>
-              [
-                row.id,
-                {
-                  id: row.id,
-                  accountId: row.account_id,
-                  messageId: row.message_id,
-                  type: row.type,
-                  body: row.body,
-                  createdAt: row.created_at,
-                },
-              ] as const,
-          ),
+          (await db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map((row) => [row.id, toEvent(row)] as const),
         );
         const secrets = new Map(
           (await db.selectFrom('webhook_secrets').selectAll().where('account_id', 'in', accountIds).execute()).map(
