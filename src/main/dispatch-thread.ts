@@ -121,7 +121,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
 /** The thread's side: a worker like `herald worker`'s, told by the main thread when to wake and stop. */
 async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel).child({ thread: 'dispatch' });
+  const logger = createLogger(config.logLevel, undefined, { sync: true }).child({ thread: 'dispatch' });
   const { shared } = workerData as { shared: SharedStore };
   const services = buildServices(config, logger, systemClock, shared);
   const workers = startWorkers(services);
@@ -139,8 +139,6 @@ async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
           failure = error instanceof Error ? error.message : String(error);
         });
         await services.close().catch((error: unknown) => logger.error({ err: error }, 'could not close the dispatch services'));
-        // Its last lines reach standard output before the thread ends (pino flushes on exit only on the main thread).
-        logger.flush();
         port.postMessage((failure ? { type: 'stopped', error: failure } : { type: 'stopped' }) satisfies FromThread);
         port.close();
       })();

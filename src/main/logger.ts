@@ -64,7 +64,7 @@ function serializeError(error: Error): ReturnType<typeof pino.stdSerializers.err
  * values of query parameters named like one, in request URLs (`req.url`, a `url` field), error
  * messages and stacks, and message strings (Fastify quotes the raw URL in some of its own).
  */
-export function createLogger(level: string, file?: string): Logger {
+export function createLogger(level: string, file?: string, output: { sync?: boolean } = {}): Logger {
   const options: LoggerOptions = {
     level,
     base: { service: 'herald' },
@@ -112,5 +112,8 @@ export function createLogger(level: string, file?: string): Logger {
     },
   };
   // Standard output unless a file is named (the test suite keeps every log for its secret scan).
-  return file ? pino(options, pino.destination({ dest: file, sync: true })) : pino(options);
+  // `sync`: written before the call returns, for a worker thread, whose buffered lines pino only
+  // flushes at exit on the main thread (the dispatch thread's last lines were lost at shutdown).
+  if (file) return pino(options, pino.destination({ dest: file, sync: true }));
+  return output.sync ? pino(options, pino.destination({ dest: 1, sync: true })) : pino(options);
 }
