@@ -8,7 +8,7 @@ import { DONE, type JobResult } from './job-catalogue.js';
 import { perTurn } from './per-turn.js';
 
 /**
- * Delays between attempts (CONTRACT 7): 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h,
+ * Delays between attempts (docs/webhooks.md): 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h,
  * about 35 hours in all, so a receiver down for a whole day still gets every event.
  */
 export const WEBHOOK_RETRY_DELAYS_MS = [

@@ -6,12 +6,12 @@ import { ALL_SCOPES, type Scope } from '../core/scopes.js';
 import { recordInboundMessage } from '../core/whatsapp/manage-templates.js';
 
 /**
- * CONTRACT 3 as a matrix: every /v1 operation of the OpenAPI document, called with a token holding
+ * The scope rules (docs/authentication.md, "Scopes") as a matrix: every /v1 operation of the OpenAPI document, called with a token holding
  * exactly one scope, for each scope. The allowed scopes get past authorization (a valid request:
  * 2xx, or the answer the domain gives); every other scope gets 403 INSUFFICIENT_SCOPE and changes
  * nothing.
  */
-describeEachDialect('the scope matrix (CONTRACT 3)', (dialect) => {
+describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialect) => {
   let t: TestApp;
   let receiver: WebhookReceiver;
   let account: Awaited<ReturnType<TestApp['createAccount']>>;
@@ -50,7 +50,7 @@ describeEachDialect('the scope matrix (CONTRACT 3)', (dialect) => {
     await t.close();
   });
 
-  /** A valid request for each operation, and the scopes CONTRACT 3 lets through. */
+  /** A valid request for each operation, and the scopes that let it through. */
   const cases = (): Array<{ operation: string; url: string; body?: unknown; allowed: Scope[] }> => [
     { operation: 'POST /v1/sms/send', url: '/v1/sms/send', body: { to: '+14155552671', message: 'm' }, allowed: ['sms:send'] },
     { operation: 'POST /v1/sms/bulk', url: '/v1/sms/bulk', body: { recipients: ['+14155552671'], message: 'm' }, allowed: ['sms:send'] },

@@ -1,7 +1,7 @@
 import type { Channel } from '../../core/ids.js';
 
 /**
- * What the sandbox carrier does with a recipient (CONTRACT 8). Magic recipients make every path
+ * What the sandbox carrier does with a recipient (docs/how-it-works.md, "The sandbox"). Magic recipients make every path
  * of the lifecycle reachable without a real carrier; everyone else is sent, then delivered.
  */
 export type SandboxBehaviour =

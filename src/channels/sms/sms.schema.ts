@@ -3,7 +3,10 @@ import { Nullable, Timestamp } from '../../http/envelope.js';
 import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
 import { FORMATS } from '../../http/validation.js';
 
-/** SEED 4.2 and CONTRACT 6. Phone validity beyond the E.164 shape is checked by the use case (INVALID_PHONE). */
+/**
+ * `POST /v1/sms/send` (field rules: docs/messages-and-credits.md). Phone validity beyond the E.164
+ * shape is checked by the use case (INVALID_PHONE).
+ */
 export const SendSmsBody = Type.Object(
   {
     to: Type.String({

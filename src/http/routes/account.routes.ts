@@ -23,7 +23,7 @@ const BalanceSchema = Type.Object({
   available: Type.Number({ description: 'credits − reserved: what new sends can spend.' }),
 });
 
-/** SEED 4.7: the caller's own account and balance. */
+/** `GET /v1/account`: the caller's own account and balance (docs/messages-and-credits.md, "The credit balance"). */
 export async function accountRoutes(app: FastifyInstance, deps: { store: Store }): Promise<void> {
   const loadAccount = async (accountId: string) => {
     const account = await deps.store.accounts.findAccount(accountId);

@@ -118,7 +118,7 @@ describeEachDialect('universal message endpoint', (dialect) => {
     });
   });
 
-  describe("scopes (CONTRACT 3: the read scope of the message's channel)", () => {
+  describe("scopes (the read scope of the message's channel: docs/authentication.md, Scopes)", () => {
     it('serves a token holding only sms:read', async () => {
       const narrow = await t.tokenFor(owner, 'sms:read');
       const response = await t.call('GET', `/v1/messages/${smsId}`, narrow);
