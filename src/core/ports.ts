@@ -1,5 +1,6 @@
 import type { Account, ApiClient } from './accounts/account.js';
 import type { LedgerEntry } from './accounts/ledger.js';
+import type { NewJob } from './delivery/job-kinds.js';
 import type { Channel } from './ids.js';
 import type { ChargeState, Message, MessageStatus, StatusChange } from './messages/message.js';
 
@@ -279,13 +280,7 @@ export interface Transition {
   requireNotInFlight?: boolean;
 }
 
-export interface NewJob {
-  kind: string;
-  /** The message the job is for: a message has at most one job, keyed by it (ids.ts, jobIdOfMessage). */
-  messageId: string | null;
-  payload: unknown;
-  runAt: number;
-}
+export type { NewJob };
 
 export interface ClaimedJob {
   id: string;

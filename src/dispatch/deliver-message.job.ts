@@ -12,7 +12,7 @@ import type { ClaimedJob } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
-import { DONE } from './job-catalogue.js';
+import { type BatchJobHandler, DONE } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
 import type { SettleJobs } from './settle-jobs.js';
 
@@ -52,12 +52,7 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  * multi-row statements, together with the removal of its jobs. So a slow hand-over holds up only
  * its own record, and a batch costs a handful of statements rather than a few dozen per message.
  */
-export async function deliverMessages(
-  ctx: DispatchContext,
-  jobs: readonly ClaimedJob[],
-  signal: AbortSignal,
-  settle: SettleJobs,
-): Promise<void> {
+export const deliverMessages: BatchJobHandler<'deliver_message'> = async (ctx, jobs, signal, settle) => {
   const { store } = ctx;
   const jobOf = new Map<string, ClaimedJob>();
   const finished: ClaimedJob[] = [];
@@ -99,7 +94,7 @@ export async function deliverMessages(
   await recorder.drained();
   const failure = handedOver.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
-}
+};
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
 async function handOverAll(

@@ -1,25 +1,16 @@
-import type { ClaimedJob, DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
+import type { DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
 import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
-import { DONE, type JobResult } from './job-catalogue.js';
+import { DONE, type JobHandler, type JobResult, type OnDropped } from './job.js';
 import { perTurn } from './per-turn.js';
-
-/**
- * Delays between attempts (docs/webhooks.md): 5 s, 30 s, 2 min, 10 min, 30 min, 1 h, 3 h, 6 h, 12 h, 12 h,
- * about 35 hours in all, so a receiver down for a whole day still gets every event.
- */
-export const WEBHOOK_RETRY_DELAYS_MS = [
-  5_000, 30_000, 120_000, 600_000, 1_800_000, 3_600_000, 10_800_000, 21_600_000, 43_200_000, 43_200_000,
-];
+import { busyReceiverRetryAt, webhookRetryDelayMs } from './retry-policy.js';
 
 /** A webhook failing for this long without a single success is disabled. */
 export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 
-/** How long a delivery put back for a busy receiver waits before it is tried again. */
-const BUSY_RECEIVER_DELAY_MS = 250;
 /**
  * How long a delivery waits in this process for a slot at a busy receiver (at most four times as
  * many as it has slots wait), before it is put back: a quick receiver is fed without a round trip
@@ -30,19 +21,13 @@ const SLOT_WAIT_MS = 1_000;
 /** Re-exported: the overlap belongs to the signing rules in core. */
 export { SECRET_OVERLAP_MS } from '../core/webhooks/signing.js';
 
-/** Retry delay with ±20% jitter, so deliveries that failed together do not all return together. */
-export function webhookRetryDelayMs(failedAttempts: number, random: () => number): number | undefined {
-  const base = WEBHOOK_RETRY_DELAYS_MS[failedAttempts - 1];
-  return base === undefined ? undefined : Math.round(base * (0.8 + random() * 0.4));
-}
-
 /**
  * Posts one event to one receiver and records the outcome. At least once: a delivery is only
  * marked succeeded after a 2xx. A 410 disables the webhook at once; three days of consecutive
- * failures disable it too; other failures retry on the schedule above, then give up.
+ * failures disable it too; other failures retry on the webhook schedule (retry-policy.ts), then give up.
  */
-export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal): Promise<JobResult> {
-  const { deliveryId, receiver } = job.payload as { deliveryId: string; receiver?: string };
+export const deliverWebhook: JobHandler<'deliver_webhook'> = async (ctx, job, signal) => {
+  const { deliveryId, receiver } = job.payload;
   // The job names its receiver (jobs queued by earlier versions do not): a busy receiver is then
   // seen before anything is read, so waiting deliveries cost the store nothing but their reschedule.
   if (receiver === undefined) return deliverOnce(ctx, deliveryId, undefined, signal);
@@ -54,14 +39,10 @@ export async function deliverWebhook(ctx: DispatchContext, job: ClaimedJob, sign
   } finally {
     ctx.receiverSlots.give(receiver);
   }
-}
+};
 
-/** Back in a moment: rounded up to a 50 ms step, so deliveries waiting together are put back in one statement. */
-const busy = (ctx: DispatchContext): JobResult => ({
-  done: false,
-  retryAt: Math.ceil((ctx.clock.now() + BUSY_RECEIVER_DELAY_MS) / 50) * 50,
-  error: 'receiver busy',
-});
+/** Back in a moment (retry-policy.ts): no slot for its receiver in this process. */
+const busy = (ctx: DispatchContext): JobResult => ({ done: false, retryAt: busyReceiverRetryAt(ctx.clock.now()), error: 'receiver busy' });
 
 /** The reads of the deliveries that start in one turn, made together: four queries a turn, not four a delivery. */
 const readers = new WeakMap<Store, (deliveryId: string) => Promise<DeliveryContext | undefined>>();
@@ -188,9 +169,9 @@ async function record(
  * in a row), in the transaction that drops it: failed, not left `pending` as if a retry were
  * coming (a replay of failed deliveries then finds it).
  */
-export async function giveUpWebhookDelivery(_ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number): Promise<void> {
-  const deliveryId = (job.payload as { deliveryId?: unknown } | null)?.deliveryId;
-  if (typeof deliveryId !== 'string') return;
+export const giveUpWebhookDelivery: OnDropped<'deliver_webhook'> = async (_ctx, tx, _job, payload, at) => {
+  const deliveryId = payload?.deliveryId;
+  if (deliveryId === undefined) return;
   const delivery = await tx.webhooks.findDelivery(deliveryId);
   if (delivery?.status !== 'pending') return;
   await tx.webhooks.updateDelivery(
@@ -201,4 +182,4 @@ export async function giveUpWebhookDelivery(_ctx: DispatchContext, tx: Store, jo
       lastError: 'given up: the delivery failed inside Herald too many times in a row (see the logs)',
     }),
   );
-}
+};

@@ -9,7 +9,8 @@ import type { WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret } from '../core/webhooks/signing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { verifyWebhook } from '../webhooks/verify.js';
-import { DISABLE_AFTER_FAILING_MS, SECRET_OVERLAP_MS, WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from './deliver-webhook.job.js';
+import { DISABLE_AFTER_FAILING_MS, SECRET_OVERLAP_MS } from './deliver-webhook.job.js';
+import { WEBHOOK_RETRY_DELAYS_MS, webhookRetryDelayMs } from './retry-policy.js';
 import { Worker } from './worker.js';
 
 /** Polls until `check` holds, for at most 5 s (a functional bound, not a speed check). */

@@ -11,7 +11,7 @@ import {
 import type { Message } from '../core/messages/message.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
-import { DONE, type JobResult } from './job-catalogue.js';
+import { DONE, type JobResult, type OnDropped } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
 import type { SettleJobs } from './settle-jobs.js';
 
@@ -149,7 +149,7 @@ export const DISPATCH_FAILED: FailureReason = {
  * unconfirmed and charged. Otherwise it is failed and its credits released. Both only from
  * `queued`: a message a receipt has moved on meanwhile is left as it is.
  */
-export async function giveUpDelivery(ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number): Promise<void> {
+export const giveUpDelivery: OnDropped<'deliver_message'> = async (ctx, tx, job, _payload, at) => {
   if (!job.messageId) return;
   const message = await tx.messages.findById(job.messageId);
   if (message?.status !== 'queued') return;
@@ -163,4 +163,4 @@ export async function giveUpDelivery(ctx: DispatchContext, tx: Store, job: Claim
     given = await failQueued(tx, message, DISPATCH_FAILED, at);
   }
   if (given) ctx.logger.error({ message_id: message.id, job_id: job.id, held }, 'gave up a message whose delivery kept failing');
-}
+};

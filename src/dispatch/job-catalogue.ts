@@ -1,18 +1,111 @@
-import type { ProviderReceipt } from '../core/delivery/provider.js';
-import type { Store } from '../core/ports.js';
+import Type, { type Static, type TSchema } from 'typebox';
+import { Compile } from 'typebox/compile';
+import type { JobKind, JobPayloads } from '../core/delivery/job-kinds.js';
+import { CHANNELS } from '../core/ids.js';
+import type { ClaimedJob } from '../core/ports.js';
+import { deliverMessages } from './deliver-message.job.js';
+import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
+import { giveUpDelivery } from './delivery-endings.js';
+import type { BatchJobHandler, Job, JobHandler, OnDropped } from './job.js';
+import { applyProviderReceipts } from './provider-receipt.job.js';
+import { JOB_FAILURE_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export { JOB_KINDS, type JobKind } from '../core/delivery/job-kinds.js';
 
-export type ProviderReceiptPayload = ProviderReceipt;
-
 /**
- * What a job handler decided: finished (the job is removed) or try again later. `record`: the
- * job's own writes, made in the transaction that settles it (with the other jobs that end in the
- * same turn), so its work and its removal commit together.
+ * One kind of job: the shape of its payload, how it runs, how it is retried and what its work
+ * becomes when it is given up. Every kind in JOB_KINDS must have one (JOB_CATALOGUE's type says
+ * so), with a handler for its own payload type: a kind left out, or a handler for another
+ * payload, fails to compile.
  */
-export type JobResult =
-  | { done: true; record?: (tx: Store) => Promise<void> }
-  /** `failed`: the handler threw (a bug, a broken stored row), counted in the job's failures in a row. */
-  | { done: false; retryAt: number; error: string; failed?: true };
+export interface JobSpec<K extends JobKind> {
+  /** Checks a stored payload; a job whose payload fails is handled as a job whose handler threw. */
+  payload: PayloadCheck<K>;
+  /**
+   * `batch`: the kind's claimed jobs go to the handler together (their work is mostly store
+   * writes, which batch well). `one`: each job runs on its own lane (a request to its own receiver).
+   */
+  run: { batch: BatchJobHandler<K> } | { one: JobHandler<K> };
+  /**
+   * When a job whose handler threw (a bug, a broken row: not a provider's answer) comes back, and
+   * after how many failures in a row it is dropped. The retries a handler decides itself (a
+   * provider's answer, a receiver's) follow the schedules in retry-policy.ts named below.
+   */
+  failures: RetryPolicy;
+  /** What the work of a job dropped after too many failures in a row becomes (none: it is just removed). */
+  onDropped?: OnDropped<K>;
+}
 
-export const DONE: JobResult = { done: true };
+/** A compiled check of one kind's payload; its schema's type must fit the kind's payload type. */
+export interface PayloadCheck<K extends JobKind> {
+  (payload: unknown): payload is JobPayloads[K];
+  /** Why `payload` does not fit, for the job's error. */
+  explain(payload: unknown): string;
+}
+
+/** Compiles `schema` as the check of a kind's payload: its static type must be assignable to that payload type. */
+function payloadCheck<K extends JobKind, S extends TSchema>(
+  schema: S & (Static<S> extends JobPayloads[K] ? unknown : never),
+): PayloadCheck<K> {
+  const validator = Compile(schema);
+  return Object.assign((payload: unknown): payload is JobPayloads[K] => validator.Check(payload), {
+    explain(payload: unknown): string {
+      const [first] = validator.Errors(payload);
+      return first ? `payload${first.instancePath} ${first.message}` : 'payload does not fit';
+    },
+  });
+}
+
+const providerReceipt = Type.Object({
+  channel: Type.Union(CHANNELS.map((channel) => Type.Literal(channel))),
+  providerMessageId: Type.String(),
+  alternativeIds: Type.Optional(Type.Array(Type.String())),
+  messageId: Type.Optional(Type.String()),
+  status: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('read'), Type.Literal('complained')]),
+  code: Type.Optional(Type.String()),
+  message: Type.Optional(Type.String()),
+  occurredAt: Type.Number(),
+});
+
+export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
+  deliver_message: {
+    payload: payloadCheck<'deliver_message', ReturnType<typeof Type.Null>>(Type.Null()),
+    // A retryable outcome backs off on the configured RetryPolicy until its attempt or age limit.
+    run: { batch: deliverMessages },
+    failures: JOB_FAILURE_POLICY,
+    onDropped: giveUpDelivery,
+  },
+  provider_receipt: {
+    payload: payloadCheck<'provider_receipt', typeof providerReceipt>(providerReceipt),
+    // A receipt that matches no message yet: UNMATCHED_RECEIPT_RETRY, then dropped with a warning.
+    run: { batch: applyProviderReceipts },
+    failures: JOB_FAILURE_POLICY,
+  },
+  deliver_webhook: {
+    payload: payloadCheck(Type.Object({ deliveryId: Type.String(), receiver: Type.Optional(Type.String()) })),
+    // A failed attempt: WEBHOOK_RETRY_DELAYS_MS; a receiver busy in this process: busyReceiverRetryAt.
+    run: { one: deliverWebhook },
+    failures: JOB_FAILURE_POLICY,
+    onDropped: giveUpWebhookDelivery,
+  },
+};
+
+/** The spec of a stored kind, undefined for a kind this version does not know. */
+export function specOf(kind: string): JobSpec<JobKind> | undefined {
+  // One kind's spec read as any kind's: sound, as the job it is used for has that kind.
+  return Object.hasOwn(JOB_CATALOGUE, kind) ? (JOB_CATALOGUE[kind as JobKind] as unknown as JobSpec<JobKind>) : undefined;
+}
+
+/** A claimed job ready to run: its payload checked, with its kind's handler. */
+export type Runnable =
+  | { batch: BatchJobHandler<JobKind>; job: Job; one?: undefined }
+  | { one: JobHandler<JobKind>; job: Job; batch?: undefined };
+
+/** `job` with its handler once its payload has been checked; an Error saying why it cannot run otherwise. */
+export function runnable(job: ClaimedJob): Runnable | Error {
+  const spec = specOf(job.kind);
+  if (!spec) return new Error(`no handler for job kind ${job.kind}`);
+  if (!spec.payload(job.payload)) return new Error(`${job.kind} job with a broken ${spec.payload.explain(job.payload)}`);
+  const typed = job as Job;
+  return 'batch' in spec.run ? { batch: spec.run.batch, job: typed } : { one: spec.run.one, job: typed };
+}

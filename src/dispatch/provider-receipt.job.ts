@@ -1,31 +1,24 @@
 import { applyReceipts } from '../core/messages/lifecycle.js';
-import type { ClaimedJob } from '../core/ports.js';
-import type { DispatchContext } from './dispatch-context.js';
-import { DONE, type JobResult, type ProviderReceiptPayload } from './job-catalogue.js';
-import type { SettleJobs } from './settle-jobs.js';
-
-/** Receipts that match no message yet are tried again a few times: the hand-over may still be committing. */
-const UNMATCHED_RETRIES = 5;
-const UNMATCHED_DELAY_MS = 1_000;
+import { type BatchJobHandler, DONE, type Job, type JobResult } from './job.js';
+import { UNMATCHED_RECEIPT_RETRY } from './retry-policy.js';
 
 /**
  * Applies a batch of stored delivery reports, whichever providers sent them, in one transaction
  * with the removal of their jobs.
  */
-export async function applyProviderReceipts(
-  ctx: DispatchContext,
-  jobs: readonly ClaimedJob[],
-  _signal: AbortSignal,
-  settle: SettleJobs,
-): Promise<void> {
-  const receipts = jobs.map((job) => job.payload as ProviderReceiptPayload);
+export const applyProviderReceipts: BatchJobHandler<'provider_receipt'> = async (ctx, jobs, _signal, settle) => {
+  const receipts = jobs.map((job) => job.payload);
   await ctx.store.groupedTransaction(async (tx) => {
     const results = await applyReceipts(tx, receipts);
-    const outcomes = jobs.map((job, i): [ClaimedJob, JobResult] => {
+    const outcomes = jobs.map((job, i): [Job<'provider_receipt'>, JobResult] => {
       if (results[i] !== 'unmatched') return [job, DONE];
-      const receipt = receipts[i] as ProviderReceiptPayload;
-      if (job.attempts <= UNMATCHED_RETRIES) {
-        return [job, { done: false, retryAt: ctx.clock.now() + UNMATCHED_DELAY_MS, error: 'no message matches this receipt yet' }];
+      const receipt = job.payload;
+      // The hand-over may still be committing: tried again a few times before it is dropped.
+      if (job.attempts <= UNMATCHED_RECEIPT_RETRY.retries) {
+        return [
+          job,
+          { done: false, retryAt: ctx.clock.now() + UNMATCHED_RECEIPT_RETRY.delayMs, error: 'no message matches this receipt yet' },
+        ];
       }
       ctx.providers[receipt.channel]?.noteUnmatchedReceipt?.();
       ctx.logger.warn(
@@ -36,4 +29,4 @@ export async function applyProviderReceipts(
     });
     await settle(tx, outcomes);
   });
-}
+};

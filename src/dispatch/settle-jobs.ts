@@ -1,5 +1,5 @@
 import type { ClaimedJob, Store } from '../core/ports.js';
-import type { JobResult } from './job-catalogue.js';
+import type { JobResult } from './job.js';
 
 /**
  * Records what became of jobs, inside the caller's transaction (the one that records their work,

@@ -1,13 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
+import type { JobKind } from '../core/delivery/job-kinds.js';
 import { randomId } from '../core/ids.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
-import { deliverMessages } from './deliver-message.job.js';
-import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
-import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
-import { JOB_KINDS, type JobResult } from './job-catalogue.js';
-import { applyProviderReceipts } from './provider-receipt.job.js';
-import { backoffDelayMs } from './retry-policy.js';
+import type { BatchJobHandler, Job, JobResult } from './job.js';
+import { runnable, specOf } from './job-catalogue.js';
+import { backoffDelayMs, JOB_FAILURE_POLICY } from './retry-policy.js';
 import { type SettleJobs, settleJobsAs } from './settle-jobs.js';
 
 export interface WorkerOptions {
@@ -32,35 +30,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   pollIntervalMs: 1_000,
 };
 
-/** Runs one job and says what became of it; the worker records that. */
-type Handler = (ctx: DispatchContext, job: ClaimedJob, signal: AbortSignal) => Promise<JobResult>;
-/** Runs jobs of one kind together, settling each (in the transaction that records its work) as it ends. */
-type BatchHandler = (ctx: DispatchContext, jobs: readonly ClaimedJob[], signal: AbortSignal, settle: SettleJobs) => Promise<void>;
-
-/** Kinds whose jobs are run in batches: their work is mostly store writes, which batch well. */
-const BATCH_HANDLERS: Record<string, BatchHandler> = {
-  [JOB_KINDS.deliverMessage]: deliverMessages,
-  [JOB_KINDS.providerReceipt]: applyProviderReceipts,
-};
-
-/** Kinds whose jobs run one by one (a webhook delivery is a request to its own receiver). */
-const HANDLERS: Record<string, Handler> = {
-  [JOB_KINDS.deliverWebhook]: deliverWebhook,
-};
-
-/** A job whose handler keeps throwing (a bug, not a provider outcome) is dropped after this many failures in a row. */
-const MAX_FAILURES_OF_A_JOB = 25;
-/** The longest wait between two claims of a failing job. */
-const MAX_FAILURE_BACKOFF_MS = 300_000;
-
-/**
- * What a dropped job's work becomes, recorded in the transaction that drops it (and only for a job
- * this worker still held): a delivery's message is never left queued with its credits held.
- */
-const ON_DROPPED: Partial<Record<string, (ctx: DispatchContext, tx: Store, job: ClaimedJob, at: number) => Promise<void>>> = {
-  [JOB_KINDS.deliverMessage]: giveUpDelivery,
-  [JOB_KINDS.deliverWebhook]: giveUpWebhookDelivery,
-};
+type BatchHandler = BatchJobHandler<JobKind>;
 
 /** A job given up on: dropped, with what its work becomes (ON_DROPPED). */
 const DROP = Symbol('drop');
@@ -153,16 +123,12 @@ export class Worker {
   /** What to do with a job whose handler threw: again after a backoff, or (DROP) given up after too many failures in a row. */
   #afterThrow(job: ClaimedJob, error: unknown): JobResult | typeof DROP {
     this.ctx.logger.error({ err: error, job_id: job.id, kind: job.kind, message_id: job.messageId }, 'job failed');
+    const policy = specOf(job.kind)?.failures ?? JOB_FAILURE_POLICY;
     const failures = job.failures + 1;
-    if (failures >= MAX_FAILURES_OF_A_JOB) return DROP;
-    const delay = backoffDelayMs(
-      { baseDelayMs: 1_000, maxDelayMs: MAX_FAILURE_BACKOFF_MS, maxAttempts: 0, maxAgeMs: 0 },
-      failures,
-      this.ctx.random,
-    );
+    if (failures >= policy.maxAttempts) return DROP;
     return {
       done: false,
-      retryAt: this.ctx.clock.now() + delay,
+      retryAt: this.ctx.clock.now() + backoffDelayMs(policy, failures, this.ctx.random),
       error: error instanceof Error ? error.message : String(error),
       failed: true,
     };
@@ -185,11 +151,15 @@ export class Worker {
           ),
         );
         const now = this.ctx.clock.now();
-        for (const job of jobs) if (held.has(job.id)) await ON_DROPPED[job.kind]?.(this.ctx, tx, job, now);
+        for (const job of jobs) {
+          if (!held.has(job.id)) continue;
+          const spec = specOf(job.kind);
+          await spec?.onDropped?.(this.ctx, tx, job, spec.payload(job.payload) ? job.payload : undefined, now);
+        }
       });
     } catch (error) {
       this.ctx.logger.error({ err: error, jobs: jobs.length }, 'could not drop failing jobs; putting them back');
-      const retryAt = this.ctx.clock.now() + MAX_FAILURE_BACKOFF_MS;
+      const retryAt = this.ctx.clock.now() + (specOf(jobs[0]?.kind ?? '')?.failures ?? JOB_FAILURE_POLICY).maxDelayMs;
       const ids = jobs.map((job) => job.id);
       // Put back still counted as failing (25 or more): the next throw tries the drop again, 5 min on.
       // If even that fails, the jobs are left to their leases.
@@ -199,11 +169,12 @@ export class Worker {
   }
 
   async #run(job: ClaimedJob): Promise<void> {
-    const handler = HANDLERS[job.kind];
+    const ready = runnable(job);
+    if (!(ready instanceof Error) && ready.batch) return this.#runBatch(ready.batch, [ready.job]);
     let result: JobResult;
     try {
-      if (!handler) throw new Error(`no handler for job kind ${job.kind}`);
-      result = await handler(this.ctx, job, this.#abort.signal);
+      if (ready instanceof Error) throw ready;
+      result = await ready.one(this.ctx, ready.job, this.#abort.signal);
     } catch (error) {
       if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
       const next = this.#afterThrow(job, error);
@@ -248,7 +219,7 @@ export class Worker {
    * are run again one by one, so one bad job cannot hold its whole batch back; a job that fails on
    * its own is retried after a backoff, and dropped after too many failures in a row.
    */
-  async #runBatch(handler: BatchHandler, jobs: readonly ClaimedJob[]): Promise<void> {
+  async #runBatch(handler: BatchHandler, jobs: readonly Job[]): Promise<void> {
     const settled = new Set<string>();
     const settle: SettleJobs = (tx, outcomes) => {
       for (const [job] of outcomes) settled.add(job.id);
@@ -410,19 +381,23 @@ export class Worker {
   }
 }
 
-/** Splits claimed jobs into batches of one kind (for kinds run in batches) and jobs run one by one. */
-function partition(jobs: readonly ClaimedJob[]): { batches: Array<[BatchHandler, ClaimedJob[]]>; singles: ClaimedJob[] } {
-  const grouped = new Map<BatchHandler, ClaimedJob[]>();
+/**
+ * Splits claimed jobs into batches of one kind (for kinds run in batches) and jobs run one by one.
+ * A job that cannot run (a kind this version does not know, a broken payload) goes with the
+ * singles, where it fails as a job whose handler threw.
+ */
+function partition(jobs: readonly ClaimedJob[]): { batches: Array<[BatchHandler, Job[]]>; singles: ClaimedJob[] } {
+  const grouped = new Map<BatchHandler, Job[]>();
   const singles: ClaimedJob[] = [];
   for (const job of jobs) {
-    const handler = BATCH_HANDLERS[job.kind];
-    if (!handler) {
+    const ready = runnable(job);
+    if (ready instanceof Error || !ready.batch) {
       singles.push(job);
       continue;
     }
-    const group = grouped.get(handler) ?? [];
-    group.push(job);
-    grouped.set(handler, group);
+    const group = grouped.get(ready.batch) ?? [];
+    group.push(ready.job);
+    grouped.set(ready.batch, group);
   }
   return { batches: [...grouped], singles };
 }

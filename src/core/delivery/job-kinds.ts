@@ -1,14 +1,41 @@
+import type { ProviderReceipt } from './provider.js';
+
 /** Every kind of job the workers run. Providers enqueue receipts; use cases enqueue deliveries. */
 export const JOB_KINDS = {
   /** Hand a queued message to its channel's provider. No payload: the message id is on the job. */
   deliverMessage: 'deliver_message',
-  /** Feed a provider's delivery report into the status machine. Payload: a ProviderReceipt. */
+  /** Feed a provider's delivery report into the status machine. */
   providerReceipt: 'provider_receipt',
-  /** Post one event to one receiver (a webhook or a callback_url). Payload: `{deliveryId, receiver}` (webhook id or URL). */
+  /** Post one event to one receiver (a webhook or a callback_url). */
   deliverWebhook: 'deliver_webhook',
 } as const;
 
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
+
+/**
+ * What a job of each kind carries (stored as JSON). The job catalogue (dispatch/job-catalogue.ts)
+ * checks a claimed job's payload against its kind's schema before its handler sees it.
+ */
+export interface JobPayloads {
+  deliver_message: null;
+  provider_receipt: ProviderReceipt;
+  /**
+   * The receiver (webhook id, or the callback URL) rides along, so a busy one is seen before
+   * anything is read; jobs queued by versions before it was added lack it.
+   */
+  deliver_webhook: { deliveryId: string; receiver?: string };
+}
+
+/** A job to enqueue: its payload's type follows from its kind, so a wrong one fails to compile. */
+export type NewJob<K extends JobKind = JobKind> = {
+  [P in K]: {
+    kind: P;
+    /** The message the job is for: a message has at most one job, keyed by it (ids.ts, jobIdOfMessage). */
+    messageId: string | null;
+    payload: JobPayloads[P];
+    runAt: number;
+  };
+}[K];
 
 /**
  * Due jobs run lowest number first. Receipts go first: they are quick, and a message's final

@@ -15,13 +15,21 @@ describeEachDialect('job queue store', (dialect) => {
     store = storeOf(test.database);
   });
 
-  const enqueue = (runAt: number, payload: unknown = null) =>
-    store.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload, runAt }, T0);
+  /** A delivery job; with a payload, a webhook delivery's (the kinds share a priority). */
+  const enqueue = (runAt: number, payload?: { deliveryId: string }) =>
+    store.jobs.enqueue(
+      payload
+        ? { kind: 'deliver_webhook', messageId: null, payload, runAt }
+        : { kind: 'deliver_message', messageId: null, payload: null, runAt },
+      T0,
+    );
+  const receiptPayload = { channel: 'sms', providerMessageId: 'p1', status: 'delivered', occurredAt: T0 } as const;
+  const webhookPayload = { deliveryId: 'whd_1', receiver: 'wh_1' };
 
   it("keys the job of a message by the message, and removes it, and only it, by the message's id", async () => {
     const ofMessage = await store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abc', payload: null, runAt: T0 }, T0);
     const other = await store.jobs.enqueue({ kind: 'deliver_message', messageId: 'msg_sms_01abd', payload: null, runAt: T0 }, T0);
-    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: null, runAt: T0 }, T0);
+    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: webhookPayload, runAt: T0 }, T0);
     expect(ofMessage).toBe(jobIdOfMessage('msg_sms_01abc'));
     expect(webhook).toMatch(/^job_[0-9a-z]{26}$/);
     await store.jobs.deleteForMessage('msg_sms_01abc');
@@ -40,20 +48,20 @@ describeEachDialect('job queue store', (dialect) => {
   });
 
   it('hands out only jobs that are due, oldest first, with their payload', async () => {
-    const late = await enqueue(T0 + 2_000, { n: 2 });
-    const early = await enqueue(T0 + 1_000, { n: 1 });
+    const late = await enqueue(T0 + 2_000, { deliveryId: 'whd_2' });
+    const early = await enqueue(T0 + 1_000, { deliveryId: 'whd_1' });
     await enqueue(T0 + 60_000);
     expect(await store.jobs.claimDue('w1', T0, 30_000, 10)).toEqual([]);
     const claimed = await store.jobs.claimDue('w1', T0 + 2_000, 30_000, 10);
     expect(claimed.map((j) => j.id)).toEqual([early, late]);
-    expect(claimed.map((j) => j.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+    expect(claimed.map((j) => j.payload)).toEqual([{ deliveryId: 'whd_1' }, { deliveryId: 'whd_2' }]);
     expect(claimed.every((j) => j.attempts === 1)).toBe(true);
   });
 
   it('hands out due receipts before any waiting delivery, however long the deliveries have waited', async () => {
     const deliveries = [await enqueue(T0), await enqueue(T0 + 1), await enqueue(T0 + 2)];
-    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: { r: 1 }, runAt: T0 + 5_000 }, T0);
-    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: null, runAt: T0 + 3 }, T0);
+    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: receiptPayload, runAt: T0 + 5_000 }, T0);
+    const webhook = await store.jobs.enqueue({ kind: 'deliver_webhook', messageId: null, payload: webhookPayload, runAt: T0 + 3 }, T0);
     // Not due yet: it waits like any job.
     expect((await store.jobs.claimDue('w1', T0 + 4_999, 30_000, 1)).map((j) => j.id)).toEqual([deliveries[0]]);
     const claimed = await store.jobs.claimDue('w1', T0 + 5_000, 30_000, 10);
@@ -165,7 +173,7 @@ describeEachDialect('job queue store', (dialect) => {
   it('takes back an expired job in its own priority: a free receipt still goes before an expired delivery', async () => {
     const delivery = await enqueue(T0);
     await store.jobs.claimDue('dead', T0, 1_000, 1);
-    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: null, runAt: T0 }, T0);
+    const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: receiptPayload, runAt: T0 }, T0);
     const later = await enqueue(T0 + 10);
     expect((await store.jobs.claimDue('w1', T0 + 2_000, 60_000, 2)).map((j) => j.id)).toEqual([receipt, delivery]);
     expect((await store.jobs.claimDue('w1', T0 + 2_000, 60_000, 2)).map((j) => j.id)).toEqual([later]);

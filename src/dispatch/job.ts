@@ -1,0 +1,45 @@
+import type { JobKind, JobPayloads } from '../core/delivery/job-kinds.js';
+import type { ClaimedJob, Store } from '../core/ports.js';
+import type { DispatchContext } from './dispatch-context.js';
+import type { SettleJobs } from './settle-jobs.js';
+
+/** A claimed job whose payload has been checked against its kind's schema (job-catalogue.ts). */
+export interface Job<K extends JobKind = JobKind> extends ClaimedJob {
+  kind: K;
+  payload: JobPayloads[K];
+}
+
+/**
+ * What a job handler decided: finished (the job is removed) or try again later. `record`: the
+ * job's own writes, made in the transaction that settles it (with the other jobs that end in the
+ * same turn), so its work and its removal commit together.
+ */
+export type JobResult =
+  | { done: true; record?: (tx: Store) => Promise<void> }
+  /** `failed`: the handler threw (a bug, a broken stored row), counted in the job's failures in a row. */
+  | { done: false; retryAt: number; error: string; failed?: true };
+
+export const DONE: JobResult = { done: true };
+
+/** Runs one job and says what became of it; the worker records that. */
+export type JobHandler<K extends JobKind> = (ctx: DispatchContext, job: Job<K>, signal: AbortSignal) => Promise<JobResult>;
+
+/** Runs jobs of one kind together, settling each (in the transaction that records its work) as it ends. */
+export type BatchJobHandler<K extends JobKind> = (
+  ctx: DispatchContext,
+  jobs: ReadonlyArray<Job<K>>,
+  signal: AbortSignal,
+  settle: SettleJobs,
+) => Promise<void>;
+
+/**
+ * What a dropped job's work becomes (the worker gave up on it after too many failures in a row),
+ * written in the transaction that drops it. `payload` is undefined when the stored one is broken.
+ */
+export type OnDropped<K extends JobKind> = (
+  ctx: DispatchContext,
+  tx: Store,
+  job: ClaimedJob,
+  payload: JobPayloads[K] | undefined,
+  at: number,
+) => Promise<void>;
