@@ -3,7 +3,8 @@ import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { Provider, ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
 import type { Channel } from '../core/ids.js';
-import type { Store } from '../core/ports.js';
+import { applyReceipts } from '../core/messages/lifecycle.js';
+import type { NewJob, Store } from '../core/ports.js';
 import { createSmtpProvider, type SmtpSettings } from './email/smtp.provider.js';
 import { createSandboxProvider } from './sandbox/sandbox.provider.js';
 import { createSmppProvider, type SmppSettings } from './sms/smpp.provider.js';
@@ -37,15 +38,56 @@ export interface Providers {
   health(): ProviderHealth[];
 }
 
-/** Stores a provider's receipt as a job, so it is applied (and retried) like any other work. */
-export const storeReceipt =
-  (store: Store, clock: Clock) =>
-  async (receipt: ProviderReceipt): Promise<void> => {
-    const now = clock.now();
-    await store.groupedTransaction((tx) =>
-      tx.jobs.enqueue({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now }, now),
-    );
+/**
+ * Takes a provider's receipts as they arrive. Those of one turn of the event loop are written
+ * together, in one transaction. A receipt that names our message (the provider remembered which
+ * message its id was given for) is applied at once: the common case, a message of ours delivered,
+ * is one multi-row update, with no job written, claimed and removed. The others are stored as jobs
+ * (dispatch/provider-receipt.job.ts), applied a moment later: found by the provider's id, they
+ * must wait for the record of their hand-over, or an id of another form (hex "10", decimal "16")
+ * could match another message first. So is a receipt that matches no message yet, and every
+ * receipt of a turn whose apply fails. Each caller (an SMSC waiting for its deliver_sm_resp) is
+ * answered once its receipt is durable, applied or stored; it gets an error only if neither could
+ * be written, and the SMSC sends it again.
+ */
+export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger): (receipt: ProviderReceipt) => Promise<void> {
+  let waiting: Array<{ receipt: ProviderReceipt; done: () => void; failed: (error: unknown) => void }> = [];
+  const asJobs = (receipts: readonly ProviderReceipt[], now: number): NewJob<'provider_receipt'>[] =>
+    receipts.map((payload) => ({ kind: JOB_KINDS.providerReceipt, messageId: null, payload, runAt: now }));
+  const take = async (batch: typeof waiting) => {
+    const receipts = batch.map((entry) => entry.receipt);
+    const named = receipts.filter((receipt) => receipt.messageId !== undefined);
+    const others = receipts.filter((receipt) => receipt.messageId === undefined);
+    try {
+      await store.groupedTransaction(async (tx) => {
+        const results = named.length > 0 ? await applyReceipts(tx, named) : [];
+        const later = [...named.filter((_, i) => results[i] === 'unmatched'), ...others];
+        if (later.length > 0) await tx.jobs.enqueueMany(asJobs(later, clock.now()), clock.now());
+      });
+    } catch (error) {
+      // Kept as jobs, whose failures the worker counts, retries and logs one by one.
+      logger?.warn({ err: error, receipts: receipts.length }, 'could not apply receipts as they arrived; storing them as jobs');
+      await store.groupedTransaction((tx) => tx.jobs.enqueueMany(asJobs(receipts, clock.now()), clock.now()));
+    }
   };
+  return (receipt) =>
+    new Promise((resolve, reject) => {
+      waiting.push({ receipt, done: resolve, failed: reject });
+      if (waiting.length > 1) return;
+      setImmediate(() => {
+        const batch = waiting;
+        waiting = [];
+        take(batch).then(
+          () => {
+            for (const entry of batch) entry.done();
+          },
+          (error: unknown) => {
+            for (const entry of batch) entry.failed(error);
+          },
+        );
+      });
+    });
+}
 
 /** The provider of each channel. Every channel uses the embedded sandbox until a real provider is configured. */
 export function buildProviders(settings: ProviderSettings, deps: { store: Store; clock: Clock; logger?: HealthLogger }): Providers {
@@ -55,7 +97,7 @@ export function buildProviders(settings: ProviderSettings, deps: { store: Store;
   const chosen: Record<Channel, Provider> = {
     sms:
       settings.sms?.kind === 'smpp'
-        ? createSmppProvider(settings.sms.smpp, { onReceipt: storeReceipt(deps.store, deps.clock), clock: deps.clock, logger })
+        ? createSmppProvider(settings.sms.smpp, { onReceipt: takeReceipts(deps.store, deps.clock, logger), clock: deps.clock, logger })
         : createSandboxProvider('sms', sandbox),
     whatsapp:
       settings.whatsapp?.kind === 'cloud-api'

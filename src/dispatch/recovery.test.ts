@@ -4,7 +4,7 @@ import { describeEachDialect } from '../../test/databases.js';
 import { testLogger } from '../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../test/smsc/fake-smsc.js';
 import { until } from '../../test/wait.js';
-import { storeReceipt } from '../channels/providers.js';
+import { takeReceipts } from '../channels/providers.js';
 import { createSmppProvider, type SmppProvider } from '../channels/sms/smpp.provider.js';
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
@@ -165,7 +165,7 @@ describeEachDialect('a hand-over in doubt, over SMPP', (dialect) => {
   afterAll(() => smsc.close());
   beforeEach(async () => {
     provider = createSmppProvider(smppSettings(smsc), {
-      onReceipt: storeReceipt(h.t.store, h.t.clock),
+      onReceipt: takeReceipts(h.t.store, h.t.clock),
       clock: h.t.clock,
       logger: testLogger('recovery.smpp'),
     });
@@ -325,7 +325,7 @@ describeEachDialect('hold marks in flight only what left the process, over SMPP'
   // Wrapped for health tracking, as every provider is in a running Herald: the gate must get through.
   const smppProvider = async () => {
     const smpp = createSmppProvider(smppSettings(smsc, { windowSize: WINDOW }), {
-      onReceipt: storeReceipt(h.t.store, h.t.clock),
+      onReceipt: takeReceipts(h.t.store, h.t.clock),
       clock: h.t.clock,
       logger: testLogger('recovery.smpp-marks'),
     });

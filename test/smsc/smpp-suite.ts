@@ -1,5 +1,5 @@
 import { afterAll, afterEach, beforeAll, beforeEach, expect } from 'vitest';
-import { storeReceipt } from '../../src/channels/providers.js';
+import { takeReceipts } from '../../src/channels/providers.js';
 import { createSmppProvider, type SmppProvider } from '../../src/channels/sms/smpp.provider.js';
 import type { Dialect } from '../../src/storage/database.js';
 import { createTestApp, type TestApp } from '../app-harness.js';
@@ -67,7 +67,7 @@ export function useSmppSuite(dialect: Dialect, smsc: () => { port: number }): Sm
   beforeEach(async () => {
     state.token = await state.t.tokenFor(account);
     state.provider = createSmppProvider(smppSettings(smsc()), {
-      onReceipt: storeReceipt(state.t.store, state.t.clock),
+      onReceipt: takeReceipts(state.t.store, state.t.clock),
       clock: state.t.clock,
       logger: testLogger('smpp-suite'),
     });

@@ -5,7 +5,7 @@ import { testLogger } from '../../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
 import { useSmppSuite } from '../../../test/smsc/smpp-suite.js';
 import { until } from '../../../test/wait.js';
-import { storeReceipt } from '../providers.js';
+import { takeReceipts } from '../providers.js';
 import { createSmppProvider } from './smpp.provider.js';
 
 /** Provider logs go to the run's log directory, for the suite's secret scan. */
@@ -43,6 +43,64 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
     // The deliver_sm_resp is written once the receipt is stored; it may still be on its way.
     await until(async () => smsc.deliverResponses.length > answered, 'the deliver_sm_resp');
     expect(smsc.deliverResponses.at(-1)).toBe(0);
+  });
+
+  it('a receipt for a message this provider submitted is applied as it arrives, with no job to claim', async () => {
+    smsc.receiptsFor(() => null);
+    const id = await send(recipient(), 'Applied on arrival');
+    await suite.t.drain();
+    expect((await view(id)).status).toBe('sent');
+    const [submit] = smsc.submits.slice(-1);
+    // Answered once the receipt is applied: no drain between it and the read below.
+    expect(await smsc.sendReceipt({ id: submit?.messageId as string, stat: 'DELIVRD' })).toBe(0);
+    expect((await view(id)).status).toBe('delivered');
+    expect(await suite.t.store.jobs.count()).toBe(0);
+  });
+
+  it('a receipt naming a message that is not there, and every receipt of a turn whose apply fails, are kept as jobs', async () => {
+    smsc.receiptsFor(() => null);
+    const take = takeReceipts(suite.t.store, suite.t.clock);
+    const receipt = { channel: 'sms', providerMessageId: 'ZZ1', status: 'delivered', occurredAt: suite.t.clock.now() } as const;
+    await take({ ...receipt, messageId: 'msg_sms_01notthere0000000000000000' });
+    const kept = await suite.t.database.db.selectFrom('jobs').select(['kind', 'payload']).execute();
+    expect(kept).toHaveLength(1);
+    expect(kept[0]?.kind).toBe('provider_receipt');
+    expect(JSON.parse(kept[0]?.payload as string)).toMatchObject({ providerMessageId: 'ZZ1' });
+    await suite.t.database.db.deleteFrom('jobs').execute();
+
+    const store = suite.t.store;
+    const failing = Object.assign({}, store, {
+      groupedTransaction: <T>(work: (tx: typeof store) => Promise<T>) =>
+        store.groupedTransaction((tx) =>
+          work(
+            Object.assign({}, tx, {
+              messages: Object.assign({}, tx.messages, { transitionMany: () => Promise.reject(new Error('disk I/O error')) }),
+            }),
+          ),
+        ),
+    });
+    const id = await send(recipient(), 'Apply fails');
+    await suite.t.drain();
+    await Promise.all([
+      takeReceipts(failing, suite.t.clock)({ ...receipt, providerMessageId: 'ZZ2', messageId: id }),
+      takeReceipts(failing, suite.t.clock)({ ...receipt, providerMessageId: 'ZZ3' }),
+    ]);
+    expect((await suite.t.database.db.selectFrom('jobs').select('kind').execute()).map((job) => job.kind)).toEqual([
+      'provider_receipt',
+      'provider_receipt',
+    ]);
+    expect((await view(id)).status).toBe('sent');
+    await suite.t.database.db.deleteFrom('jobs').execute();
+  });
+
+  it('thirty receipts sent right behind their submit_sm_resp each deliver their own message', async () => {
+    smsc.receiptsFor(() => ({ stat: 'DELIVRD' }));
+    const ids: string[] = [];
+    for (let i = 0; i < 30; i++) ids.push(await send(recipient(), `Message ${i}`));
+    for (const id of ids) await settle(id, 'delivered');
+    const providerIds = new Set<string>();
+    for (const id of ids) providerIds.add((await suite.t.store.messages.findById(id))?.providerMessageId as string);
+    expect(providerIds.size).toBe(30);
   });
 
   it('a receipt quoting the hex id in decimal, with no TLV, still finds its message', async () => {
@@ -170,7 +228,7 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
     const port = gone.port;
     await gone.close();
     suite.provider = createSmppProvider(smppSettings({ port }), {
-      onReceipt: storeReceipt(suite.t.store, suite.t.clock),
+      onReceipt: takeReceipts(suite.t.store, suite.t.clock),
       clock: suite.t.clock,
       logger,
     });

@@ -5,7 +5,7 @@ import { testLogger } from '../../../test/logs.js';
 import { type FakeSmsc, smppSettings, startFakeSmsc } from '../../../test/smsc/fake-smsc.js';
 import { until } from '../../../test/wait.js';
 import { trackHealth } from '../../core/delivery/provider-health.js';
-import { storeReceipt } from '../providers.js';
+import { takeReceipts } from '../providers.js';
 import { createSmppProvider } from './smpp.provider.js';
 
 const ESME_RTHROTTLED = 0x58;
@@ -28,7 +28,7 @@ describeEachDialect('a multi-part SMS cut short between its parts', (dialect) =>
   /** The SMPP provider as a worker process has it, bound. */
   const bound = async () => {
     const provider = trackHealth(
-      createSmppProvider(smppSettings(smsc), { onReceipt: storeReceipt(t.store, t.clock), clock: t.clock, logger: testLogger('smpp') }),
+      createSmppProvider(smppSettings(smsc), { onReceipt: takeReceipts(t.store, t.clock), clock: t.clock, logger: testLogger('smpp') }),
       t.clock,
     );
     provider.start?.();

@@ -42,6 +42,9 @@ const MAX_BIND_WAIT_MS = 2_000;
 /** Messages put back while the link is down are tried again after 1 s, 2 s, 4 s... up to this. */
 const LINK_DOWN_MAX_RETRY_MS = 60_000;
 
+/** Single-part submits whose SMSC id → our id is remembered for their receipt (about 5 MB). */
+const RECENT_SUBMITS = 50_000;
+
 const linkDownRetryMs = (attempt: number) => Math.min(LINK_DOWN_MAX_RETRY_MS, 1_000 * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
 
 export interface SmppProvider extends Provider {
@@ -66,6 +69,12 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
    * a part was written and never answered, so the rest cannot be said to be missing at the SMSC.
    */
   const acknowledgedParts = new BoundedMap<string, { reference: number; ids: Array<string | undefined>; inDoubt: boolean }>(10_000);
+  /**
+   * Our id of each single-part message the SMSC recently acknowledged, by the id it gave: its
+   * receipt then names our message, and is applied without a look-up of the SMSC's id in the store.
+   * A receipt that comes later than this remembers (or after a restart) is looked up there.
+   */
+  const submitted = new BoundedMap<string, string>(RECENT_SUBMITS);
   let wasBound = false;
   let lastLoggedError: string | undefined;
 
@@ -103,10 +112,19 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     const outcome = outcomeOfStat(stat);
     if (!outcome) return 0; // ENROUTE, ACCEPTD: not final
     const err = parsed?.err && parsed.err !== '000' ? ` err:${parsed.err}` : '';
+    // The id exactly as the submit_sm_resp gave it: another form of it may be another message's
+    // id (hex "10" is decimal "16"), which the store's look-up, trying the forms in turn, settles.
+    // After the current turn: an SMSC that reports at once sends the deliver_sm in the same read
+    // as the submit_sm_resp, whose sender learns its id only once this handler has returned.
+    await new Promise((resolve) => setImmediate(resolve));
+    const forms = idForms(id);
+    const messageId = submitted.get(id);
+    if (messageId !== undefined) submitted.delete(id);
     await deps.onReceipt({
       channel: 'sms',
       providerMessageId: id,
-      alternativeIds: idForms(id).filter((form) => form !== id),
+      alternativeIds: forms.filter((form) => form !== id),
+      ...(messageId ? { messageId } : {}),
       status: outcome,
       ...(outcome === 'failed' ? { code: stat, message: `The carrier reported ${stat}${err}.` } : { code: stat }),
       occurredAt: (deps.clock ?? systemClock).now(),
@@ -204,6 +222,9 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     }
     acknowledgedParts.delete(message.id);
     const partIds = ids as string[];
+    // An SMSC may reuse an id: the newest submit it was given for is the one its receipts are about.
+    for (const partId of partIds) submitted.delete(partId);
+    if (partIds.length === 1 && partIds[0]) submitted.set(partIds[0], message.id);
     return { ok: true, providerMessageId: partIds[0] as string, ...(partIds.length > 1 ? { partIds } : {}) };
   }
 
