@@ -27,6 +27,8 @@ export interface WebhookReceiver {
   readonly abandoned: () => number;
   /** Highest number of unanswered requests at one time. */
   readonly maxOpen: () => number;
+  /** Answers every request left hanging so far with `status`. */
+  release(status?: number): void;
   /** Changes how later requests are answered. */
   answer(decide: (request: ReceivedDelivery) => Answer): void;
   /** Called after each request is recorded (before it is answered). */
@@ -95,6 +97,12 @@ export async function startReceiver(decide: (request: ReceivedDelivery) => Answe
     maxOpen: () => maxOpen,
     answer(next) {
       answerOf = next;
+    },
+    release(status = 204) {
+      for (const response of [...hanging]) {
+        hanging.delete(response);
+        response.writeHead(status).end();
+      }
     },
     onRequest(listener) {
       listeners.push(listener);

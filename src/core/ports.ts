@@ -306,8 +306,8 @@ export interface JobsPort {
   claimDue(workerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]>;
   /** Removes a finished job, if this worker still holds it. */
   complete(jobId: string, workerId: string): Promise<void>;
-  /** Removes finished jobs this worker still holds, in one statement. */
-  completeMany(jobIds: readonly string[], workerId: string): Promise<void>;
+  /** Removes finished jobs this worker still holds, in one statement; returns the ids it removed. */
+  completeMany(jobIds: readonly string[], workerId: string): Promise<string[]>;
   /** Puts a job back to run again at `runAt`. */
   reschedule(jobId: string, workerId: string, runAt: number, error: string | null): Promise<void>;
   /** `reschedule` for several jobs going back with the same time and error, in one statement. */
@@ -515,6 +515,8 @@ export interface WebhooksPort {
   /** Ends the failure streaks of these webhooks (a delivery to each succeeded); one statement. */
   clearFailureStreaks(webhookIds: readonly string[]): Promise<void>;
   updateDelivery(delivery: WebhookDelivery): Promise<void>;
+  /** The outcome of an attempt of each delivery (status, attempts, last_* and next attempt), in one statement. */
+  recordAttempts(deliveries: readonly WebhookDelivery[]): Promise<void>;
   /** A webhook's delivery log, newest first (created_at, then id), with each event's type. */
   listDeliveries(query: { webhookId: string; status?: DeliveryStatus | undefined; limit: number; offset: number }): Promise<{
     deliveries: LoggedDelivery[];

@@ -14,7 +14,6 @@ import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
 import { type BatchJobHandler, DONE } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
-import type { SettleJobs } from './settle-jobs.js';
 
 const unknownOutcome = (error: unknown): SendOutcome => ({
   ok: false,

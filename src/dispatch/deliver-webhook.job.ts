@@ -4,7 +4,7 @@ import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
-import { DONE, type JobHandler, type JobResult, type OnDropped } from './job.js';
+import { DONE, type JobHandler, type JobResult, type OnDropped, recorded } from './job.js';
 import { perTurn } from './per-turn.js';
 import { busyReceiverRetryAt, webhookRetryDelayMs } from './retry-policy.js';
 
@@ -13,8 +13,9 @@ export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 
 /**
  * How long a delivery waits in this process for a slot at a busy receiver (at most four times as
- * many as it has slots wait), before it is put back: a quick receiver is fed without a round trip
- * through the queue, a hanging one holds few lanes for long.
+ * many as it has slots wait), before it is put back. The running worker keeps a receiver's
+ * deliveries from starting beyond its slots (the kind's `slot`, job-catalogue.ts), so this wait is
+ * for `runOnce` (tests, `herald worker --once`) and for another worker of the same process.
  */
 const SLOT_WAIT_MS = 1_000;
 
@@ -28,8 +29,8 @@ export { SECRET_OVERLAP_MS } from '../core/webhooks/signing.js';
  */
 export const deliverWebhook: JobHandler<'deliver_webhook'> = async (ctx, job, signal) => {
   const { deliveryId, receiver } = job.payload;
-  // The job names its receiver (jobs queued by earlier versions do not): a busy receiver is then
-  // seen before anything is read, so waiting deliveries cost the store nothing but their reschedule.
+  // The job names its receiver (jobs queued by earlier versions do not): its slot is then taken
+  // before anything is read.
   if (receiver === undefined) return deliverOnce(ctx, deliveryId, undefined, signal);
   const limit = ctx.webhooks.perReceiverConcurrency;
   const slot = await ctx.receiverSlots.acquire(receiver, limit, { maxWaiting: limit * 4, maxWaitMs: SLOT_WAIT_MS, signal });
@@ -40,6 +41,10 @@ export const deliverWebhook: JobHandler<'deliver_webhook'> = async (ctx, job, si
     ctx.receiverSlots.give(receiver);
   }
 };
+
+/** The writers of what the deliveries that end together record (`recorded`): one function each, so they are grouped. */
+const recordAttempts = (tx: Store, deliveries: WebhookDelivery[]) => tx.webhooks.recordAttempts(deliveries);
+const clearStreaks = (tx: Store, webhookIds: string[]) => tx.webhooks.clearFailureStreaks(webhookIds);
 
 /** Back in a moment (retry-policy.ts): no slot for its receiver in this process. */
 const busy = (ctx: DispatchContext): JobResult => ({ done: false, retryAt: busyReceiverRetryAt(ctx.clock.now()), error: 'receiver busy' });
@@ -72,11 +77,11 @@ async function deliverOnce(
     webhook = context.webhook;
     if (!webhook) {
       const canceled = withChanges(delivery, { status: 'canceled', nextAttemptAt: null, lastError: 'the webhook was deleted' });
-      return { done: true, record: (tx) => tx.webhooks.updateDelivery(canceled) };
+      return { done: true, record: [recorded(recordAttempts, canceled)] };
     }
     if (!webhook.active) {
       const failed = withChanges(delivery, { status: 'failed', nextAttemptAt: null, lastError: 'the webhook is disabled' });
-      return { done: true, record: (tx) => tx.webhooks.updateDelivery(failed) };
+      return { done: true, record: [recorded(recordAttempts, failed)] };
     }
   }
 
@@ -129,14 +134,12 @@ async function record(
   });
 
   if (succeeded) {
-    // Written with the job's removal, in the one transaction of the jobs that end in this turn.
+    // Written with the job's removal, in the one transaction of the jobs that end in this turn:
+    // one statement for all their deliveries, one for their webhooks' failure streaks.
     const delivered = withChanges(attempted, { status: 'succeeded', nextAttemptAt: null });
     return {
       done: true,
-      record: async (tx) => {
-        await tx.webhooks.updateDelivery(delivered);
-        if (webhook) await tx.webhooks.clearFailureStreaks([webhook.id]);
-      },
+      record: webhook ? [recorded(recordAttempts, delivered), recorded(clearStreaks, webhook.id)] : [recorded(recordAttempts, delivered)],
     };
   }
   if (webhook && result.statusCode === 410) {

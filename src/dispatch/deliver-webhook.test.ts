@@ -571,6 +571,76 @@ describeEachDialect('webhook deliveries', (dialect) => {
         await worker.stop(100);
       }
     });
+    it("keeps a busy receiver's deliveries waiting in the worker, in no lane and never put back, while messages go on", async () => {
+      t.dispatch.webhooks = { ...t.dispatch.webhooks, timeoutMs: 15_000, perReceiverConcurrency: 2 };
+      const slow = await receiver(() => 'hang');
+      const webhookId = await createWebhook(slow.url, ['message.sent']);
+      // Four lanes: six deliveries waiting in lanes would leave none for the sends below.
+      const worker = new Worker(t.dispatch, { batchSize: 50, concurrency: 4, leaseMs: 60_000, pollIntervalMs: 50 });
+      worker.start();
+      try {
+        for (let i = 0; i < 6; i++) await send(NORMAL);
+        await until(async () => slow.open() === 2 && (await deliveriesOf(webhookId)).length === 6);
+        const later = await Promise.all([send(NORMAL), send(NORMAL), send(NORMAL)]);
+        await until(async () => {
+          for (const id of later) if ((await t.store.messages.findById(id))?.status !== 'delivered') return false;
+          return true;
+        });
+        // Nine deliveries: two at the receiver, the others held by the worker, none put back.
+        const jobs = await t.database.db
+          .selectFrom('jobs')
+          .select(['locked_by', 'last_error'])
+          .where('kind', '=', 'deliver_webhook')
+          .execute();
+        expect(jobs).toHaveLength(9);
+        expect(jobs.every((job) => job.locked_by === worker.id && job.last_error === null)).toBe(true);
+        expect(slow.open()).toBe(2);
+
+        slow.answer(() => 204);
+        slow.release();
+        await until(async () => (await deliveriesOf(webhookId)).every((d) => d.status === 'succeeded'));
+        expect(slow.received).toHaveLength(9);
+        expect(slow.maxOpen()).toBe(2);
+        expect((await deliveriesOf(webhookId)).map((d) => d.attempts)).toEqual(Array(9).fill(1));
+      } finally {
+        await worker.stop(100);
+      }
+    });
+
+    it('puts back what it cannot keep waiting, due when the deliveries ahead of it should be done', async () => {
+      t.dispatch.webhooks = { ...t.dispatch.webhooks, timeoutMs: 15_000, perReceiverConcurrency: 1 };
+      const slow = await receiver(() => 'hang');
+      await createWebhook(slow.url, ['message.sent']);
+      const worker = new Worker(t.dispatch, { batchSize: 50, concurrency: 4, leaseMs: 60_000, pollIntervalMs: 50, maxWaitingPerKey: 1 });
+      worker.start();
+      try {
+        for (let i = 0; i < 3; i++) await send(NORMAL);
+        await until(async () => (await webhookJobs()).some((job) => job.last_error === 'receiver busy'));
+        const jobs = await webhookJobs();
+        expect(slow.open()).toBe(1);
+        // One at the receiver, one waiting in the worker, one put back.
+        expect(jobs.filter((job) => job.locked_by === worker.id)).toHaveLength(2);
+        const [back] = jobs.filter((job) => job.last_error === 'receiver busy');
+        expect(back?.locked_by).toBeNull();
+        // Two ahead of it, one slot, and the first has been running a moment: at least 250 ms on.
+        expect(back?.run_at).toBeGreaterThanOrEqual(t.clock.now() + 250);
+      } finally {
+        await worker.stop(100);
+      }
+    });
+
+    it('gives back the deliveries it kept waiting when it stops, for the next worker', async () => {
+      t.dispatch.webhooks = { ...t.dispatch.webhooks, timeoutMs: 2_000, perReceiverConcurrency: 1 };
+      const slow = await receiver(() => 'hang');
+      await createWebhook(slow.url, ['message.sent']);
+      const worker = new Worker(t.dispatch, { batchSize: 50, concurrency: 4, leaseMs: 60_000, pollIntervalMs: 50 });
+      worker.start();
+      for (let i = 0; i < 3; i++) await send(NORMAL);
+      await until(async () => slow.open() === 1 && (await webhookJobs()).length === 3);
+      await worker.stop(100);
+      const jobs = await t.database.db.selectFrom('jobs').select(['locked_by']).where('kind', '=', 'deliver_webhook').execute();
+      expect(jobs.map((job) => job.locked_by)).toEqual([null, null, null]);
+    });
   });
 
   describe('SSRF guard at delivery time', () => {

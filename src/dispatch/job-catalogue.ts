@@ -6,6 +6,7 @@ import type { ClaimedJob } from '../core/ports.js';
 import { deliverMessages } from './deliver-message.job.js';
 import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
 import { giveUpDelivery } from './delivery-endings.js';
+import type { DispatchContext } from './dispatch-context.js';
 import type { BatchJobHandler, Job, JobHandler, OnDropped } from './job.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
 import { JOB_FAILURE_POLICY, type RetryPolicy } from './retry-policy.js';
@@ -25,7 +26,16 @@ export interface JobSpec<K extends JobKind> {
    * `batch`: the kind's claimed jobs go to the handler together (their work is mostly store
    * writes, which batch well). `one`: each job runs on its own lane (a request to its own receiver).
    */
-  run: { batch: BatchJobHandler<K> } | { one: JobHandler<K> };
+  run:
+    | { batch: BatchJobHandler<K> }
+    | {
+        one: JobHandler<K>;
+        /**
+         * Jobs that share a key run at most `limit` at a time in a process (a webhook receiver's
+         * slots); the worker keeps the others waiting in claim order, holding no lane.
+         */
+        slot?: (ctx: DispatchContext, payload: JobPayloads[K]) => { key: string; limit: number } | undefined;
+      };
   /**
    * When a job whose handler threw (a bug, a broken row: not a provider's answer) comes back, and
    * after how many failures in a row it is dropped. The retries a handler decides itself (a
@@ -43,9 +53,12 @@ export interface PayloadCheck<K extends JobKind> {
   explain(payload: unknown): string;
 }
 
-/** Compiles `schema` as the check of a kind's payload: its static type must be assignable to that payload type. */
+/** Whether a value of type A is a B, and A names every property B has (an optional one left out counts). */
+type Same<A, B> = [A] extends [B] ? ([keyof A] extends [keyof B] ? ([keyof B] extends [keyof A] ? true : false) : false) : false;
+
+/** Compiles `schema` as the check of a kind's payload, whose type must be the same as the schema's. */
 function payloadCheck<K extends JobKind, S extends TSchema>(
-  schema: S & (Static<S> extends JobPayloads[K] ? unknown : never),
+  schema: S & (Same<Static<S>, JobPayloads[K]> extends true ? unknown : never),
 ): PayloadCheck<K> {
   const validator = Compile(schema);
   return Object.assign((payload: unknown): payload is JobPayloads[K] => validator.Check(payload), {
@@ -67,6 +80,8 @@ const providerReceipt = Type.Object({
   occurredAt: Type.Number(),
 });
 
+const webhookDelivery = Type.Object({ deliveryId: Type.String(), receiver: Type.Optional(Type.String()) });
+
 export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
   deliver_message: {
     payload: payloadCheck<'deliver_message', ReturnType<typeof Type.Null>>(Type.Null()),
@@ -82,9 +97,13 @@ export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
     failures: JOB_FAILURE_POLICY,
   },
   deliver_webhook: {
-    payload: payloadCheck(Type.Object({ deliveryId: Type.String(), receiver: Type.Optional(Type.String()) })),
+    payload: payloadCheck<'deliver_webhook', typeof webhookDelivery>(webhookDelivery),
     // A failed attempt: WEBHOOK_RETRY_DELAYS_MS; a receiver busy in this process: busyReceiverRetryAt.
-    run: { one: deliverWebhook },
+    run: {
+      one: deliverWebhook,
+      // Jobs queued by versions that did not name the receiver take their slot once they have read it.
+      slot: (ctx, { receiver }) => (receiver === undefined ? undefined : { key: receiver, limit: ctx.webhooks.perReceiverConcurrency }),
+    },
     failures: JOB_FAILURE_POLICY,
     onDropped: giveUpWebhookDelivery,
   },
@@ -96,10 +115,10 @@ export function specOf(kind: string): JobSpec<JobKind> | undefined {
   return Object.hasOwn(JOB_CATALOGUE, kind) ? (JOB_CATALOGUE[kind as JobKind] as unknown as JobSpec<JobKind>) : undefined;
 }
 
-/** A claimed job ready to run: its payload checked, with its kind's handler. */
+/** A claimed job ready to run: its payload checked, with its kind's handler (and slot, if its kind has them). */
 export type Runnable =
   | { batch: BatchJobHandler<JobKind>; job: Job; one?: undefined }
-  | { one: JobHandler<JobKind>; job: Job; batch?: undefined };
+  | { one: JobHandler<JobKind>; job: Job; batch?: undefined; slot?: Extract<JobSpec<JobKind>['run'], { one: unknown }>['slot'] };
 
 /** `job` with its handler once its payload has been checked; an Error saying why it cannot run otherwise. */
 export function runnable(job: ClaimedJob): Runnable | Error {
@@ -107,5 +126,5 @@ export function runnable(job: ClaimedJob): Runnable | Error {
   if (!spec) return new Error(`no handler for job kind ${job.kind}`);
   if (!spec.payload(job.payload)) return new Error(`${job.kind} job with a broken ${spec.payload.explain(job.payload)}`);
   const typed = job as Job;
-  return 'batch' in spec.run ? { batch: spec.run.batch, job: typed } : { one: spec.run.one, job: typed };
+  return 'batch' in spec.run ? { batch: spec.run.batch, job: typed } : { one: spec.run.one, job: typed, slot: spec.run.slot };
 }

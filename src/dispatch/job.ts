@@ -10,12 +10,28 @@ export interface Job<K extends JobKind = JobKind> extends ClaimedJob {
 }
 
 /**
+ * A write that records part of a job's work. Those of the jobs settled together that share a
+ * `write` function are made in one call, with all their items (one multi-row statement rather
+ * than a statement a job): `write` must be one function for all of them, not a closure per job.
+ */
+export interface Recorded {
+  readonly write: (tx: Store, items: unknown[]) => Promise<void>;
+  readonly item: unknown;
+}
+
+/** `item`, to be written by `write` with the items of the other jobs settled in the same transaction. */
+export function recorded<T>(write: (tx: Store, items: T[]) => Promise<void>, item: T): Recorded {
+  // Sound: the items grouped under one `write` are the items given with it, all of type T.
+  return { write: write as Recorded['write'], item };
+}
+
+/**
  * What a job handler decided: finished (the job is removed) or try again later. `record`: the
  * job's own writes, made in the transaction that settles it (with the other jobs that end in the
  * same turn), so its work and its removal commit together.
  */
 export type JobResult =
-  | { done: true; record?: (tx: Store) => Promise<void> }
+  | { done: true; record?: readonly Recorded[] }
   /** `failed`: the handler threw (a bug, a broken stored row), counted in the job's failures in a row. */
   | { done: false; retryAt: number; error: string; failed?: true };
 

@@ -67,9 +67,10 @@ export const JOB_FAILURE_POLICY: RetryPolicy = { baseDelayMs: 1_000, maxDelayMs:
 export const UNMATCHED_RECEIPT_RETRY = { delayMs: 1_000, retries: 5 } as const;
 
 /**
- * A webhook delivery whose receiver has no free slot in this process comes back a moment later,
- * rounded up to a 50 ms step so the deliveries waiting together are put back in one statement.
+ * A webhook delivery whose receiver has no free slot in this process comes back when the
+ * deliveries ahead of it should be done (`expectedWaitMs`), and at least a moment later; rounded up
+ * to a 50 ms step so the deliveries put back together are put back in one statement.
  */
-export function busyReceiverRetryAt(now: number): number {
-  return Math.ceil((now + 250) / 50) * 50;
+export function busyReceiverRetryAt(now: number, expectedWaitMs = 0): number {
+  return Math.ceil((now + Math.max(250, expectedWaitMs)) / 50) * 50;
 }

@@ -1,19 +1,30 @@
 import type { ClaimedJob, Store } from '../core/ports.js';
-import type { JobResult } from './job.js';
+import type { JobResult, Recorded } from './job.js';
 
 /**
  * Records what became of jobs, inside the caller's transaction (the one that records their work,
- * so a job is removed exactly when its work is committed): finished ones removed in one statement,
- * the others put back for later.
+ * so a job is removed exactly when its work is committed): finished ones removed in one statement
+ * and their records written together (one call per write function), the others put back for later.
  */
 export type SettleJobs = (tx: Store, outcomes: ReadonlyArray<readonly [ClaimedJob, JobResult]>) => Promise<void>;
 
 /** Settles jobs as `workerId`: a job another worker has taken over meanwhile is left to it. */
 export function settleJobsAs(workerId: string): SettleJobs {
   return async (tx, outcomes) => {
-    for (const [, result] of outcomes) if (result.done && result.record) await result.record(tx);
     const done = outcomes.filter(([, result]) => result.done).map(([job]) => job.id);
-    if (done.length > 0) await tx.jobs.completeMany(done, workerId);
+    // Only the work of jobs this worker still held is recorded: a job whose lease ran out was
+    // taken over, and its new holder records its own outcome.
+    const held = new Set(done.length > 0 ? await tx.jobs.completeMany(done, workerId) : []);
+    const writes = new Map<Recorded['write'], unknown[]>();
+    for (const [job, result] of outcomes) {
+      if (!result.done || !held.has(job.id)) continue;
+      for (const { write, item } of result.record ?? []) {
+        const items = writes.get(write);
+        if (items) items.push(item);
+        else writes.set(write, [item]);
+      }
+    }
+    for (const [write, items] of writes) await write(tx, items);
     // Jobs going back at the same time with the same error (deliveries waiting for a busy
     // receiver) are put back together.
     const back = new Map<string, { runAt: number; error: string; failed: boolean; ids: string[] }>();

@@ -1,11 +1,11 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { JobKind } from '../core/delivery/job-kinds.js';
 import { randomId } from '../core/ids.js';
-import type { ClaimedJob, Store } from '../core/ports.js';
+import type { ClaimedJob } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
 import type { BatchJobHandler, Job, JobResult } from './job.js';
 import { runnable, specOf } from './job-catalogue.js';
-import { backoffDelayMs, JOB_FAILURE_POLICY } from './retry-policy.js';
+import { backoffDelayMs, busyReceiverRetryAt, JOB_FAILURE_POLICY } from './retry-policy.js';
 import { type SettleJobs, settleJobsAs } from './settle-jobs.js';
 
 export interface WorkerOptions {
@@ -21,6 +21,12 @@ export interface WorkerOptions {
   leaseMs: number;
   /** Longest sleep between looks at the store when nothing wakes the worker. */
   pollIntervalMs: number;
+  /**
+   * Jobs claimed for one slot key (a webhook receiver) kept waiting for a free slot, and for all
+   * keys together; past these, a job is put back.
+   */
+  maxWaitingPerKey?: number;
+  maxWaiting?: number;
 }
 
 export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
@@ -32,7 +38,22 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
 
 type BatchHandler = BatchJobHandler<JobKind>;
 
-/** A job given up on: dropped, with what its work becomes (ON_DROPPED). */
+/** The jobs of one slot key (a webhook receiver) in this worker. */
+interface SlotQueue {
+  running: number;
+  /** Claimed, waiting for a slot, in claim order. */
+  waiting: ClaimedJob[];
+  /** How long its jobs take, smoothed; 0 until the first ends. */
+  averageMs: number;
+  /** When its first job started. */
+  since: number;
+}
+
+/** Jobs one slot key (a receiver) keeps waiting in this process, and all keys together, unless the options say otherwise. */
+const MAX_WAITING_PER_KEY = 2_000;
+const MAX_WAITING = 20_000;
+
+/** A job given up on: dropped, with what its work becomes (its kind's `onDropped`, job-catalogue.ts). */
 const DROP = Symbol('drop');
 
 /**
@@ -60,6 +81,17 @@ export class Worker {
    * from every other worker for as long as this one lives.
    */
   readonly #working = new Map<string, number>();
+  /**
+   * Per slot key (a webhook receiver): jobs running, and jobs claimed that wait for one of them to
+   * end, in claim order. Waiting takes no lane, so a slow receiver's backlog never keeps sends or
+   * other receivers' deliveries from being claimed, and costs the store nothing while it waits:
+   * no put-back, no claim again (the heartbeat renews its lease with the others).
+   */
+  readonly #slots = new Map<string, SlotQueue>();
+  /** Ids of the jobs waiting for a slot, with when their lease was last known to be extended. */
+  readonly #waitingSince = new Map<string, number>();
+  /** When the last renewal of this worker's leases began (it extended every lease it held then). */
+  #renewedAt = 0;
 
   constructor(
     private readonly ctx: DispatchContext,
@@ -135,7 +167,7 @@ export class Worker {
   }
 
   /**
-   * Drops jobs given up on, with what their work becomes (ON_DROPPED), in one transaction, for the
+   * Drops jobs given up on, with what their work becomes (`onDropped`), in one transaction, for the
    * jobs this worker still holds. Should that fail, they are put back for the longest backoff.
    */
   async #drop(jobs: readonly ClaimedJob[]): Promise<void> {
@@ -254,10 +286,13 @@ export class Worker {
   renewLeases(): Promise<void> {
     if (this.#renewing) return this.#renewing;
     if (this.#working.size === 0) return Promise.resolve();
+    const startedAt = this.ctx.clock.now();
     const renewing = this.ctx.store.jobs
       .renewLeases(this.id, [...this.#working.keys()], this.ctx.clock.now() + this.options.leaseMs)
       .then(
-        () => {},
+        () => {
+          this.#renewedAt = startedAt;
+        },
         (error: unknown) => this.ctx.logger.warn({ err: error, worker_id: this.id }, 'could not renew job leases'),
       )
       .finally(() => {
@@ -291,7 +326,7 @@ export class Worker {
   async #runLoop(): Promise<void> {
     while (this.#running) {
       // SQLite answers synchronously: without a turn of the event loop here, a loop that keeps
-      // finding due work (receivers busy, retried in 250 ms) would never let sockets and timers run.
+      // finding due work (retries due at once) would never let sockets and timers run.
       await yieldToEventLoop();
       this.#woken = false;
       const free = this.options.concurrency - this.#busy;
@@ -301,7 +336,7 @@ export class Worker {
           const jobs = await this.#claim(this.ctx.clock.now(), limit);
           const { batches, singles } = partition(jobs);
           for (const [handler, group] of batches) this.#track(group, this.#runBatch(handler, group));
-          for (const job of singles) this.#track([job], this.#run(job));
+          for (const job of singles) this.#start(job);
           if (jobs.length === limit) continue; // more may be due
         } catch (error) {
           this.ctx.logger.error({ err: error }, 'worker could not claim jobs; retrying');
@@ -312,6 +347,88 @@ export class Worker {
       await this.#sleep(full ? this.options.pollIntervalMs : await this.#untilNextDue());
     }
     await Promise.allSettled([...this.#active]);
+  }
+
+  /**
+   * Starts a single job now, or, when its slot key has no free slot, keeps it waiting for one. Past
+   * MAX_WAITING_PER_KEY (or MAX_WAITING in all), a job is put back, due when the jobs ahead of it
+   * should be done (from how long its key's jobs take), not at once: a backlog larger than the
+   * process keeps is claimed again about once, not every few hundred milliseconds.
+   */
+  #start(job: ClaimedJob): void {
+    const ready = runnable(job);
+    const slot = ready instanceof Error || !ready.one ? undefined : ready.slot?.(this.ctx, ready.job.payload);
+    if (!slot) {
+      this.#track([job], this.#run(job));
+      return;
+    }
+    if (this.#waitingSince.has(job.id)) {
+      // Claimed again by this worker while it waited (its lease had run out): it waits once.
+      this.#worked([job]);
+      return;
+    }
+    let entry = this.#slots.get(slot.key);
+    if (!entry) {
+      entry = { running: 0, waiting: [], averageMs: 0, since: performance.now() };
+      this.#slots.set(slot.key, entry);
+    }
+    if (entry.running < slot.limit) {
+      this.#runInSlot(job, slot.key, entry);
+      return;
+    }
+    if (
+      entry.waiting.length < (this.options.maxWaitingPerKey ?? MAX_WAITING_PER_KEY) &&
+      this.#waitingSince.size < (this.options.maxWaiting ?? MAX_WAITING)
+    ) {
+      entry.waiting.push(job);
+      this.#waitingSince.set(job.id, this.ctx.clock.now());
+      return;
+    }
+    // Until the first of the key's jobs ends, how long they take is at least how long it has run.
+    const averageMs = entry.averageMs > 0 ? entry.averageMs : performance.now() - entry.since;
+    const ahead = (entry.waiting.length + entry.running) / slot.limit;
+    const retryAt = busyReceiverRetryAt(this.ctx.clock.now(), ahead * averageMs);
+    this.#track([job], this.#settleSoon(job, { done: false, retryAt, error: 'receiver busy' }));
+  }
+
+  /** Runs `job` in one of its key's slots; when it ends, the next job waiting for the key takes the slot. */
+  #runInSlot(job: ClaimedJob, key: string, entry: SlotQueue): void {
+    entry.running++;
+    const started = performance.now();
+    const ended = () => {
+      // How long this key's jobs take, smoothed (for how long a job put back waits).
+      const took = performance.now() - started;
+      entry.averageMs = entry.averageMs === 0 ? took : entry.averageMs * 0.9 + took * 0.1;
+      entry.running--;
+      const next = this.#running ? this.#nextWaiting(entry) : undefined;
+      if (next) this.#runInSlot(next, key, entry);
+      else if (entry.running === 0 && entry.waiting.length === 0) this.#slots.delete(key);
+    };
+    this.#track([job], this.#run(job).finally(ended));
+  }
+
+  /**
+   * The first waiting job whose lease still holds a whole run. One whose lease may have run out
+   * (renewals failed for a while) is let go: another worker may have it, or this one claims it again.
+   */
+  #nextWaiting(entry: SlotQueue): ClaimedJob | undefined {
+    const now = this.ctx.clock.now();
+    for (let job = entry.waiting.shift(); job; job = entry.waiting.shift()) {
+      const extended = Math.max(this.#waitingSince.get(job.id) ?? 0, this.#renewedAt);
+      this.#waitingSince.delete(job.id);
+      if (extended + this.options.leaseMs - now > this.ctx.sendTimeoutMs) return job;
+      this.#worked([job]);
+    }
+    return undefined;
+  }
+
+  /** Jobs waiting for a slot are no longer waited for (the worker stops): their leases are given back with the rest. */
+  #forgetWaiting(): void {
+    for (const entry of this.#slots.values()) {
+      this.#worked(entry.waiting);
+      entry.waiting = [];
+    }
+    this.#waitingSince.clear();
   }
 
   /** Counts `jobs` in flight until `work` ends, then wakes the loop to claim for them. */
@@ -374,6 +491,7 @@ export class Worker {
         await this.#loop.catch(() => {});
       }
     }
+    this.#forgetWaiting();
     clearInterval(this.#heartbeat);
     await this.#renewing;
     const released = await this.ctx.store.jobs.releaseAll(this.id);

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
-import type { Webhook } from '../../core/ports.js';
+import type { Webhook, WebhookDelivery } from '../../core/ports.js';
 import { newDelivery } from '../../core/webhooks/queue-deliveries.js';
 
 describeEachDialect('what sending many webhook deliveries needs, read at once', (dialect) => {
@@ -66,5 +66,50 @@ describeEachDialect('what sending many webhook deliveries needs, read at once', 
     await t.store.webhooks.clearFailureStreaks(['wh_s1', 'wh_none']);
     expect((await t.store.webhooks.find(accountId, 'wh_s1'))?.failingSince).toBeNull();
     expect((await t.store.webhooks.find(accountId, 'wh_s2'))?.failingSince).toBe(2_000);
+  });
+
+  it("records each delivery's own attempt in one call, and leaves the others as they were", async () => {
+    const accountId = (await t.createAccount()).account.id;
+    const at = t.clock.now();
+    await t.store.webhooks.insertEvents([
+      { id: 'evt_r', accountId, messageId: null, type: 'message.delivered', body: '{"id":"evt_r"}', createdAt: at },
+    ]);
+    const [ok, failing, untouched] = ['ok', 'failing', 'untouched'].map((name) =>
+      newDelivery({ accountId, webhookId: null, url: `https://example.com/${name}` }, 'evt_r', at),
+    ) as [WebhookDelivery, WebhookDelivery, WebhookDelivery];
+    await t.store.webhooks.insertDeliveries([ok, failing, untouched]);
+    await t.store.webhooks.recordAttempts([
+      { ...ok, status: 'succeeded', attempts: 1, lastStatusCode: 204, lastLatencyMs: 12, lastAttemptAt: at + 5, nextAttemptAt: null },
+      {
+        ...failing,
+        attempts: 2,
+        lastStatusCode: null,
+        lastError: 'connection refused \ud83d', // a lone surrogate, cut from an emoji
+        lastLatencyMs: 10_000,
+        lastAttemptAt: at + 6,
+        nextAttemptAt: at + 30_000,
+      },
+    ]);
+    const read = async (id: string) => (await t.store.webhooks.deliveryContexts([id])).get(id)?.delivery;
+    expect(await read(ok.id)).toEqual({
+      ...ok,
+      status: 'succeeded',
+      attempts: 1,
+      lastStatusCode: 204,
+      lastLatencyMs: 12,
+      lastAttemptAt: at + 5,
+      nextAttemptAt: null,
+    });
+    expect(await read(failing.id)).toMatchObject({
+      status: 'pending',
+      attempts: 2,
+      lastStatusCode: null,
+      lastLatencyMs: 10_000,
+      lastAttemptAt: at + 6,
+      nextAttemptAt: at + 30_000,
+    });
+    expect((await read(failing.id))?.lastError).toMatch(/^connection refused /);
+    expect(await read(untouched.id)).toEqual(untouched);
+    await t.store.webhooks.recordAttempts([]);
   });
 });

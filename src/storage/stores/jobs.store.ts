@@ -125,9 +125,12 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async completeMany(jobIds, workerId) {
+      const removed: string[] = [];
       for (const chunk of chunks(jobIds, 1000)) {
-        await db.deleteFrom('jobs').where('id', 'in', chunk).where('locked_by', '=', workerId).execute();
+        const rows = await db.deleteFrom('jobs').where('id', 'in', chunk).where('locked_by', '=', workerId).returning('id').execute();
+        for (const row of rows) removed.push(row.id);
       }
+      return removed;
     },
 
     async reschedule(jobId, workerId, runAt, error) {

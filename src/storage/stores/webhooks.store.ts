@@ -1,3 +1,4 @@
+import { sql } from 'kysely';
 import type {
   DeliveryContext,
   DeliveryStatus,
@@ -10,6 +11,19 @@ import type {
 import type { Executor } from '../database.js';
 import type { EventsTable, WebhookDeliveriesTable, WebhookSecretsTable, WebhooksTable } from '../schema.js';
 import { chunks } from './chunks.js';
+import { type JsonColumnType, jsonRows } from './json-rows.js';
+
+/** What `recordAttempts` writes of a delivery, keyed by its id. */
+const ATTEMPT_COLUMNS: Readonly<Record<string, JsonColumnType>> = {
+  id: 'text',
+  status: 'text',
+  attempts: 'bigint',
+  last_status_code: 'bigint',
+  last_error: 'text',
+  last_latency_ms: 'bigint',
+  last_attempt_at: 'bigint',
+  next_attempt_at: 'bigint',
+};
 
 const fromEvent = (event: StoredEvent) => ({
   id: event.id,
@@ -286,6 +300,19 @@ export function webhooksStore(db: Executor): WebhooksPort {
     async updateDelivery(delivery) {
       const { id, ...rest } = fromDelivery(delivery);
       await db.updateTable('webhook_deliveries').set(rest).where('id', '=', id).execute();
+    },
+
+    async recordAttempts(deliveries) {
+      for (const chunk of chunks(deliveries, 1000)) {
+        await sql`update webhook_deliveries set status = v.status, attempts = v.attempts, last_status_code = v.last_status_code,
+            last_error = v.last_error, last_latency_ms = v.last_latency_ms, last_attempt_at = v.last_attempt_at,
+            next_attempt_at = v.next_attempt_at
+          from ${jsonRows(
+            db,
+            ATTEMPT_COLUMNS,
+            chunk.map((d) => ({ ...fromDelivery(d) })),
+          )} where webhook_deliveries.id = v.id`.execute(db);
+      }
     },
 
     async listDeliveries(query) {
