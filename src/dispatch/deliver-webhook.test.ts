@@ -573,6 +573,8 @@ describeEachDialect('webhook deliveries', (dialect) => {
     });
     it("keeps a busy receiver's deliveries waiting in the worker, in no lane and never put back, while messages go on", async () => {
       t.dispatch.webhooks = { ...t.dispatch.webhooks, timeoutMs: 15_000, perReceiverConcurrency: 2 };
+      // A send may take longer than a lease (the defaults: 30 s and 15 s): the heartbeat keeps both.
+      t.dispatch.sendTimeoutMs = 120_000;
       const slow = await receiver(() => 'hang');
       const webhookId = await createWebhook(slow.url, ['message.sent']);
       // Four lanes: six deliveries waiting in lanes would leave none for the sends below.

@@ -408,15 +408,17 @@ export class Worker {
   }
 
   /**
-   * The first waiting job whose lease still holds a whole run. One whose lease may have run out
-   * (renewals failed for a while) is let go: another worker may have it, or this one claims it again.
+   * The first waiting job whose lease still holds until the next renewal. One whose lease may run
+   * out before (renewals failed for a while) is let go: another worker may have it, or this one
+   * claims it again.
    */
   #nextWaiting(entry: SlotQueue): ClaimedJob | undefined {
     const now = this.ctx.clock.now();
     for (let job = entry.waiting.shift(); job; job = entry.waiting.shift()) {
       const extended = Math.max(this.#waitingSince.get(job.id) ?? 0, this.#renewedAt);
       this.#waitingSince.delete(job.id);
-      if (extended + this.options.leaseMs - now > this.ctx.sendTimeoutMs) return job;
+      // Still held for longer than a beat of the heartbeat, which renews it from here on.
+      if (extended + this.options.leaseMs - now > this.options.leaseMs / 3) return job;
       this.#worked([job]);
     }
     return undefined;

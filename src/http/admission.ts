@@ -108,6 +108,13 @@ const SATURATED_TURN_MS = 15;
  * keeps stalling is seen by every tick.
  */
 const LASTING_STALL_TICKS = 3;
+
+/**
+ * How long after its start-up work a node's process is not judged: a fresh node compiles its hot
+ * paths and fills its pools in long, busy turns, yet is not behind (a node under the peer bench
+ * refused its very first token request).
+ */
+const SETTLE_AFTER_START_MS = 2_000;
 /** Shed requests are logged as a count at most this often, not one line each. */
 const LOG_EVERY_MS = 1_000;
 
@@ -247,6 +254,8 @@ export function createAdmission(deps: AdmissionDeps): Admission {
     return undefined;
   };
 
+  /** Until when the process is not judged after its start-up work (none: judged from the first tick). */
+  let settledAt = Number.NEGATIVE_INFINITY;
   let timer: NodeJS.Timeout | undefined;
   const tick = () => {
     const now = performance.now();
@@ -258,8 +267,13 @@ export function createAdmission(deps: AdmissionDeps): Admission {
       utilization = 0;
       turnMs = 0;
       stalledTicks = 0;
+      settledAt = now + SETTLE_AFTER_START_MS;
     }
-    const behind = starting ? undefined : judgeProcess(now);
+    // Just started: its loop is read (its code still being compiled, its pools filling) but the
+    // process is not judged yet; a first request refused for that would fail a client at start.
+    const settling = now < settledAt;
+    if (settling && !starting) readLoop(now);
+    const behind = starting || settling ? undefined : judgeProcess(now);
     if (behind) processReason = behind;
     processControl.observe(behind !== undefined);
     const queued = judgeSends();
