@@ -20,7 +20,7 @@ import {
   SmsDetail,
 } from './sms.schema.js';
 
-/** SEED 4.2: send an SMS and read it back. */
+/** Send an SMS and read it back (docs/channels.md). */
 export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
   app.post<{ Body: SendSmsBody }>(
     '/v1/sms/send',

@@ -16,7 +16,7 @@ const KEYBOARD_RULES =
   'An inline keyboard (`reply_markup.inline_keyboard`) has 1 to 100 rows of 1 to 8 buttons, at most 100 buttons in all; ' +
   'each button has `text` (1 to 64 characters) and exactly one of `callback_data` (1 to 64 bytes of UTF-8) or `url` (http, https or tg).';
 
-/** SEED 4.5: Telegram text messages and photos through a bot, and a message read back. */
+/** Telegram text messages and photos through a bot, and a message read back (docs/telegram.md). */
 export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
   app.post<{ Body: SendTelegramBody }>(
     '/v1/telegram/send',

@@ -66,7 +66,7 @@ const options = {
   reply_markup: Type.Optional(ReplyMarkup),
 };
 
-/** SEED 4.5 and CONTRACT 6: a text message. */
+/** A text message to a chat (docs/telegram.md). */
 export const SendTelegramBody = Type.Object(
   {
     chat_id: ChatId,
@@ -81,7 +81,7 @@ export const SendTelegramBody = Type.Object(
 );
 export type SendTelegramBody = Type.Static<typeof SendTelegramBody>;
 
-/** SEED 4.5 and CONTRACT 6: a photo by URL. */
+/** A photo by URL, with an optional caption (docs/telegram.md). */
 export const SendTelegramPhotoBody = Type.Object(
   {
     chat_id: ChatId,

@@ -14,7 +14,7 @@ import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, Wha
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
 
-/** A template as CONTRACT 6's record (the API's list and the CLI's --json). */
+/** A template as the API lists it and the CLI's --json prints it (docs/whatsapp.md). */
 export const presentTemplate = (template: WhatsappTemplate) => ({
   name: template.name,
   language: template.language,
@@ -24,7 +24,7 @@ export const presentTemplate = (template: WhatsappTemplate) => ({
   created_at: toIso(template.createdAt),
 });
 
-/** SEED 4.3: WhatsApp template and session messages, the account's templates, and a message read back. */
+/** WhatsApp template and session messages, the account's templates, and a message read back (docs/whatsapp.md). */
 export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
   app.post<{ Body: SendTemplateBody }>(
     '/v1/whatsapp/send',

@@ -29,7 +29,7 @@ describeEachDialect('GET /v1/whatsapp/templates and WhatsApp scopes', (dialect) 
   afterAll(() => t.close());
 
   describe('the template list', () => {
-    it('gives a new account the sandbox templates, as CONTRACT 6 records sorted by name then language', async () => {
+    it('gives a new account the sandbox templates, as records sorted by name then language (docs/whatsapp.md)', async () => {
       const account = await t.createAccount();
       const response = await t.call('GET', '/v1/whatsapp/templates', await t.tokenFor(account));
       expect(response.statusCode).toBe(200);

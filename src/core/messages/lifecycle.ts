@@ -7,7 +7,7 @@ import { recordEmailComplaint, recordEmailEvent, recordEmailFailure } from './em
 import type { Message, MessageStatus } from './message.js';
 
 /**
- * The message status machine (CONTRACT 4, 5). Every change goes through here, inside the caller's
+ * The message status machine (docs/messages-and-credits.md). Every change goes through here, inside the caller's
  * transaction, so status, history, credits, the email timeline and the webhook event always move
  * together:
  *
