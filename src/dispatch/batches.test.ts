@@ -272,7 +272,7 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     const ids = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
     const real = t.dispatch.store;
     let calls = 0;
-    // The worker's second transaction is the wave's record (the first marks the batch in flight).
+    // The worker's second transaction is the wave's record (the first claims the batch and marks it in flight).
     t.dispatch.store = {
       ...real,
       groupedTransaction: <T>(work: (tx: Store) => Promise<T>) =>
@@ -290,5 +290,56 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent', 'delivered']);
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
     await expectLedgerBalanced();
+  });
+
+  it('claims a batch of deliveries and marks it in flight in one transaction, and records the wave in one more', async () => {
+    const ids = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
+    const real = t.dispatch.store;
+    let calls = 0;
+    t.dispatch.store = {
+      ...real,
+      groupedTransaction: <T>(work: (tx: Store) => Promise<T>) => {
+        calls++;
+        return real.groupedTransaction(work);
+      },
+    };
+    try {
+      expect(await t.worker.runOnce()).toBe(3);
+    } finally {
+      t.dispatch.store = real;
+    }
+    expect(calls).toBe(2);
+    for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent']);
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+  });
+
+  it('claims without the claim step when the step fails, and the batch takes the step itself: every message sent once', async () => {
+    const ids = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
+    const real = t.dispatch.store;
+    let marks = 0;
+    // The first in-flight mark fails (a broken row, a blip); the claim it was part of is made again without it.
+    t.dispatch.store = {
+      ...real,
+      groupedTransaction: <T>(work: (tx: Store) => Promise<T>) =>
+        real.groupedTransaction((tx) =>
+          work({
+            ...tx,
+            messages: {
+              ...tx.messages,
+              markInFlight: (...args: Parameters<Store['messages']['markInFlight']>) =>
+                ++marks === 1 ? Promise.reject(new Error('disk I/O error')) : tx.messages.markInFlight(...args),
+            },
+          }),
+        ),
+    };
+    try {
+      expect(await t.worker.runOnce()).toBe(3);
+    } finally {
+      t.dispatch.store = real;
+    }
+    expect(marks).toBe(2);
+    for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent']);
+    expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
+    expect(await t.store.jobs.count()).toBe(3); // their receipts, one job each
   });
 });

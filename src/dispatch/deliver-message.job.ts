@@ -12,7 +12,7 @@ import type { ClaimedJob } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
-import { type BatchJobHandler, DONE } from './job.js';
+import { type BatchJobHandler, type ClaimStep, DONE } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
 
 const unknownOutcome = (error: unknown): SendOutcome => ({
@@ -42,7 +42,8 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  * alone decides about retries, from the outcome values: permanent → failed now; retryable → again
  * after a backoff, until the attempt or age limit, then failed. Credits follow the status machine.
  *
- * The batch is taken in one statement: marked in flight, except on channels that hold hand-overs
+ * The batch is marked in one statement, in the transaction that claimed its jobs (`markForHandOver`,
+ * the kind's claim step): marked in flight, except on channels that hold hand-overs
  * in doubt, where it is only claimed and each message is marked in flight right before it leaves
  * the process (by the provider, or by the dispatcher before `send`), so that what a crash leaves
  * unsent is never held as if it had been handed over. A provider that takes batches (the sandbox) gets
@@ -51,30 +52,9 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  * multi-row statements, together with the removal of its jobs. So a slow hand-over holds up only
  * its own record, and a batch costs a handful of statements rather than a few dozen per message.
  */
-export const deliverMessages: BatchJobHandler<'deliver_message'> = async (ctx, jobs, signal, settle) => {
+export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async (ctx, jobs, signal, settle, claimed) => {
   const { store } = ctx;
-  const jobOf = new Map<string, ClaimedJob>();
-  const finished: ClaimedJob[] = [];
-  for (const job of jobs) {
-    if (job.messageId && !jobOf.has(job.messageId)) jobOf.set(job.messageId, job);
-    else finished.push(job);
-  }
-  // Marking them first means a crash from here on leaves a trace: in flight, the next worker
-  // follows the channel's recovery policy; only claimed, it sends them as if nothing had happened.
-  // Claiming alone suits only channels that hold: for the others, in flight up front costs nothing
-  // more, as a message in doubt is sent again (or asked about) anyway.
-  const claimOnly = CHANNELS.filter((channel) => holdsInDoubt(ctx.providers[channel], ctx.recovery?.[channel]));
-  const marked = await store.groupedTransaction(async (tx) => {
-    const rows = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly });
-    const taken = new Set(rows.map((row) => row.message.id));
-    // No longer queued: canceled, or a receipt already moved it on.
-    for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
-    await settle(
-      tx,
-      finished.map((job) => [job, DONE]),
-    );
-    return rows;
-  });
+  const { jobOf, marked } = claimed ?? (await store.groupedTransaction((tx) => markForHandOver(ctx, tx, jobs, settle)));
 
   const recorder = new EndingRecorder(ctx, settle);
   const marks = new HandOverMarks(store);
@@ -93,6 +73,39 @@ export const deliverMessages: BatchJobHandler<'deliver_message'> = async (ctx, j
   await recorder.drained();
   const failure = handedOver.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
+};
+
+/** The messages of a batch marked for hand-over, and the job of each. */
+export interface Marked {
+  jobOf: ReadonlyMap<string, ClaimedJob>;
+  marked: ReadonlyArray<{ message: Message; payload: string | null }>;
+}
+
+/**
+ * Marks the batch's queued messages for hand-over (in the transaction that claimed their jobs) and
+ * settles the jobs of messages no longer queued.
+ */
+export const markForHandOver: ClaimStep<'deliver_message', Marked> = async (ctx, tx, jobs, settle) => {
+  const jobOf = new Map<string, ClaimedJob>();
+  const finished: ClaimedJob[] = [];
+  for (const job of jobs) {
+    if (job.messageId && !jobOf.has(job.messageId)) jobOf.set(job.messageId, job);
+    else finished.push(job);
+  }
+  // Marking them first means a crash from here on leaves a trace: in flight, the next worker
+  // follows the channel's recovery policy; only claimed, it sends them as if nothing had happened.
+  // Claiming alone suits only channels that hold: for the others, in flight up front costs nothing
+  // more, as a message in doubt is sent again (or asked about) anyway.
+  const claimOnly = CHANNELS.filter((channel) => holdsInDoubt(ctx.providers[channel], ctx.recovery?.[channel]));
+  const marked = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly });
+  const taken = new Set(marked.map((row) => row.message.id));
+  // No longer queued: canceled, or a receipt already moved it on.
+  for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
+  await settle(
+    tx,
+    finished.map((job) => [job, DONE]),
+  );
+  return { jobOf, marked };
 };
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
@@ -160,7 +173,7 @@ async function handOverAll(
   if (sendMany && !limiter) {
     const ready = gated ? await passGates(ctx, marks, toSend, end) : toSend;
     if (ready.length === 0) return;
-    const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+    const timeout = sendDeadline(ctx, signal);
     // A throw or an abort leaves every outcome unknown: the provider may have the messages.
     const outcomes = await sendMany
       .call(
@@ -175,11 +188,15 @@ async function handOverAll(
     }
     return;
   }
+  // Messages that start together share one deadline: a signal per message (AbortSignal.any of the
+  // worker's and a timeout) cost the dispatch thread about 3 % of its time. Behind a throughput
+  // limit each waits its turn first, and its time starts then.
+  const together = limiter ? undefined : sendDeadline(ctx, signal);
   await Promise.all(
     toSend.map(async ({ job, message, outbound }) => {
       if (limiter) {
         try {
-          await limiter.acquire(AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]));
+          await limiter.acquire(sendDeadline(ctx, signal));
         } catch {
           // More of this provider's messages waiting than its throughput lets through in a send
           // timeout: this one was not tried, and goes back to the queue as it was.
@@ -196,7 +213,7 @@ async function handOverAll(
         }
       }
       const handOver = gated ? marks.gateFor(message) : undefined;
-      const outcome = await sendOne(ctx, provider, outbound, signal, handOver?.gate);
+      const outcome = await sendOne(provider, outbound, together ?? sendDeadline(ctx, signal), handOver?.gate);
       const gateState = handOver?.state();
       end(
         (handOver && gateEnding(ctx, job, message, gateState ?? 'unasked')) ??
@@ -209,19 +226,21 @@ async function handOverAll(
 /** What a provider is said to have answered when the dispatcher's own gate stopped the message. */
 const WITHDRAWN: SendOutcome = { ok: false, retryable: true, code: 'HANDOVER_WITHDRAWN', message: 'not handed over' };
 
+/** Aborts when the worker stops or the send timeout has passed from now. */
+const sendDeadline = (ctx: DispatchContext, signal: AbortSignal): AbortSignal =>
+  AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+
 /**
- * One `send`, through `gate` when given: passed to a provider that gates its hand-overs itself,
- * else passed here, right before `send` is called.
+ * One `send` by `timeout`, through `gate` when given: passed to a provider that gates its
+ * hand-overs itself, else passed here, right before `send` is called.
  */
 async function sendOne(
-  ctx: DispatchContext,
   provider: Provider,
   outbound: OutboundMessage,
-  signal: AbortSignal,
+  timeout: AbortSignal,
   gate: HandOverGate | undefined,
 ): Promise<SendOutcome> {
   try {
-    const timeout = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
     if (gate && !provider.gatesHandOver) {
       if (!(await gate())) return WITHDRAWN;
       // Out of time (or stopping) while the mark committed: the message has not left, so it must

@@ -3,11 +3,11 @@ import { Compile } from 'typebox/compile';
 import type { JobKind, JobPayloads } from '../core/delivery/job-kinds.js';
 import { CHANNELS } from '../core/ids.js';
 import type { ClaimedJob } from '../core/ports.js';
-import { deliverMessages } from './deliver-message.job.js';
+import { deliverMessages, markForHandOver } from './deliver-message.job.js';
 import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
 import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
-import type { BatchJobHandler, Job, JobHandler, OnDropped } from './job.js';
+import type { BatchJobHandler, ClaimStep, Job, JobHandler, OnDropped } from './job.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
 import { JOB_FAILURE_POLICY, type RetryPolicy } from './retry-policy.js';
 
@@ -27,7 +27,7 @@ export interface JobSpec<K extends JobKind> {
    * writes, which batch well). `one`: each job runs on its own lane (a request to its own receiver).
    */
   run:
-    | { batch: BatchJobHandler<K> }
+    | BatchRun<K>
     | {
         one: JobHandler<K>;
         /**
@@ -44,6 +44,18 @@ export interface JobSpec<K extends JobKind> {
   failures: RetryPolicy;
   /** What the work of a job dropped after too many failures in a row becomes (none: it is just removed). */
   onDropped?: OnDropped<K>;
+}
+
+/** How a kind run in batches runs: its handler, and the step it takes in the claim's transaction, if any. */
+export interface BatchRun<K extends JobKind> {
+  batch: BatchJobHandler<K, unknown>;
+  onClaim?: ClaimStep<K, unknown> | undefined;
+}
+
+/** A batch kind's run: `onClaim`'s result is what `handler` is given (typed here, unknown to the worker). */
+function batchOf<K extends JobKind, P = undefined>(handler: BatchJobHandler<K, P>, onClaim?: ClaimStep<K, P>): BatchRun<K> {
+  // Sound: the worker gives a batch's handler only what the same kind's onClaim returned.
+  return { batch: handler as BatchJobHandler<K, unknown>, onClaim };
 }
 
 /** A compiled check of one kind's payload; its schema's type must fit the kind's payload type. */
@@ -86,14 +98,15 @@ export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
   deliver_message: {
     payload: payloadCheck<'deliver_message', ReturnType<typeof Type.Null>>(Type.Null()),
     // A retryable outcome backs off on the configured RetryPolicy until its attempt or age limit.
-    run: { batch: deliverMessages },
+    // Marked for hand-over in the claim's transaction (one commit a wave, not two).
+    run: batchOf(deliverMessages, markForHandOver),
     failures: JOB_FAILURE_POLICY,
     onDropped: giveUpDelivery,
   },
   provider_receipt: {
     payload: payloadCheck<'provider_receipt', typeof providerReceipt>(providerReceipt),
     // A receipt that matches no message yet: UNMATCHED_RECEIPT_RETRY, then dropped with a warning.
-    run: { batch: applyProviderReceipts },
+    run: batchOf(applyProviderReceipts),
     failures: JOB_FAILURE_POLICY,
   },
   deliver_webhook: {
@@ -117,7 +130,7 @@ export function specOf(kind: string): JobSpec<JobKind> | undefined {
 
 /** A claimed job ready to run: its payload checked, with its kind's handler (and slot, if its kind has them). */
 export type Runnable =
-  | { batch: BatchJobHandler<JobKind>; job: Job; one?: undefined }
+  | { batch: BatchJobHandler<JobKind, unknown>; onClaim?: ClaimStep<JobKind, unknown> | undefined; job: Job; one?: undefined }
   | { one: JobHandler<JobKind>; job: Job; batch?: undefined; slot?: Extract<JobSpec<JobKind>['run'], { one: unknown }>['slot'] };
 
 /** `job` with its handler once its payload has been checked; an Error saying why it cannot run otherwise. */
@@ -126,5 +139,7 @@ export function runnable(job: ClaimedJob): Runnable | Error {
   if (!spec) return new Error(`no handler for job kind ${job.kind}`);
   if (!spec.payload(job.payload)) return new Error(`${job.kind} job with a broken ${spec.payload.explain(job.payload)}`);
   const typed = job as Job;
-  return 'batch' in spec.run ? { batch: spec.run.batch, job: typed } : { one: spec.run.one, job: typed, slot: spec.run.slot };
+  return 'batch' in spec.run
+    ? { batch: spec.run.batch, onClaim: spec.run.onClaim, job: typed }
+    : { one: spec.run.one, job: typed, slot: spec.run.slot };
 }

@@ -40,13 +40,31 @@ export const DONE: JobResult = { done: true };
 /** Runs one job and says what became of it; the worker records that. */
 export type JobHandler<K extends JobKind> = (ctx: DispatchContext, job: Job<K>, signal: AbortSignal) => Promise<JobResult>;
 
-/** Runs jobs of one kind together, settling each (in the transaction that records its work) as it ends. */
-export type BatchJobHandler<K extends JobKind> = (
+/**
+ * Runs jobs of one kind together, settling each (in the transaction that records its work) as it
+ * ends. `claimed`: what the kind's claim step made of the jobs in the transaction that claimed them,
+ * undefined when it did not run there (the handler then takes that step itself).
+ */
+export type BatchJobHandler<K extends JobKind, P = undefined> = (
   ctx: DispatchContext,
   jobs: ReadonlyArray<Job<K>>,
   signal: AbortSignal,
   settle: SettleJobs,
+  claimed?: P,
 ) => Promise<void>;
+
+/**
+ * The first, store-only step of a batch, run in the transaction that claims its jobs: one commit
+ * for the claim and the step instead of one each (a commit is the largest cost of a wave of
+ * messages). What it returns goes to the batch's handler. It may settle jobs it finds nothing to do
+ * for. Should it fail, the claim is made again without it and the handler takes the step.
+ */
+export type ClaimStep<K extends JobKind, P> = (
+  ctx: DispatchContext,
+  tx: Store,
+  jobs: ReadonlyArray<Job<K>>,
+  settle: SettleJobs,
+) => Promise<P>;
 
 /**
  * What a dropped job's work becomes (the worker gave up on it after too many failures in a row),

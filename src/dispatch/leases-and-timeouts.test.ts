@@ -24,12 +24,13 @@ describeEachDialect('the worker heartbeat', (dialect) => {
       send: async () => ({ ok: false, retryable: true, code: 'BUSY', message: 'try later', retryAfterMs: 1_000 }),
     };
     t.providers.sms = busy;
-    // The store fails every write after the claim and the in-flight mark (a database blip): the
-    // outcome of the attempt is never recorded, and the job stays leased to its worker.
+    // The store fails every write after the claim, which marks the message in flight in the same
+    // transaction (a database blip): the outcome of the attempt is never recorded, and the job
+    // stays leased to its worker.
     let transactions = 0;
     const failing: Store = Object.assign({}, t.store, {
       groupedTransaction: <T>(work: (tx: Store) => Promise<T>): Promise<T> =>
-        ++transactions <= 2 ? t.store.groupedTransaction(work) : Promise.reject(new Error('connection reset')),
+        ++transactions <= 1 ? t.store.groupedTransaction(work) : Promise.reject(new Error('connection reset')),
     });
     const alive = new Worker(Object.assign({}, t.dispatch, { store: failing }), options);
     await alive.runOnce();

@@ -1,10 +1,10 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { JobKind } from '../core/delivery/job-kinds.js';
 import { randomId } from '../core/ids.js';
-import type { ClaimedJob } from '../core/ports.js';
+import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
-import type { BatchJobHandler, Job, JobResult } from './job.js';
-import { runnable, specOf } from './job-catalogue.js';
+import type { BatchJobHandler, ClaimStep, Job, JobResult } from './job.js';
+import { type Runnable, runnable, specOf } from './job-catalogue.js';
 import { backoffDelayMs, busyReceiverRetryAt, JOB_FAILURE_POLICY } from './retry-policy.js';
 import { type SettleJobs, settleJobsAs } from './settle-jobs.js';
 
@@ -36,13 +36,13 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   pollIntervalMs: 1_000,
 };
 
-type BatchHandler = BatchJobHandler<JobKind>;
+type BatchHandler = BatchJobHandler<JobKind, unknown>;
 
 /** The jobs of one slot key (a webhook receiver) in this worker. */
 interface SlotQueue {
   running: number;
   /** Claimed, waiting for a slot, in claim order. */
-  waiting: ClaimedJob[];
+  waiting: Single[];
   /** How long its jobs take, smoothed; 0 until the first ends. */
   averageMs: number;
   /** When its first job started. */
@@ -103,22 +103,21 @@ export class Worker {
   /** Claims one batch of due jobs and runs what its lease leaves time for; returns how many jobs it claimed. */
   async runOnce(): Promise<number> {
     const claimedAt = this.ctx.clock.now();
-    const jobs = await this.#claim(claimedAt, this.options.batchSize);
+    const { jobs, batches, singles } = await this.#claim(claimedAt, this.options.batchSize);
     const leaseEnd = claimedAt + this.options.leaseMs;
-    const { batches, singles } = partition(jobs);
     let next = 0;
     const lane = async () => {
       for (let first = true; next < singles.length && !this.#abort.signal.aborted; first = false) {
         // Past a lane's first job, a job is only started while a whole send still fits in the
         // lease: once the lease ends another worker may claim the job, and both would hand it over.
         if (!first && this.ctx.clock.now() + this.ctx.sendTimeoutMs >= leaseEnd) return;
-        const job = singles[next++] as ClaimedJob;
-        await this.#run(job);
+        const single = singles[next++] as Single;
+        await this.#run(single.job, single.ready);
       }
     };
     const lanes = Math.min(this.options.concurrency, singles.length);
     try {
-      await Promise.all([...batches.map(([handler, group]) => this.#runBatch(handler, group)), ...Array.from({ length: lanes }, lane)]);
+      await Promise.all([...batches.map((batch) => this.#runBatch(batch)), ...Array.from({ length: lanes }, lane)]);
     } finally {
       this.#worked(jobs);
     }
@@ -135,12 +134,30 @@ export class Worker {
    * that follows it is durable. On PostgreSQL it is a transaction of its own (the claims skip rows
    * other workers hold), as it would be without one.
    */
-  async #claim(now: number, limit: number): Promise<ClaimedJob[]> {
-    const jobs = await this.ctx.store.groupedTransaction((tx) => tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit));
+  async #claim(now: number, limit: number): Promise<Claim> {
+    const claimIn = async (tx: Store, withSteps: boolean): Promise<Claim> => {
+      const claim = partition(await tx.jobs.claimDue(this.id, now, this.options.leaseMs, limit), this.#settle);
+      // Each batch's claim step (its kind's onClaim) in the same transaction: one commit for both.
+      if (withSteps) {
+        for (const batch of claim.batches) {
+          if (batch.onClaim) batch.claimed = await batch.onClaim(this.ctx, tx, batch.jobs, batch.settle);
+        }
+      }
+      return claim;
+    };
+    let claim: Claim;
+    try {
+      claim = await this.ctx.store.groupedTransaction((tx) => claimIn(tx, true));
+    } catch (error) {
+      // A claim step that fails (a broken row) must not stop every claim: claimed without the
+      // steps, the handlers take them, and a job that keeps failing is dropped like any other.
+      this.ctx.logger.warn({ err: error }, 'claim step failed; claiming without it');
+      claim = await this.ctx.store.groupedTransaction((tx) => claimIn(tx, false));
+    }
     // Counted: a job settled for a retry mid-batch may be claimed again by this worker before the
     // batch that first held it ends, and the first end must not stop the second claim's renewals.
-    for (const job of jobs) this.#working.set(job.id, (this.#working.get(job.id) ?? 0) + 1);
-    return jobs;
+    for (const job of claim.jobs) this.#working.set(job.id, (this.#working.get(job.id) ?? 0) + 1);
+    return claim;
   }
 
   /** The work of `jobs` has ended, recorded or not: their leases are no longer renewed. */
@@ -200,9 +217,9 @@ export class Worker {
     }
   }
 
-  async #run(job: ClaimedJob): Promise<void> {
-    const ready = runnable(job);
-    if (!(ready instanceof Error) && ready.batch) return this.#runBatch(ready.batch, [ready.job]);
+  /** Runs a single job, `ready` as `runnable(job)` said. */
+  async #run(job: ClaimedJob, ready: Runnable | Error): Promise<void> {
+    if (!(ready instanceof Error) && ready.batch) return this.#runBatch(batchOf(ready.batch, [ready.job], this.#settle));
     let result: JobResult;
     try {
       if (ready instanceof Error) throw ready;
@@ -251,20 +268,16 @@ export class Worker {
    * are run again one by one, so one bad job cannot hold its whole batch back; a job that fails on
    * its own is retried after a backoff, and dropped after too many failures in a row.
    */
-  async #runBatch(handler: BatchHandler, jobs: readonly Job[]): Promise<void> {
-    const settled = new Set<string>();
-    const settle: SettleJobs = (tx, outcomes) => {
-      for (const [job] of outcomes) settled.add(job.id);
-      return this.#settle(tx, outcomes);
-    };
+  async #runBatch(batch: Batch): Promise<void> {
+    const { handler, jobs, settled } = batch;
     try {
-      await handler(this.ctx, jobs, this.#abort.signal, settle);
+      await handler(this.ctx, jobs, this.#abort.signal, batch.settle, batch.claimed);
     } catch (error) {
       if (this.#abort.signal.aborted) return; // shutting down: the lease is released in stop()
       const left = jobs.filter((job) => !settled.has(job.id));
       if (left.length > 1) {
         this.ctx.logger.warn({ err: error, kind: left[0]?.kind, jobs: left.length }, 'job batch failed; running its jobs one by one');
-        await Promise.all(left.map((job) => this.#runBatch(handler, [job])));
+        await Promise.all(left.map((job) => this.#runBatch(batchOf(handler, [job], this.#settle))));
         return;
       }
       const outcomes: Array<[ClaimedJob, JobResult]> = [];
@@ -333,10 +346,9 @@ export class Worker {
       if (free > 0) {
         try {
           const limit = Math.min(free, this.options.batchSize);
-          const jobs = await this.#claim(this.ctx.clock.now(), limit);
-          const { batches, singles } = partition(jobs);
-          for (const [handler, group] of batches) this.#track(group, this.#runBatch(handler, group));
-          for (const job of singles) this.#start(job);
+          const { jobs, batches, singles } = await this.#claim(this.ctx.clock.now(), limit);
+          for (const batch of batches) this.#track(batch.jobs, this.#runBatch(batch));
+          for (const single of singles) this.#start(single);
           if (jobs.length === limit) continue; // more may be due
         } catch (error) {
           this.ctx.logger.error({ err: error }, 'worker could not claim jobs; retrying');
@@ -355,11 +367,10 @@ export class Worker {
    * should be done (from how long its key's jobs take), not at once: a backlog larger than the
    * process keeps is claimed again about once, not every few hundred milliseconds.
    */
-  #start(job: ClaimedJob): void {
-    const ready = runnable(job);
+  #start({ job, ready }: Single): void {
     const slot = ready instanceof Error || !ready.one ? undefined : ready.slot?.(this.ctx, ready.job.payload);
     if (!slot) {
-      this.#track([job], this.#run(job));
+      this.#track([job], this.#run(job, ready));
       return;
     }
     if (this.#waitingSince.has(job.id)) {
@@ -373,14 +384,14 @@ export class Worker {
       this.#slots.set(slot.key, entry);
     }
     if (entry.running < slot.limit) {
-      this.#runInSlot(job, slot.key, entry);
+      this.#runInSlot({ job, ready }, slot.key, entry);
       return;
     }
     if (
       entry.waiting.length < (this.options.maxWaitingPerKey ?? MAX_WAITING_PER_KEY) &&
       this.#waitingSince.size < (this.options.maxWaiting ?? MAX_WAITING)
     ) {
-      entry.waiting.push(job);
+      entry.waiting.push({ job, ready });
       this.#waitingSince.set(job.id, this.ctx.clock.now());
       return;
     }
@@ -392,7 +403,7 @@ export class Worker {
   }
 
   /** Runs `job` in one of its key's slots; when it ends, the next job waiting for the key takes the slot. */
-  #runInSlot(job: ClaimedJob, key: string, entry: SlotQueue): void {
+  #runInSlot({ job, ready }: Single, key: string, entry: SlotQueue): void {
     entry.running++;
     const started = performance.now();
     const ended = () => {
@@ -404,7 +415,7 @@ export class Worker {
       if (next) this.#runInSlot(next, key, entry);
       else if (entry.running === 0 && entry.waiting.length === 0) this.#slots.delete(key);
     };
-    this.#track([job], this.#run(job).finally(ended));
+    this.#track([job], this.#run(job, ready).finally(ended));
   }
 
   /**
@@ -412,14 +423,14 @@ export class Worker {
    * out before (renewals failed for a while) is let go: another worker may have it, or this one
    * claims it again.
    */
-  #nextWaiting(entry: SlotQueue): ClaimedJob | undefined {
+  #nextWaiting(entry: SlotQueue): Single | undefined {
     const now = this.ctx.clock.now();
-    for (let job = entry.waiting.shift(); job; job = entry.waiting.shift()) {
-      const extended = Math.max(this.#waitingSince.get(job.id) ?? 0, this.#renewedAt);
-      this.#waitingSince.delete(job.id);
+    for (let next = entry.waiting.shift(); next; next = entry.waiting.shift()) {
+      const extended = Math.max(this.#waitingSince.get(next.job.id) ?? 0, this.#renewedAt);
+      this.#waitingSince.delete(next.job.id);
       // Still held for longer than a beat of the heartbeat, which renews it from here on.
-      if (extended + this.options.leaseMs - now > this.options.leaseMs / 3) return job;
-      this.#worked([job]);
+      if (extended + this.options.leaseMs - now > this.options.leaseMs / 3) return next;
+      this.#worked([next.job]);
     }
     return undefined;
   }
@@ -427,7 +438,7 @@ export class Worker {
   /** Jobs waiting for a slot are no longer waited for (the worker stops): their leases are given back with the rest. */
   #forgetWaiting(): void {
     for (const entry of this.#slots.values()) {
-      this.#worked(entry.waiting);
+      this.#worked(entry.waiting.map((waiting) => waiting.job));
       entry.waiting = [];
     }
     this.#waitingSince.clear();
@@ -501,23 +512,56 @@ export class Worker {
   }
 }
 
+/** A claimed job run on its own, with what `runnable` said of it (checked once, at the claim). */
+interface Single {
+  job: ClaimedJob;
+  ready: Runnable | Error;
+}
+
+/** Claimed jobs of one kind run together, with the jobs settled so far and the result of the kind's claim step. */
+interface Batch {
+  handler: BatchHandler;
+  onClaim?: ClaimStep<JobKind, unknown> | undefined;
+  jobs: Job[];
+  /** Settles some of the batch's jobs, noting which (a batch that fails runs only the others again). */
+  settle: SettleJobs;
+  settled: Set<string>;
+  claimed?: unknown;
+}
+
+/** What one claim took: every job, its batches and its singles. */
+interface Claim {
+  jobs: readonly ClaimedJob[];
+  batches: Batch[];
+  singles: Single[];
+}
+
+function batchOf(handler: BatchHandler, jobs: Job[], settleAll: SettleJobs, onClaim?: ClaimStep<JobKind, unknown>): Batch {
+  const settled = new Set<string>();
+  const settle: SettleJobs = (tx, outcomes) => {
+    for (const [job] of outcomes) settled.add(job.id);
+    return settleAll(tx, outcomes);
+  };
+  return { handler, onClaim, jobs, settle, settled };
+}
+
 /**
  * Splits claimed jobs into batches of one kind (for kinds run in batches) and jobs run one by one.
  * A job that cannot run (a kind this version does not know, a broken payload) goes with the
  * singles, where it fails as a job whose handler threw.
  */
-function partition(jobs: readonly ClaimedJob[]): { batches: Array<[BatchHandler, Job[]]>; singles: ClaimedJob[] } {
-  const grouped = new Map<BatchHandler, Job[]>();
-  const singles: ClaimedJob[] = [];
+function partition(jobs: readonly ClaimedJob[], settleAll: SettleJobs): Claim {
+  const grouped = new Map<BatchHandler, Batch>();
+  const singles: Single[] = [];
   for (const job of jobs) {
     const ready = runnable(job);
     if (ready instanceof Error || !ready.batch) {
-      singles.push(job);
+      singles.push({ job, ready });
       continue;
     }
-    const group = grouped.get(ready.batch) ?? [];
-    group.push(ready.job);
-    grouped.set(ready.batch, group);
+    const batch = grouped.get(ready.batch);
+    if (batch) batch.jobs.push(ready.job);
+    else grouped.set(ready.batch, batchOf(ready.batch, [ready.job], settleAll, ready.onClaim));
   }
-  return { batches: [...grouped], singles };
+  return { jobs, batches: [...grouped.values()], singles };
 }
