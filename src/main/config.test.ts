@@ -56,6 +56,7 @@ describe('configuration from the environment', () => {
         destNpi: 1,
         defaultSender: undefined,
         throttledRetryMs: 5_000,
+        binds: 1,
       },
     });
     const smpp = (loadConfig({ SMS_PROVIDER: 'SMPP', SMPP_URL: 'smpp://herald:secret@smsc.example.com' }).smsProvider as { smpp: object })
@@ -81,6 +82,7 @@ describe('configuration from the environment', () => {
       SMPP_DEFAULT_SENDER: 'Herald',
       SMPP_THROTTLED_RETRY_MS: '1000',
       SMPP_THROUGHPUT: '100',
+      SMPP_BINDS: '4',
     });
     expect(config.smsProvider).toEqual({
       kind: 'smpp',
@@ -101,6 +103,7 @@ describe('configuration from the environment', () => {
         destNpi: 0,
         defaultSender: 'Herald',
         throttledRetryMs: 1_000,
+        binds: 4,
         maxPerSecond: 100,
       },
     });
@@ -203,6 +206,7 @@ describe('configuration from the environment', () => {
     ['SMPP_URL', { SMS_PROVIDER: 'smpp', SMPP_URL: 'http://herald:secret@smsc.example.com:2775' }],
     ['SMPP_URL', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://smsc.example.com:2775' }],
     ['SMPP_WINDOW', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_WINDOW: '0' }],
+    ['SMPP_BINDS', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_BINDS: '33' }],
     ['SMPP_SOURCE_TON', { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald:secret@smsc.example.com', SMPP_SOURCE_TON: '300' }],
     [
       'SMPP_DEFAULT_SENDER',

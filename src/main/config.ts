@@ -290,6 +290,7 @@ function smsProvider(env: Env): SmsProviderSettings {
       destNpi: integer(env, 'SMPP_DEST_NPI', 1, 0, 255),
       defaultSender,
       throttledRetryMs: integer(env, 'SMPP_THROTTLED_RETRY_MS', 5_000, 0, 3_600_000),
+      binds: integer(env, 'SMPP_BINDS', 1, 1, 32),
       ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
     },
   };

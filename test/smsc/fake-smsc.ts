@@ -33,6 +33,8 @@ export interface ReceivedSubmit {
   /** The id given in submit_sm_resp, or null when refused. */
   messageId: string | null;
   status: number;
+  /** Which bind it came through: 1 for the first accepted since the SMSC started, 2 for the next... */
+  bind: number;
 }
 
 /** How the SMSC answers one submit_sm: a status, or 'hold' (no answer). */
@@ -74,6 +76,8 @@ export async function startFakeSmsc(
   const binds: FakeSmsc['binds'] = [];
   const deliverResponses: number[] = [];
   const sessions = new Set<Session>();
+  const bindNumbers = new WeakMap<Session, number>();
+  let bindsAccepted = 0;
   const boundSessions = new Set<Session>();
   let held = 0;
   let enquireLinks = 0;
@@ -114,8 +118,10 @@ export async function startFakeSmsc(
       const status = ok ? 0 : (smpp.errors.ESME_RINVPASWD as number);
       binds.push({ systemId: String(pdu.system_id), systemType: String(pdu.system_type ?? ''), status });
       session.send(pdu.response({ command_status: status, system_id: 'FAKESMSC' }));
-      if (ok) boundSessions.add(session);
-      else session.close();
+      if (ok) {
+        boundSessions.add(session);
+        bindNumbers.set(session, ++bindsAccepted);
+      } else session.close();
     });
     session.on('enquire_link', (pdu: Pdu) => {
       enquireLinks++;
@@ -140,6 +146,7 @@ export async function startFakeSmsc(
         dataCoding: Number(pdu.data_coding),
         registeredDelivery: Number(pdu.registered_delivery),
         ...decodedShortMessage(message),
+        bind: bindNumbers.get(session) ?? 0,
       };
       const answer = decide(submit, submits.length + 1);
       if (answer === 'hold') {

@@ -220,6 +220,51 @@ describe('SMPP provider against the smpp package server', () => {
   });
 });
 
+describe('SMPP provider: several binds', () => {
+  let smsc: FakeSmsc;
+  let provider: SmppProvider | undefined;
+  beforeAll(async () => {
+    smsc = await startFakeSmsc();
+  });
+  afterEach(async () => {
+    await provider?.close?.();
+  });
+  afterAll(async () => {
+    await smsc.close();
+  });
+
+  it('opens SMPP_BINDS binds, spreads submits over them within each window, and goes on through the others when one drops', async () => {
+    const before = smsc.bound();
+    provider = createSmppProvider(smppSettings(smsc, { windowSize: 2, binds: 3 }), { onReceipt: async () => {}, logger });
+    provider.start?.();
+    await until(() => provider?.clients.every((bind) => bind.bound) === true, 'three binds');
+    expect(provider.clients).toHaveLength(3);
+    expect(smsc.bound() - before).toBe(3);
+
+    // Six held submits: two in each bind's window, none waiting.
+    smsc.answerWith(() => 'hold');
+    const sends = Array.from({ length: 6 }, () =>
+      provider?.send(outbound('hi'), AbortSignal.timeout(2_000)).catch((error: Error) => error),
+    );
+    await until(() => smsc.submits.filter((submit) => submit.status === -1).length === 6, 'six held submits');
+    expect(provider.clients.map((bind) => bind.inWindow)).toEqual([2, 2, 2]);
+    const perBind = new Map<number, number>();
+    for (const submit of smsc.submits.slice(-6)) perBind.set(submit.bind, (perBind.get(submit.bind) ?? 0) + 1);
+    expect([...perBind.values()]).toEqual([2, 2, 2]);
+    smsc.dropConnections();
+    await Promise.all(sends);
+
+    // One bind down: the others carry every message, and the provider counts as connected.
+    smsc.answerWith(() => 0);
+    await until(() => provider?.clients.every((bind) => bind.bound) === true, 'the rebinds');
+    const [down] = provider.clients;
+    await down?.close();
+    expect(provider.connected?.()).toBe(true);
+    const outcomes = await Promise.all(Array.from({ length: 4 }, () => provider?.send(outbound('hello'), never())));
+    expect(outcomes.every((outcome) => outcome?.ok)).toBe(true);
+  });
+});
+
 describe('SMPP provider: binding', () => {
   let smsc: FakeSmsc;
   beforeAll(async () => {

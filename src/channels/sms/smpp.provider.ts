@@ -20,6 +20,11 @@ export interface SmppSettings extends SmppBindSettings {
   maxPerSecond?: number | undefined;
   /** After ESME_RTHROTTLED or ESME_RMSGQFUL, try the message again this much later. */
   throttledRetryMs: number;
+  /**
+   * Transceiver binds kept open at once (1 unless set), each with its own window: submits go to
+   * the bound one with the most room, receipts are taken from all. `maxPerSecond` is for them all.
+   */
+  binds?: number | undefined;
 }
 
 export interface SmppProviderDeps {
@@ -48,13 +53,18 @@ const RECENT_SUBMITS = 50_000;
 const linkDownRetryMs = (attempt: number) => Math.min(LINK_DOWN_MAX_RETRY_MS, 1_000 * 2 ** Math.min(Math.max(attempt - 1, 0), 16));
 
 export interface SmppProvider extends Provider {
+  /** The first bind. */
   readonly client: SmppClient;
+  /** Every bind, the first included. */
+  readonly clients: readonly SmppClient[];
 }
 
 /**
- * SMS over SMPP 3.4 through one transceiver bind: submit_sm per part (GSM 03.38 or UCS-2 by
- * content, a concatenation UDH on multi-part messages), registered_delivery set, and delivery
- * receipts (deliver_sm, esm_class 0x04) handed to `onReceipt` under every form of their id.
+ * SMS over SMPP 3.4 through one or more transceiver binds: submit_sm per part (GSM 03.38 or UCS-2
+ * by content, a concatenation UDH on multi-part messages), registered_delivery set, and delivery
+ * receipts (deliver_sm, esm_class 0x04) handed to `onReceipt` under every form of their id. Each
+ * message goes whole through one bind, the bound one with the fewest submits waiting for an answer;
+ * an SMSC may send a receipt on any bind.
  */
 export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDeps): SmppProvider {
   let reference = Math.floor(Math.random() * 256);
@@ -75,23 +85,36 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
    * A receipt that comes later than this remembers (or after a restart) is looked up there.
    */
   const submitted = new BoundedMap<string, string>(RECENT_SUBMITS);
-  let wasBound = false;
-  let lastLoggedError: string | undefined;
 
-  const client = new SmppClient(settings, {
-    onStateChange({ bound, error }) {
-      const target = { host: settings.host, port: settings.port, system_id: settings.systemId };
-      if (bound) {
-        deps.logger.info(target, 'smpp bound');
-        lastLoggedError = undefined;
-      } else if (wasBound || error !== lastLoggedError) {
-        deps.logger.warn({ error, ...target }, wasBound ? 'smpp link lost; rebinding' : 'smpp bind failed; retrying');
-        lastLoggedError = error;
-      }
-      wasBound = bound;
-    },
-    onDeliverSm: (pdu) => handleDeliverSm(pdu),
+  const binds = Math.max(1, settings.binds ?? 1);
+  const clients = Array.from({ length: binds }, (_, i) => {
+    let wasBound = false;
+    let lastLoggedError: string | undefined;
+    return new SmppClient(settings, {
+      onStateChange({ bound, error }) {
+        const target = { host: settings.host, port: settings.port, system_id: settings.systemId, ...(binds > 1 ? { bind: i + 1 } : {}) };
+        if (bound) {
+          deps.logger.info(target, 'smpp bound');
+          lastLoggedError = undefined;
+        } else if (wasBound || error !== lastLoggedError) {
+          deps.logger.warn({ error, ...target }, wasBound ? 'smpp link lost; rebinding' : 'smpp bind failed; retrying');
+          lastLoggedError = error;
+        }
+        wasBound = bound;
+      },
+      onDeliverSm: (pdu) => handleDeliverSm(pdu),
+    });
   });
+  const client = clients[0] as SmppClient;
+
+  /** The bound bind with the most room in its window; undefined when none is bound. */
+  function roomiest(): SmppClient | undefined {
+    let best: SmppClient | undefined;
+    for (const candidate of clients) if (candidate.bound && (!best || candidate.inWindow < best.inWindow)) best = candidate;
+    return best;
+  }
+  /** Why no bind is up: the first error seen, or "connecting". */
+  const linkError = () => clients.find((candidate) => candidate.lastError !== undefined)?.lastError;
 
   async function handleDeliverSm(pdu: Pdu): Promise<number> {
     const esmClass = Number(pdu.esm_class ?? 0);
@@ -157,9 +180,11 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   async function send(message: OutboundMessage, signal: AbortSignal, handOver?: HandOverGate): Promise<SendOutcome> {
     // Only a first bind still under way is waited for; a link known to be down puts the message
     // back at once, so a dead SMSC never holds a dispatch lane other channels need.
-    const connecting = !client.bound && client.lastError === undefined;
-    if (!client.bound && !(connecting && (await client.waitForBind(signal, MAX_BIND_WAIT_MS)))) {
-      return notBound(message, client.lastError ?? 'connecting');
+    let link = roomiest();
+    if (!link) {
+      const connecting = clients.find((candidate) => candidate.lastError === undefined);
+      if (connecting && (await connecting.waitForBind(signal, MAX_BIND_WAIT_MS))) link = roomiest();
+      if (!link) return notBound(message, linkError() ?? 'connecting');
     }
     const text = message.body ?? '';
     const earlier = acknowledgedParts.get(message.id);
@@ -192,7 +217,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
           await limiter.acquire(signal).catch(() => Promise.reject(new SmppLinkError('throughput limit: no turn in time', false, 'busy')));
         const beforeWrite = gate;
         gate = undefined;
-        answer = await client.submit(Object.assign({}, base, { short_message: part }), signal, beforeWrite);
+        answer = await link.submit(Object.assign({}, base, { short_message: part }), signal, beforeWrite);
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
         if (error instanceof SmppLinkError && !error.written) {
@@ -256,11 +281,16 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     // known here, and sending the rest submits nothing twice.
     resumable: (messageId: string) => acknowledgedParts.get(messageId)?.inDoubt === false,
     client,
+    clients,
     send,
-    start: () => client.start(),
-    close: () => client.close(),
-    connected: () => client.bound,
-    lastError: () => client.lastError,
+    start: () => {
+      for (const bind of clients) bind.start();
+    },
+    close: async () => {
+      await Promise.all(clients.map((bind) => bind.close()));
+    },
+    connected: () => clients.some((bind) => bind.bound),
+    lastError: () => (clients.some((bind) => bind.bound) ? undefined : linkError()),
   };
 }
 
