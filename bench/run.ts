@@ -53,6 +53,10 @@ const { values } = parseArgs({
     /** The smsc case: messages per run, and PostgreSQL settings to compare (`--smsc-env DISPATCH_THREAD=false`). */
     'smsc-messages': { type: 'string', default: '20000' },
     'smsc-env': { type: 'string', default: '' },
+    /** The smsc case's runs to make, of sqlite-plain, sqlite-receipts, postgres-plain, postgres-receipts. */
+    'smsc-runs': { type: 'string', default: 'sqlite-plain,sqlite-receipts,postgres-plain,postgres-receipts' },
+    /** The smsc case with `herald serve --no-worker` and this many `herald worker` processes (0: the server's own worker). */
+    'smsc-workers': { type: 'string', default: '0' },
   },
 });
 const CLI_PATH = values.cli ? resolve(values.cli) : undefined;
@@ -585,9 +589,21 @@ async function main() {
     );
     for (const dialect of ['sqlite', 'postgres'] as const) {
       for (const receipts of [false, true]) {
+        if (!(values['smsc-runs'] as string).split(',').includes(`${dialect}-${receipts ? 'receipts' : 'plain'}`)) continue;
         const store = await benchStore(dialect, values['postgres-url'] as string);
         try {
-          results.push(await smscPipeline({ dialect, store, receipts, messages, connections: CONNECTIONS, env }));
+          results.push(
+            await smscPipeline({
+              dialect,
+              store,
+              receipts,
+              messages,
+              connections: CONNECTIONS,
+              env,
+              cli: CLI_PATH,
+              workers: Number(values['smsc-workers']),
+            }),
+          );
         } finally {
           await store.drop();
         }

@@ -129,7 +129,9 @@ export async function startHerald(
 ): Promise<RunningHerald> {
   const port = await freePort();
   const cli = options.cli ?? CLI;
-  const args = [...nodeFlags(cli), cli, 'serve', ...(options.worker ? [] : ['--no-worker'])];
+  // BENCH_SERVER_NODE_FLAGS adds flags of one's own, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile.
+  const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
+  const args = [...nodeFlags(cli), ...extra, cli, 'serve', ...(options.worker ? [] : ['--no-worker'])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: benchEnv(store, { HOST: '127.0.0.1', PORT: String(port), ...options.env }),
     stdio: ['ignore', 'ignore', 'pipe'],
@@ -191,8 +193,8 @@ export interface RunningWorker {
 }
 
 /** `herald worker` as a child process on the bench store: delivery in a process of its own. */
-export async function startWorker(store: BenchStore, env: Record<string, string> = {}): Promise<RunningWorker> {
-  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(CLI), CLI, 'worker'], {
+export async function startWorker(store: BenchStore, env: Record<string, string> = {}, cli = CLI): Promise<RunningWorker> {
+  const child: ChildProcess = spawn(process.execPath, [...nodeFlags(cli), cli, 'worker'], {
     env: benchEnv(store, env),
     stdio: ['ignore', 'ignore', 'pipe'],
   });

@@ -4,7 +4,7 @@ import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import smpp, { type Pdu } from 'smpp';
-import { type BenchStore, createAccount, type Dialect, startHerald } from './herald.js';
+import { type BenchStore, createAccount, type Dialect, type RunningWorker, startHerald, startWorker } from './herald.js';
 
 /**
  * The job a gateway exists for, Herald alone: HTTP sends (autocannon, exactly N, closed loop) ->
@@ -23,6 +23,10 @@ export interface SmscPipelineOptions {
   env?: Record<string, string>;
   /** Longest wait for the last submit_sm or callback after the load (s). */
   drainSeconds?: number;
+  /** Another build's `dist/main/cli.js` (`--cli`), this checkout's when absent. */
+  cli?: string | undefined;
+  /** `herald worker` processes beside `herald serve --no-worker`; 0 (default): the server's own worker. */
+  workers?: number | undefined;
 }
 
 export interface SmscPipelineResult {
@@ -83,11 +87,13 @@ async function postgresCounters(url: string): Promise<{ commits: number; rows: n
 /** An SMSC that takes every submit_sm at once and, with `receipts`, reports each delivered at once. */
 async function startSink(receipts: boolean) {
   let submits = 0;
+  let binds = 0;
   let refusedReceipts = 0;
   let lastSubmitAt = 0;
   const server = smpp.createServer({}, (session) => {
     session.on('error', () => {});
     session.on('bind_transceiver', (pdu: Pdu) => {
+      binds++;
       session.send(pdu.response({ system_id: 'BENCHSINK' }));
     });
     session.on('enquire_link', (pdu: Pdu) => session.send(pdu.response()));
@@ -115,6 +121,7 @@ async function startSink(receipts: boolean) {
   return {
     port: (server.address() as AddressInfo).port,
     submits: () => submits,
+    binds: () => binds,
     refusedReceipts: () => refusedReceipts,
     lastSubmitAt: () => lastSubmitAt,
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
@@ -150,19 +157,23 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
   const { store, messages } = options;
   const sink = await startSink(options.receipts);
   const receiver = await startReceiver();
-  const account = createAccount(store);
-  const herald = await startHerald(store, {
-    worker: true,
-    env: {
-      SMS_PROVIDER: 'smpp',
-      SMPP_URL: `smpp://bench:bench@127.0.0.1:${sink.port}`,
-      SMPP_DEFAULT_SENDER: '12345',
-      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-      RATE_LIMIT_DEVELOPER: '1000000:1000000',
-      ...options.env,
-    },
-  });
+  const account = createAccount(store, options.cli);
+  const env = {
+    SMS_PROVIDER: 'smpp',
+    SMPP_URL: `smpp://bench:bench@127.0.0.1:${sink.port}`,
+    SMPP_DEFAULT_SENDER: '12345',
+    WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+    RATE_LIMIT_DEVELOPER: '1000000:1000000',
+    ...options.env,
+  };
+  const workerCount = options.workers ?? 0;
+  const herald = await startHerald(store, { worker: workerCount === 0, cli: options.cli, env });
+  const workers: RunningWorker[] = [];
+  // Every process of the run: CPU, bytes and RSS are their sums.
+  const pids = () => [herald.pid, ...workers.map((worker) => worker.pid)];
+  const rss = () => herald.rss() + workers.reduce((sum, worker) => sum + worker.rss(), 0);
   try {
+    for (let i = 0; i < workerCount; i++) workers.push(await startWorker(store, env, options.cli));
     const token = await herald.token(account);
     if (options.receipts) {
       const created = await fetch(`${herald.url}/v1/webhooks`, {
@@ -172,19 +183,24 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
       });
       if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`);
     }
-    // The SMPP link is bound once /readyz says so.
+    // The SMPP link is bound once /readyz says so (the workers' binds, once the sink has them all).
     for (let i = 0; i < 100; i++) {
-      const ready = await (await fetch(`${herald.url}/readyz`)).text();
-      if (ready.includes('"provider":"smpp","connected":true')) break;
+      if (
+        workerCount > 0
+          ? sink.binds() >= workerCount
+          : (await (await fetch(`${herald.url}/readyz`)).text()).includes('"provider":"smpp","connected":true')
+      )
+        break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
     const pgBefore = options.dialect === 'postgres' ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
-    const cpuBefore = cpuSecondsOf(herald.pid);
-    const bytesBefore = bytesWrittenBy(herald.pid);
+    const sum = (of: (pid: number) => number) => pids().reduce((total, pid) => total + of(pid), 0);
+    const cpuBefore = sum(cpuSecondsOf);
+    const bytesBefore = sum(bytesWrittenBy);
     const submitsBefore = sink.submits();
-    let rssPeak = herald.rss();
+    let rssPeak = rss();
     const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, herald.rss());
+      rssPeak = Math.max(rssPeak, rss());
     }, 200);
     const started = performance.now();
     let n = 0;
@@ -211,8 +227,8 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
     clearInterval(sampler);
-    const cpu = cpuSecondsOf(herald.pid) - cpuBefore;
-    const bytes = bytesWrittenBy(herald.pid) - bytesBefore;
+    const cpu = sum(cpuSecondsOf) - cpuBefore;
+    const bytes = sum(bytesWrittenBy) - bytesBefore;
     const pgAfter = pgBefore ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
     const submitsSeconds = (sink.lastSubmitAt() - started) / 1000;
     const callbacksSeconds = (receiver.lastAt() - started) / 1000;
@@ -239,6 +255,7 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
       complete: ok === messages && sink.submits() >= want && (!options.receipts || receiver.callbacks() >= ok),
     };
   } finally {
+    await Promise.all(workers.map((worker) => worker.stop()));
     await herald.stop();
     await receiver.close();
     await sink.close();
