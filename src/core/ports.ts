@@ -417,6 +417,8 @@ export interface SecretsPort {
   getOrCreate(name: string, create: () => string, at: number): Promise<string>;
   /** Records `name` unless it exists; true only for the one caller that recorded it. */
   createIfAbsent(name: string, value: string, at: number): Promise<boolean>;
+  /** The value recorded as `name`, undefined when there is none. */
+  get(name: string): Promise<string | undefined>;
 }
 
 /** An event as stored: its body is what every delivery and replay sends, byte for byte. */

@@ -11,6 +11,7 @@ import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../core/scopes.js'
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger } from './logger.js';
 import { buildServices, type Services } from './services.js';
+import { StartError } from './start-error.js';
 import { addWebhooksCommands } from './webhooks.commands.js';
 import { addWhatsappCommands } from './whatsapp.commands.js';
 import { startWorkers } from './workers.js';
@@ -375,7 +376,7 @@ function buildProgram(): Command {
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof BalanceLimitError) {
+    if (error instanceof UsageError || error instanceof ConfigError || error instanceof BalanceLimitError || error instanceof StartError) {
       process.stderr.write(`herald: ${error.message}\n`);
     } else {
       process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

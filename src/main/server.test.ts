@@ -1,3 +1,4 @@
+import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
@@ -9,8 +10,9 @@ import { systemClock } from '../core/clock.js';
 import type { HeraldDatabase } from '../storage/database.js';
 import { storeOf } from '../storage/store.js';
 import { loadConfig } from './config.js';
-import { ensureDemoAccount, type RunningServer, startServer } from './server.js';
+import { demoAccountHint, ensureDemoAccount, type RunningServer, startServer } from './server.js';
 import { buildServices, type Services } from './services.js';
+import { StartError } from './start-error.js';
 
 describeEachDialect('the demo account on first start', (dialect) => {
   let location: TestDatabaseLocation;
@@ -41,6 +43,54 @@ describeEachDialect('the demo account on first start', (dialect) => {
     expect(await ensureDemoAccount(nodes[0] as Services)).toBeDefined();
     expect(await ensureDemoAccount(nodes[1] as Services)).toBeUndefined();
     expect(await nodes[0]?.store.accounts.countAccounts()).toBe(1);
+  });
+
+  it('is named on a later start, with how to get a new secret (the first was shown once)', async () => {
+    expect(await demoAccountHint(nodes[0] as Services)).toBeUndefined();
+    const created = await ensureDemoAccount(nodes[0] as Services);
+    const hint = await demoAccountHint(nodes[1] as Services);
+    expect(hint).toContain(`Demo account ${created?.account.id} (client_id ${created?.clientId})`);
+    expect(hint).toContain(`npm run herald -- clients rotate-secret ${created?.account.id}`);
+    expect(hint).not.toContain(created?.clientSecret as string);
+  });
+});
+
+describeEachDialect('a server that cannot listen', (dialect) => {
+  let location: TestDatabaseLocation;
+  let taken: Server;
+
+  beforeEach(async () => {
+    location = allocateDatabase(dialect);
+    await (await openDatabase(location)).close();
+    taken = createNetServer();
+    await new Promise<void>((resolve) => taken.listen(0, '127.0.0.1', resolve));
+  });
+  afterEach(async () => {
+    await new Promise((resolve) => taken.close(resolve));
+    await location.drop();
+  });
+
+  it('says in one line that its port is in use and how to choose another, and lets go of the store', async () => {
+    const port = (taken.address() as AddressInfo).port;
+    const config = loadConfig({
+      DATABASE_URL: location.url,
+      DATABASE_SCHEMA: location.schema,
+      LOG_LEVEL: 'silent',
+      HOST: '127.0.0.1',
+      PORT: String(port),
+      DEMO_ACCOUNT: 'false',
+    });
+    const services = buildServices(config, testLogger('server'));
+    const failed = await startServer(services, { withWorker: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(StartError);
+    expect((failed as Error).message).toBe(
+      `port ${port} on 127.0.0.1 is already in use (another Herald, or another program); stop it, or choose another port: PORT=${port + 1} npm start`,
+    );
+    // The store was closed: its connection no longer answers.
+    await expect(services.store.accounts.countAccounts()).rejects.toThrow();
   });
 });
 

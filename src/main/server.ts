@@ -5,6 +5,7 @@ import { buildApp } from '../http/app.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import type { Services } from './services.js';
+import { StartError } from './start-error.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
 
 /**
@@ -18,16 +19,40 @@ export async function ensureDemoAccount(services: Services): Promise<CreatedAcco
   // the account, in the same transaction, and the others make none.
   const created = await services.store.transaction(async (tx) => {
     if ((await tx.accounts.countAccounts()) > 0) return undefined;
-    if (!(await tx.secrets.createIfAbsent('demo-account', 'created', services.clock.now()))) return undefined;
-    return createAccount(tx, services.clock, {
+    if (!(await tx.secrets.createIfAbsent(DEMO_MARKER, 'created', services.clock.now()))) return undefined;
+    const account = await createAccount(tx, services.clock, {
       name: 'Demo account',
       email: 'demo@example.com',
       creditsMicros: 1000 * MICROS_PER_CREDIT,
     });
+    // For the hint on later starts (demoAccountHint): which account was the demo.
+    await tx.secrets.createIfAbsent(DEMO_ACCOUNT_ID, account.account.id, services.clock.now());
+    return account;
   });
   if (!created) return undefined;
   services.logger.info({ account_id: created.account.id, client_id: created.clientId }, 'created the demo account');
   return created;
+}
+
+const DEMO_MARKER = 'demo-account';
+const DEMO_ACCOUNT_ID = 'demo-account-id';
+
+/**
+ * On a later start, where the demo account (made on the first) still exists: its ids, and how to
+ * get a new secret, since the first was shown only once. Undefined otherwise.
+ */
+export async function demoAccountHint(services: Services): Promise<string | undefined> {
+  if (!services.config.demoAccount) return undefined;
+  const accountId = await services.store.secrets.get(DEMO_ACCOUNT_ID);
+  const account = accountId ? await services.store.accounts.findAccount(accountId) : undefined;
+  if (!account) return undefined;
+  const [client] = await services.store.accounts.listClients(account.id);
+  return [
+    '',
+    `  Demo account ${account.id}${client ? ` (client_id ${client.clientId})` : ''}: its secret was shown on the first start only.`,
+    `  Lost it? Make a new one: npm run herald -- clients rotate-secret ${account.id}`,
+    '',
+  ].join('\n');
 }
 
 /** The demo account's credentials and a ready-to-paste curl line, on standard output. */
@@ -49,6 +74,20 @@ function printDemoAccount(out: NodeJS.WritableStream, { account, clientId, clien
       '',
     ].join('\n'),
   );
+}
+
+/** What a failed listen means, in one line with the way out; undefined for other errors. */
+function cannotListen(error: unknown, host: string, port: number): StartError | undefined {
+  const code = (error as { code?: unknown } | undefined)?.code;
+  if (code === 'EADDRINUSE') {
+    return new StartError(
+      `port ${port} on ${host} is already in use (another Herald, or another program); stop it, or choose another port: PORT=${port + 1} npm start`,
+    );
+  }
+  if (code === 'EACCES') return new StartError(`not allowed to listen on port ${port} on ${host}; choose a port above 1023 (PORT=3000)`);
+  if (code === 'EADDRNOTAVAIL')
+    return new StartError(`${host} is not an address of this machine; set HOST to one that is (HOST=127.0.0.1)`);
+  return undefined;
 }
 
 export interface RunningServer {
@@ -73,6 +112,7 @@ export async function startServer(services: Services, options: ServerOptions): P
   const applied = await services.database.migrate();
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   const demo = await ensureDemoAccount(services);
+  const hint = demo ? undefined : await demoAccountHint(services);
   // With PORT=0 the configured URL ends in ":0": the banner waits for the address actually bound.
   const portChosenAtListen = new URL(config.publicUrl).port === '0';
   if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
@@ -106,7 +146,14 @@ export async function startServer(services: Services, options: ServerOptions): P
   });
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
-  const address = await app.listen({ port: config.port, host: config.host });
+  let address: string;
+  try {
+    address = await app.listen({ port: config.port, host: config.host });
+  } catch (error) {
+    await app.close().catch(() => {});
+    await services.close().catch(() => {});
+    throw cannotListen(error, config.host, config.port) ?? error;
+  }
   // Route schemas no request has used yet are built now, between requests (deferred-schemas.ts).
   void app.warmUpSchemas().then((failed) => {
     for (const { route, error } of failed) logger.error({ err: error, route }, 'a route schema does not compile');
@@ -117,6 +164,7 @@ export async function startServer(services: Services, options: ServerOptions): P
   if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
+  if (hint) out.write(`${hint}\n`);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

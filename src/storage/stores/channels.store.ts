@@ -143,6 +143,10 @@ export function secretsStore(db: Executor): SecretsPort {
         .executeTakeFirst();
       return inserted !== undefined;
     },
+    async get(name) {
+      const row = await db.selectFrom('server_secrets').select('value').where('name', '=', name).executeTakeFirst();
+      return row?.value;
+    },
     async getOrCreate(name, create, at) {
       // Two nodes may race to make it: the first insert wins and both read the winner.
       await db
