@@ -74,6 +74,8 @@ export interface AppDeps {
   whatsappWebhook?: { appSecret: string; verifyToken: string } | undefined;
   /** A pino logger, or false for none (tests). */
   logger: FastifyBaseLogger | false;
+  /** No line for each request received and answered (a person at a terminal); errors are still logged. */
+  quietRequests?: boolean | undefined;
 }
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
@@ -97,7 +99,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     trustProxy: deps.security?.trustedProxies.length ? deps.security.trustedProxies : false,
     bodyLimit: deps.http.bodyLimitBytes,
     genReqId: (req) => requestIdOf(req.headers['x-request-id']),
-    logController: new LogController({ requestIdLogLabel: 'request_id' }),
+    logController: new LogController({ requestIdLogLabel: 'request_id', disableRequestLogging: deps.quietRequests === true }),
     // Our own hook answers while draining, in the documented envelope.
     return503OnClosing: false,
     routerOptions: { ignoreTrailingSlash: true, maxParamLength: 200 },

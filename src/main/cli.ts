@@ -9,7 +9,7 @@ import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } f
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../core/scopes.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, prettyLogs } from './logger.js';
 import { buildServices, type Services } from './services.js';
 import { StartError } from './start-error.js';
 import { addWebhooksCommands } from './webhooks.commands.js';
@@ -132,7 +132,7 @@ function buildProgram(): Command {
     .action(async (options: { worker: boolean }) => {
       const config = loadConfig();
       boundHeapGrowth(config);
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs(config.logFormat) });
       const services = buildServices(config, logger);
       // Loaded only here: the HTTP stack (Fastify, the docs UI) would slow every other command down.
       const { startServer } = await import('./server.js');
@@ -148,7 +148,7 @@ function buildProgram(): Command {
     .action(async () => {
       const config = loadConfig();
       boundHeapGrowth(config);
-      const logger = createLogger(config.logLevel);
+      const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs(config.logFormat) });
       const services = buildServices(config, logger);
       await services.database.migrate();
       const workers = startWorkers(services);

@@ -31,6 +31,8 @@ export interface Config {
   databaseSchema: string | undefined;
   databasePoolSize: number;
   logLevel: string;
+  /** LOG_FORMAT: JSON lines, pretty lines, or (auto) pretty when standard output is a terminal. */
+  logFormat: 'json' | 'pretty' | 'auto';
   publicUrl: string;
   bodyLimitBytes: number;
   /** GROUP_COMMIT: concurrent sends share a commit (each in its own savepoint); on by default. */
@@ -402,6 +404,10 @@ export function loadConfig(environment: Env = process.env): Config {
   }
   const logLevel = (env.LOG_LEVEL || 'info').toLowerCase();
   if (!LOG_LEVELS.includes(logLevel)) throw new ConfigError('LOG_LEVEL', `must be one of ${LOG_LEVELS.join(', ')}`);
+  const logFormat = (env.LOG_FORMAT || 'auto').toLowerCase();
+  if (logFormat !== 'json' && logFormat !== 'pretty' && logFormat !== 'auto') {
+    throw new ConfigError('LOG_FORMAT', 'must be json, pretty or auto');
+  }
   const schema = env.DATABASE_SCHEMA || undefined;
   if (schema !== undefined && !/^[a-z_][a-z0-9_]{0,62}$/.test(schema)) {
     throw new ConfigError('DATABASE_SCHEMA', 'must be a lower-case SQL identifier');
@@ -422,6 +428,7 @@ export function loadConfig(environment: Env = process.env): Config {
     databaseSchema: schema,
     databasePoolSize: integer(env, 'DATABASE_POOL_SIZE', 10, 1, 1000),
     logLevel,
+    logFormat,
     publicUrl: url(env, 'PUBLIC_URL', `${env.TLS_CERT_FILE ? 'https' : 'http'}://${publicHost}:${port}`),
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     connectionLimits: connectionLimits(env),

@@ -2,7 +2,7 @@ import { isMainThread, parentPort, Worker as Thread, workerData } from 'node:wor
 import { systemClock } from '../core/clock.js';
 import type { ProviderHealth } from '../core/delivery/provider.js';
 import { loadConfig } from './config.js';
-import { createLogger } from './logger.js';
+import { createLogger, prettyLogs } from './logger.js';
 import { buildServices, type Services, type SharedStore } from './services.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
 
@@ -43,7 +43,9 @@ export interface DispatchThread extends Omit<RunningWorkers, 'worker'> {
 export async function startDispatchThread(services: Services): Promise<DispatchThread> {
   const { logger } = services;
   const shared: SharedStore = { writeTurns: services.database.writeTurns };
-  const thread = new Thread(new URL(import.meta.url), { workerData: { role: THREAD_ROLE, shared } });
+  // The thread's standard output is not the terminal: told here whether the process writes pretty lines.
+  const pretty = prettyLogs(services.config.logFormat);
+  const thread = new Thread(new URL(import.meta.url), { workerData: { role: THREAD_ROLE, shared, pretty } });
   let health: ProviderHealth[] = [];
   let asks = 0;
   const answers = new Map<number, (providers: ProviderHealth[]) => void>();
@@ -121,8 +123,8 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
 /** The thread's side: a worker like `herald worker`'s, told by the main thread when to wake and stop. */
 async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
   const config = loadConfig();
-  const logger = createLogger(config.logLevel, undefined, { sync: true }).child({ thread: 'dispatch' });
-  const { shared } = workerData as { shared: SharedStore };
+  const { shared, pretty } = workerData as { shared: SharedStore; pretty: boolean };
+  const logger = createLogger(config.logLevel, undefined, { sync: true, pretty }).child({ thread: 'dispatch' });
   const services = buildServices(config, logger, systemClock, shared);
   const workers = startWorkers(services);
   let stopping = false;

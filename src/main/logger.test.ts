@@ -8,7 +8,7 @@ import { scanLogs } from '../../test/log-scan.js';
 import { TEST_PROVIDER_SECRETS } from '../../test/logs.js';
 import { RELAXED_OVERLOAD_BOUNDS } from '../../test/process.js';
 import { loadConfig } from './config.js';
-import { createLogger, redactQuerySecrets } from './logger.js';
+import { createLogger, prettyLogs, redactQuerySecrets } from './logger.js';
 import { type RunningServer, startServer } from './server.js';
 import { buildServices } from './services.js';
 
@@ -19,6 +19,30 @@ function logFile(): { dir: string; file: string } {
   const dir = mkdtempSync(join(tmpdir(), 'herald-logger-'));
   return { dir, file: join(dir, 'herald.log') };
 }
+
+describe('pretty logs (LOG_FORMAT)', () => {
+  it('are written for a terminal unless told otherwise: pretty, or auto with standard output a TTY', () => {
+    expect(prettyLogs('pretty', false)).toBe(true);
+    expect(prettyLogs('auto', true)).toBe(true);
+    expect(prettyLogs('auto', false)).toBe(false);
+    expect(prettyLogs('auto', undefined)).toBe(false);
+    expect(prettyLogs('json', true)).toBe(false);
+  });
+
+  it('write one short line a record, with its fields, secrets redacted as in JSON', () => {
+    const { file } = logFile();
+    const logger = createLogger('info', file, { pretty: true });
+    logger.info({ client_id: 'cli_1', client_secret: 'hsec_leak', url: '/x?token=abc' }, 'created a client');
+    logger.debug('not at info');
+    const lines = readFileSync(file, 'utf8').trim().split('\n');
+    expect(lines).toHaveLength(1);
+    expect(lines[0]).toMatch(/^\[\d{2}:\d{2}:\d{2}\] INFO: created a client \{/);
+    expect(lines[0]).toContain('"client_id":"cli_1"');
+    expect(lines[0]).toContain('"client_secret":"[REDACTED]"');
+    expect(lines[0]).toContain('/x?token=[REDACTED]');
+    expect(lines[0]).not.toContain('hsec_leak');
+  });
+});
 
 describe('redactQuerySecrets', () => {
   it.each([

@@ -1,4 +1,5 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
+import pretty from 'pino-pretty';
 
 /**
  * A query parameter whose name says it holds a credential: its value never reaches a log line.
@@ -64,7 +65,7 @@ function serializeError(error: Error): ReturnType<typeof pino.stdSerializers.err
  * values of query parameters named like one, in request URLs (`req.url`, a `url` field), error
  * messages and stacks, and message strings (Fastify quotes the raw URL in some of its own).
  */
-export function createLogger(level: string, file?: string, output: { sync?: boolean } = {}): Logger {
+export function createLogger(level: string, file?: string, output: { sync?: boolean; pretty?: boolean } = {}): Logger {
   const options: LoggerOptions = {
     level,
     base: { service: 'herald' },
@@ -74,6 +75,12 @@ export function createLogger(level: string, file?: string, output: { sync?: bool
         'req.headers.authorization',
         'req.headers.cookie',
         'headers.authorization',
+        'client_secret',
+        'clientSecret',
+        'access_token',
+        'accessToken',
+        'password',
+        'secret',
         '*.client_secret',
         '*.clientSecret',
         '*.access_token',
@@ -114,6 +121,26 @@ export function createLogger(level: string, file?: string, output: { sync?: bool
   // Standard output unless a file is named (the test suite keeps every log for its secret scan).
   // `sync`: written before the call returns, for a worker thread, whose buffered lines pino only
   // flushes at exit on the main thread (the dispatch thread's last lines were lost at shutdown).
+  // For a person at a terminal: one short coloured line a record, the same fields, redacted alike.
+  if (output.pretty) {
+    const sync = file !== undefined || output.sync === true;
+    return pino(
+      options,
+      pretty({
+        colorize: file === undefined,
+        singleLine: true,
+        translateTime: 'SYS:HH:MM:ss',
+        ignore: 'pid,hostname,service',
+        destination: file ?? 1,
+        sync,
+      }),
+    );
+  }
   if (file) return pino(options, pino.destination({ dest: file, sync: true }));
   return output.sync ? pino(options, pino.destination({ dest: 1, sync: true })) : pino(options);
+}
+
+/** Whether logs go out as pretty lines: LOG_FORMAT=pretty, or auto with standard output a terminal. */
+export function prettyLogs(format: 'json' | 'pretty' | 'auto', stdoutIsTty: boolean | undefined = process.stdout.isTTY): boolean {
+  return format === 'pretty' || (format === 'auto' && stdoutIsTty === true);
 }

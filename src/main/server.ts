@@ -4,6 +4,7 @@ import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
+import { prettyLogs } from './logger.js';
 import type { Services } from './services.js';
 import { StartError } from './start-error.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
@@ -143,6 +144,8 @@ export async function startServer(services: Services, options: ServerOptions): P
         ? { appSecret: config.whatsappProvider.cloud.appSecret, verifyToken: config.whatsappProvider.cloud.verifyToken }
         : undefined,
     logger,
+    // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.
+    quietRequests: prettyLogs(config.logFormat) && config.logLevel !== 'debug' && config.logLevel !== 'trace',
   });
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
