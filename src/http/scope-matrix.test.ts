@@ -80,6 +80,7 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
       body: { to: 'a@example.com', from: 'b@acme.example', subject: 's', text: 't' },
       allowed: ['email:send'],
     },
+    { operation: 'GET /v1/email/{message_id}', url: `/v1/email/${ids.email}`, allowed: ['email:read'] },
     { operation: 'GET /v1/email/{message_id}/events', url: `/v1/email/${ids.email}/events`, allowed: ['email:read'] },
     { operation: 'POST /v1/telegram/send', url: '/v1/telegram/send', body: { chat_id: '4242', message: 'm' }, allowed: ['telegram:send'] },
     {

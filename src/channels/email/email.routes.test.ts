@@ -306,6 +306,70 @@ describeEachDialect('Email endpoints', (dialect) => {
     });
   });
 
+  describe('GET /v1/email/{id}', () => {
+    let account: CreatedAccount;
+    let token: string;
+    beforeAll(async () => {
+      account = await t.createAccount({ credits: 10 });
+      token = await t.tokenFor(account);
+    });
+
+    it('shows what was sent, without the bodies, and its status as it moves', async () => {
+      const pdf = Buffer.from('%PDF-1.4 fake invoice');
+      const sent = await t.call('POST', '/v1/email/send', token, {
+        to: 'ada@example.com',
+        from: 'billing@acme.example',
+        from_name: 'Acme Billing',
+        subject: 'Your invoice',
+        html: '<p>Attached.</p>',
+        reply_to: 'help@acme.example',
+        cc: ['books@acme.example'],
+        attachments: [{ filename: 'invoice.pdf', content: pdf.toString('base64'), content_type: 'application/pdf' }],
+        track_opens: true,
+      });
+      const id = sent.json().data.message_id as string;
+      const detail = async () => {
+        const response = await t.call('GET', `/v1/email/${id}`, token);
+        expect(response.statusCode, response.body).toBe(200);
+        return response.json().data;
+      };
+      expect(await detail()).toEqual({
+        message_id: id,
+        channel: 'email',
+        to: 'ada@example.com',
+        from: 'billing@acme.example',
+        from_name: 'Acme Billing',
+        subject: 'Your invoice',
+        reply_to: 'help@acme.example',
+        cc: ['books@acme.example'],
+        has_html: true,
+        has_text: false,
+        attachments: [{ filename: 'invoice.pdf', content_type: 'application/pdf', size_bytes: pdf.length }],
+        track_opens: true,
+        track_clicks: false,
+        status: 'queued',
+        credits_used: 0.1,
+        created_at: toIso(t.clock.now()),
+        sent_at: null,
+        delivered_at: null,
+        error: null,
+      });
+      await t.drain();
+      expect(await detail()).toMatchObject({ status: 'delivered', sent_at: expect.any(String), delivered_at: expect.any(String) });
+    });
+
+    it('needs email:read, and answers 404 to another account, another channel and unknown ids', async () => {
+      const id = (await t.call('POST', '/v1/email/send', token, MINIMAL)).json().data.message_id as string;
+      expectError(await t.call('GET', `/v1/email/${id}`, await t.tokenFor(account, 'email:send')), 403, 'INSUFFICIENT_SCOPE');
+      expect((await t.call('GET', `/v1/email/${id}`, await t.tokenFor(account, 'email:read'))).statusCode).toBe(200);
+      expectError(await t.call('GET', `/v1/email/${id}`, await t.tokenFor(await t.createAccount())), 404, 'NOT_FOUND');
+      const sms = (await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'hi' })).json().data.message_id;
+      for (const unknown of [sms, newMessageId('email', t.clock.now()), 'msg_email_nope', 'anything']) {
+        expectError(await t.call('GET', `/v1/email/${unknown}`, token), 404, 'NOT_FOUND');
+      }
+    });
+  });
+
   describe('GET /v1/email/{id}/events', () => {
     let account: CreatedAccount;
     let token: string;

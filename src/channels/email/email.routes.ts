@@ -7,10 +7,10 @@ import { requirePrincipal } from '../../http/auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { toApiError } from '../../http/error-handler.js';
 import { keptAnswer } from '../../http/idempotency.js';
-import { presentAccepted } from '../../http/message-view.js';
+import { presentAccepted, presentProgress } from '../../http/message-view.js';
 import { MessageIdParams } from '../sms/sms.schema.js';
-import { EmailAccepted, EmailEvents, SendEmailBody } from './email.schema.js';
-import { sendEmail } from './send-email.js';
+import { EmailAccepted, EmailDetail, EmailEvents, SendEmailBody } from './email.schema.js';
+import { base64DecodedBytes, type EmailPayload, sendEmail } from './send-email.js';
 import { createEmailTracking } from './tracking.js';
 
 /** The email size limit when the configuration gives none: 10 MiB. */
@@ -32,7 +32,7 @@ export interface EmailRoutesOptions extends SendDeps {
  */
 export const emailBodyLimit = (maxBytes: number, bodyLimitBytes: number): number => Math.max(bodyLimitBytes, 2 * maxBytes);
 
-/** SEED 4.4: send an email and read its events. */
+/** Send an email, read it and its events (docs/email.md). */
 export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOptions): Promise<void> {
   const tracking = createEmailTracking(options);
   const deps = Object.assign({}, options, { tracking });
@@ -64,6 +64,52 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       const present = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
       const answer = keptAnswer(request, reply, 200, present);
       return present(await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? [], answer));
+    },
+  );
+
+  app.get<{ Params: { message_id: string } }>(
+    '/v1/email/:message_id',
+    {
+      config: { scope: 'email:read' },
+      schema: {
+        summary: 'Get an email',
+        description:
+          'What was sent (addresses, subject, which bodies, attachments by name and size; not the bodies, which may be ' +
+          'megabytes) and its status. Ids of other channels are 404. What happened to it, opens and clicks included: ' +
+          '`GET /v1/email/{message_id}/events`.',
+        tags: ['Email'],
+        security: [{ oauth2: ['email:read'] }],
+        params: MessageIdParams,
+        response: { 200: Envelope(EmailDetail), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const message = await findChannelMessage(options.store, 'email', request.params.message_id, requirePrincipal(request).accountId);
+      const stored = await options.store.messages.payload(message.id);
+      const payload = (stored ? JSON.parse(stored) : {}) as Partial<EmailPayload>;
+      return {
+        success: true as const,
+        data: {
+          message_id: message.id,
+          channel: 'email' as const,
+          to: message.to,
+          from: payload.from ?? message.sender ?? '',
+          from_name: payload.from_name ?? null,
+          subject: payload.subject ?? '',
+          reply_to: payload.reply_to ?? null,
+          cc: payload.cc ?? [],
+          has_html: payload.html !== undefined,
+          has_text: payload.text !== undefined,
+          attachments: (payload.attachments ?? []).map((attachment) => ({
+            filename: attachment.filename,
+            content_type: attachment.content_type,
+            size_bytes: base64DecodedBytes(attachment.content),
+          })),
+          track_opens: payload.track_opens ?? false,
+          track_clicks: payload.track_clicks ?? false,
+          ...presentProgress(message),
+        },
+      };
     },
   );
 

@@ -1,6 +1,7 @@
 import Type from 'typebox';
 import { EMAIL_EVENT_TYPES } from '../../core/ports.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
+import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
 import { EMAIL_ADDRESS_MAX_LENGTH, EMAIL_ADDRESS_PATTERN } from './email-address.js';
 
 /** Most cc recipients one email may have. */
@@ -98,6 +99,30 @@ export const EmailAccepted = Type.Object({
   status: Type.Literal('queued'),
   credits_used: Type.Number(),
   created_at: Timestamp,
+});
+
+export const EmailDetail = Type.Object({
+  message_id: Type.String({ description: '`msg_email_<id>`' }),
+  channel: Type.Literal('email'),
+  to: Type.String(),
+  from: Type.String(),
+  from_name: Nullable(Type.String()),
+  subject: Type.String(),
+  reply_to: Nullable(Type.String()),
+  cc: Type.Array(Type.String()),
+  has_html: Type.Boolean({ description: 'Whether an HTML body was sent (the bodies themselves are not returned: they may be megabytes).' }),
+  has_text: Type.Boolean(),
+  attachments: Type.Array(
+    Type.Object({ filename: Type.String(), content_type: Type.String(), size_bytes: Type.Integer({ description: 'Decoded size.' }) }),
+  ),
+  track_opens: Type.Boolean(),
+  track_clicks: Type.Boolean(),
+  status: MessageStatusSchema,
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  sent_at: Nullable(Timestamp),
+  delivered_at: Nullable(Timestamp),
+  error: MessageErrorSchema,
 });
 
 export const EmailEventSchema = Type.Object({
