@@ -91,6 +91,7 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
     expect(walked.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
       [
         'DELETE /v1/webhooks/{webhook_id}',
+        'GET /v1/email/{message_id}',
         'GET /v1/email/{message_id}/events',
         'GET /v1/messages/{message_id}',
         'GET /v1/sms/{message_id}',
