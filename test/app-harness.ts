@@ -15,6 +15,7 @@ import { type AppDeps, buildApp } from '../src/http/app.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
+import { channelRoutes } from '../src/main/channels.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
@@ -90,7 +91,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const database = await openDatabase(location);
   const clock = new ManualClock(Date.now());
   const store = storeOf(database);
-  const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
+  const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
   // Every request and job is logged (at trace level) for the suite's secret scan.
   const logger = testLogger('app');
@@ -107,9 +108,9 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     http: {
       bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
       publicUrl: TEST_PUBLIC_URL,
-      emailMaxBytes: options.emailMaxBytes,
       connections: options.connections,
     },
+    channels: channelRoutes({ emailMaxBytes: options.emailMaxBytes }),
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
     logger,

@@ -1,16 +1,8 @@
 import { type CryptoKey, exportJWK, generateKeyPair, importJWK, type JWK } from 'jose';
 import type { Clock } from '../core/clock.js';
 import { newKeyId } from '../core/ids.js';
+import type { Store, StoredSigningKey } from '../core/ports.js';
 import { withChanges } from '../core/with-changes.js';
-import type { Executor } from '../storage/database.js';
-import {
-  findActiveSigningKey,
-  findSigningKey,
-  insertSigningKey,
-  listSigningKeys,
-  retireSigningKeysExcept,
-  type SigningKeyRow,
-} from '../storage/stores/signing-keys.store.js';
 
 /** The one algorithm tokens are signed with; verification accepts no other. */
 export const TOKEN_ALGORITHM = 'EdDSA';
@@ -43,7 +35,8 @@ export class KeyRing {
   #lastUnknownReload = Number.NEGATIVE_INFINITY;
 
   constructor(
-    private readonly db: Executor,
+    /** The store the keys are kept in (its `signingKeys`), shared by every node. */
+    private readonly store: Store,
     private readonly clock: Clock,
     private readonly tokenTtlMs: number,
   ) {}
@@ -52,16 +45,16 @@ export class KeyRing {
   async signingKey(): Promise<SigningKey> {
     const now = this.clock.now();
     if (this.#active && now - this.#active.loadedAt < ACTIVE_KEY_REFRESH_MS) return this.#active.key;
-    let row = await findActiveSigningKey(this.db);
+    let row = await this.store.signingKeys.findActive();
     if (!row) {
-      await insertSigningKey(this.db, await createKeyRow(now));
+      await this.store.signingKeys.insert(await createKey(now));
       // Two nodes starting together may both insert one; both then settle on the newest.
-      row = await findActiveSigningKey(this.db);
+      row = await this.store.signingKeys.findActive();
     }
     if (!row) throw new Error('no signing key could be created');
     const key = { kid: row.kid, privateKey: await importPrivate(row) };
     this.#active = { key, loadedAt: now };
-    this.#verification.set(row.kid, { publicKey: await importPublic(row), retiredAt: row.retired_at, loadedAt: now });
+    this.#verification.set(row.kid, { publicKey: await importPublic(row), retiredAt: row.retiredAt, loadedAt: now });
     return key;
   }
 
@@ -74,17 +67,17 @@ export class KeyRing {
     let entry = this.#verification.get(kid);
     // Known keys are re-read now and then, so a retirement made elsewhere is noticed here too.
     if (entry && now - entry.loadedAt >= ACTIVE_KEY_REFRESH_MS) {
-      const row = await findSigningKey(this.db, kid);
-      entry = row ? withChanges(entry, { retiredAt: row.retired_at, loadedAt: now }) : undefined;
+      const row = await this.store.signingKeys.find(kid);
+      entry = row ? withChanges(entry, { retiredAt: row.retiredAt, loadedAt: now }) : undefined;
       if (entry) this.#verification.set(kid, entry);
       else this.#verification.delete(kid);
     }
     if (!entry) {
       if (now - this.#lastUnknownReload < UNKNOWN_KID_RELOAD_MS) return undefined;
       this.#lastUnknownReload = now;
-      const row = await findSigningKey(this.db, kid);
+      const row = await this.store.signingKeys.find(kid);
       if (!row) return undefined;
-      entry = { publicKey: await importPublic(row), retiredAt: row.retired_at, loadedAt: now };
+      entry = { publicKey: await importPublic(row), retiredAt: row.retiredAt, loadedAt: now };
       this.#verification.set(kid, entry);
     }
     if (entry.retiredAt !== null && now > entry.retiredAt + this.tokenTtlMs + ACTIVE_KEY_REFRESH_MS) {
@@ -105,10 +98,10 @@ export class KeyRing {
   /** Makes a new key the signing key and retires the others. Returns the new kid. */
   async rotate(): Promise<string> {
     const now = this.clock.now();
-    const row = await createKeyRow(now);
-    await this.db.transaction().execute(async (trx) => {
-      await insertSigningKey(trx, row);
-      await retireSigningKeysExcept(trx, row.kid, now);
+    const row = await createKey(now);
+    await this.store.transaction(async (tx) => {
+      await tx.signingKeys.insert(row);
+      await tx.signingKeys.retireAllExcept(row.kid, now);
     });
     this.#active = undefined;
     // The retired keys keep verifying: mark them as the store now does instead of forgetting them,
@@ -120,27 +113,27 @@ export class KeyRing {
   }
 
   async list(): Promise<Array<{ kid: string; algorithm: string; createdAt: number; retiredAt: number | null }>> {
-    const rows = await listSigningKeys(this.db);
-    return rows.map((r) => ({ kid: r.kid, algorithm: r.algorithm, createdAt: r.created_at, retiredAt: r.retired_at }));
+    const rows = await this.store.signingKeys.list();
+    return rows.map((r) => ({ kid: r.kid, algorithm: r.algorithm, createdAt: r.createdAt, retiredAt: r.retiredAt }));
   }
 }
 
-async function createKeyRow(now: number): Promise<SigningKeyRow> {
+async function createKey(now: number): Promise<StoredSigningKey> {
   const { privateKey, publicKey } = await generateKeyPair(TOKEN_ALGORITHM, { extractable: true });
   return {
     kid: newKeyId(now),
     algorithm: TOKEN_ALGORITHM,
-    public_jwk: JSON.stringify(await exportJWK(publicKey)),
-    private_jwk: JSON.stringify(await exportJWK(privateKey)),
-    created_at: now,
-    retired_at: null,
+    publicJwk: JSON.stringify(await exportJWK(publicKey)),
+    privateJwk: JSON.stringify(await exportJWK(privateKey)),
+    createdAt: now,
+    retiredAt: null,
   };
 }
 
-async function importPrivate(row: SigningKeyRow): Promise<CryptoKey> {
-  return (await importJWK(JSON.parse(row.private_jwk) as JWK, row.algorithm)) as CryptoKey;
+async function importPrivate(row: StoredSigningKey): Promise<CryptoKey> {
+  return (await importJWK(JSON.parse(row.privateJwk) as JWK, row.algorithm)) as CryptoKey;
 }
 
-async function importPublic(row: SigningKeyRow): Promise<CryptoKey> {
-  return (await importJWK(JSON.parse(row.public_jwk) as JWK, row.algorithm)) as CryptoKey;
+async function importPublic(row: StoredSigningKey): Promise<CryptoKey> {
+  return (await importJWK(JSON.parse(row.publicJwk) as JWK, row.algorithm)) as CryptoKey;
 }

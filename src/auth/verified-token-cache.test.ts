@@ -1,6 +1,7 @@
 import { describe, expect, it, vi } from 'vitest';
 import { allocateDatabase, openDatabase } from '../../test/databases.js';
 import { ManualClock } from '../core/clock.js';
+import { storeOf } from '../storage/store.js';
 import { AccessTokens, TOKEN_TTL_SECONDS, type TokenPrincipal } from './access-tokens.js';
 import { KeyRing } from './key-ring.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
@@ -52,7 +53,7 @@ describe('AccessTokens with the cache', () => {
     const location = allocateDatabase('sqlite');
     const database = await openDatabase(location);
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
-    const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
+    const keys = new KeyRing(storeOf(database), clock, TOKEN_TTL_SECONDS * 1000);
     const tokens = new AccessTokens(keys, clock, 'https://h.test', 'https://h.test/v1', cacheSize);
     const close = async () => {
       await database.close();

@@ -18,6 +18,7 @@ export interface Store {
   readonly inbound: InboundPort;
   readonly emailEvents: EmailEventsPort;
   readonly secrets: SecretsPort;
+  readonly signingKeys: SigningKeysPort;
   readonly webhooks: WebhooksPort;
   readonly idempotency: IdempotencyPort;
   /**
@@ -412,6 +413,27 @@ export interface EmailEventsPort {
 }
 
 /** Secrets shared by every node, made once by whichever node needs one first. */
+/** A token signing key as stored: its JWKs as JSON text; retired keys verify, only the newest active one signs. */
+export interface StoredSigningKey {
+  kid: string;
+  algorithm: string;
+  publicJwk: string;
+  privateJwk: string;
+  createdAt: number;
+  retiredAt: number | null;
+}
+
+export interface SigningKeysPort {
+  /** The newest key that still signs, if any. */
+  findActive(): Promise<StoredSigningKey | undefined>;
+  find(kid: string): Promise<StoredSigningKey | undefined>;
+  /** Every key, oldest first. */
+  list(): Promise<StoredSigningKey[]>;
+  insert(key: StoredSigningKey): Promise<void>;
+  /** Stops every key except `keepKid` from signing; they keep verifying until their tokens expire. */
+  retireAllExcept(keepKid: string, at: number): Promise<void>;
+}
+
 export interface SecretsPort {
   /** The secret called `name`; `create` makes its value when there is none yet. */
   getOrCreate(name: string, create: () => string, at: number): Promise<string>;

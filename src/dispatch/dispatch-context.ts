@@ -1,10 +1,10 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { ProviderRegistry, RecoveryPolicy } from '../core/delivery/provider.js';
+import { RateLimiter } from '../core/delivery/rate-limiter.js';
 import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
-import { RateLimiter } from './rate-limiter.js';
 import type { RetryPolicy } from './retry-policy.js';
 
 /** Logging as the dispatcher needs it; pino loggers fit. */

@@ -2,12 +2,6 @@ import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
 import type { AccessTokens } from '../auth/access-tokens.js';
-import { DEFAULT_EMAIL_MAX_BYTES, emailRoutes } from '../channels/email/email.routes.js';
-import { trackingRoutes } from '../channels/email/tracking.routes.js';
-import { smsRoutes } from '../channels/sms/sms.routes.js';
-import { telegramRoutes } from '../channels/telegram/telegram.routes.js';
-import { whatsappRoutes } from '../channels/whatsapp/whatsapp.routes.js';
-import { whatsappWebhookRoutes } from '../channels/whatsapp/whatsapp-webhook.routes.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { acceptQueueOf } from '../core/messages/accept-queue.js';
@@ -16,6 +10,7 @@ import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, createAdmission } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
+import type { ChannelRoutes, RouteContext } from './channel-routes.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { deferSchemas } from './deferred-schemas.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
@@ -61,17 +56,15 @@ export interface AppDeps {
     publicUrl: string;
     /** Header size and slow-client deadlines; the defaults when absent. */
     connections?: ConnectionLimits;
-    /** EMAIL_MAX_BYTES: largest email accepted (default 10 MiB); the send route's body limit follows it. */
-    emailMaxBytes?: number;
   };
+  /** The channels' routes, in the order they appear in the API reference (main/channels.ts). */
+  channels: readonly ChannelRoutes[];
   webhooks: {
     /** WEBHOOKS_ALLOW_PRIVATE_NETWORKS: webhook URLs on loopback and private networks are accepted. */
     allowPrivateNetworks: boolean;
     /** DNS resolution for the SSRF guard at registration; the system resolver unless a test injects one. */
     lookup?: Lookup | undefined;
   };
-  /** Meta's webhook endpoint, present when WhatsApp goes through the Cloud API. */
-  whatsappWebhook?: { appSecret: string; verifyToken: string } | undefined;
   /** A pino logger, or false for none (tests). */
   logger: FastifyBaseLogger | false;
   /** No line for each request received and answered (a person at a terminal); errors are still logged. */
@@ -165,8 +158,15 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     tokens: deps.tokens,
     failures: deps.rateLimiting ? tokenFailureGuard(deps.rateLimiting) : undefined,
   });
-  await app.register(trackingRoutes, { store: deps.store, clock: deps.clock, publicUrl: deps.http.publicUrl });
-  if (deps.whatsappWebhook) await app.register(whatsappWebhookRoutes, { store: deps.store, clock: deps.clock, ...deps.whatsappWebhook });
+  const context: RouteContext = {
+    store: deps.store,
+    clock: deps.clock,
+    prices: deps.prices,
+    publicUrl: deps.http.publicUrl,
+    bodyLimitBytes: deps.http.bodyLimitBytes,
+    checkCallbackUrl: receiverUrlCheck(deps.webhooks),
+  };
+  for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuthHook(deps.tokens));
     v1.addHook('onRequest', ipAllowListHook(deps.store));
@@ -174,22 +174,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });
     await v1.register(tokenInfoRoutes);
-    await v1.register(smsRoutes, {
-      store: deps.store,
-      clock: deps.clock,
-      prices: deps.prices,
-      checkCallbackUrl: receiverUrlCheck(deps.webhooks),
-    });
-    await v1.register(whatsappRoutes, { store: deps.store, clock: deps.clock, prices: deps.prices });
-    await v1.register(telegramRoutes, { store: deps.store, clock: deps.clock, prices: deps.prices });
-    await v1.register(emailRoutes, {
-      store: deps.store,
-      clock: deps.clock,
-      prices: deps.prices,
-      publicUrl: deps.http.publicUrl,
-      maxBytes: deps.http.emailMaxBytes ?? DEFAULT_EMAIL_MAX_BYTES,
-      bodyLimitBytes: deps.http.bodyLimitBytes,
-    });
+    for (const channel of deps.channels) await channel.v1?.(v1, context);
     await v1.register(messagesRoutes, { store: deps.store, clock: deps.clock });
     await v1.register(webhooksRoutes, { store: deps.store, clock: deps.clock, ...deps.webhooks });
     await v1.register(webhookDeliveriesRoutes, { store: deps.store, clock: deps.clock });

@@ -79,3 +79,8 @@ export const presentProgress = (message: Message) => ({
   delivered_at: toIsoOrNull(message.deliveredAt),
   error: message.error,
 });
+
+/** The path parameter of every route about one message, whatever its channel. */
+export const MessageIdParams = Type.Object({
+  message_id: Type.String({ description: 'A message id, `msg_<channel>_<id>`.' }),
+});

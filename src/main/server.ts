@@ -3,6 +3,7 @@ import { type CreatedAccount, createAccount } from '../core/accounts/manage-acco
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
+import { channelRoutes } from './channels.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
 import type { Services } from './services.js';
@@ -135,14 +136,16 @@ export async function startServer(services: Services, options: ServerOptions): P
     http: {
       bodyLimitBytes: config.bodyLimitBytes,
       publicUrl: config.publicUrl,
-      emailMaxBytes: config.emailMaxBytes,
       connections: config.connectionLimits,
     },
+    channels: channelRoutes({
+      emailMaxBytes: config.emailMaxBytes,
+      whatsappWebhook:
+        config.whatsappProvider.kind === 'cloud-api'
+          ? { appSecret: config.whatsappProvider.cloud.appSecret, verifyToken: config.whatsappProvider.cloud.verifyToken }
+          : undefined,
+    }),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
-    whatsappWebhook:
-      config.whatsappProvider.kind === 'cloud-api'
-        ? { appSecret: config.whatsappProvider.cloud.appSecret, verifyToken: config.whatsappProvider.cloud.verifyToken }
-        : undefined,
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.
     quietRequests: prettyLogs(config.logFormat) && config.logLevel !== 'debug' && config.logLevel !== 'trace',

@@ -68,7 +68,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     },
     { groupCommit: config.groupCommit, ipRulesCache },
   );
-  const keys = new KeyRing(database.db, clock, TOKEN_TTL_SECONDS * 1000);
+  const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const built = buildProviders(
     {
       sandboxReceiptDelayMs: config.sandboxDelayMs,

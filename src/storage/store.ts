@@ -12,6 +12,7 @@ import { idempotencyStore } from './stores/idempotency.store.js';
 import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
+import { signingKeysStore } from './stores/signing-keys.store.js';
 import { webhooksStore } from './stores/webhooks.store.js';
 
 export interface StoreOptions {
@@ -157,6 +158,7 @@ function bind(
     inbound: inboundStore(db),
     emailEvents: emailEventsStore(db),
     secrets: secretsStore(db),
+    signingKeys: signingKeysStore(db),
     webhooks: webhooksStore(db),
     idempotency: idempotencyStore(db, options.capabilities),
     async transaction(work) {

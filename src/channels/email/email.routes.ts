@@ -4,14 +4,15 @@ import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
+import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { toApiError } from '../../http/error-handler.js';
 import { keptAnswer } from '../../http/idempotency.js';
-import { presentAccepted, presentProgress } from '../../http/message-view.js';
-import { MessageIdParams } from '../sms/sms.schema.js';
+import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
 import { EmailAccepted, EmailDetail, EmailEvents, SendEmailBody } from './email.schema.js';
 import { base64DecodedBytes, type EmailPayload, sendEmail } from './send-email.js';
 import { createEmailTracking } from './tracking.js';
+import { trackingRoutes } from './tracking.routes.js';
 
 /** The email size limit when the configuration gives none: 10 MiB. */
 export const DEFAULT_EMAIL_MAX_BYTES = 10 * 1024 * 1024;
@@ -144,4 +145,27 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       };
     },
   );
+}
+
+/**
+ * Email in the API: its routes under /v1 (emails up to `maxBytes`, EMAIL_MAX_BYTES, 10 MiB unless
+ * set) and the open and click tracking routes that recipients' mail clients call.
+ */
+export function emailChannelRoutes(settings: { maxBytes?: number | undefined } = {}): ChannelRoutes {
+  return {
+    channel: 'email',
+    async v1(v1, context) {
+      await v1.register(emailRoutes, {
+        store: context.store,
+        clock: context.clock,
+        prices: context.prices,
+        publicUrl: context.publicUrl,
+        maxBytes: settings.maxBytes ?? DEFAULT_EMAIL_MAX_BYTES,
+        bodyLimitBytes: context.bodyLimitBytes,
+      });
+    },
+    async open(app, context) {
+      await app.register(trackingRoutes, { store: context.store, clock: context.clock, publicUrl: context.publicUrl });
+    },
+  };
 }

@@ -2,7 +2,7 @@ import type { Pdu } from 'smpp';
 import { BoundedMap } from '../../core/bounded-map.js';
 import { type Clock, systemClock } from '../../core/clock.js';
 import type { HandOverGate, OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
-import { RateLimiter } from '../../dispatch/rate-limiter.js';
+import { RateLimiter } from '../../core/delivery/rate-limiter.js';
 import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
 import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
 import { decodeGsm7, decodeUcs2, encodeSms, sourceAddressing } from './smpp/sms-encoding.js';

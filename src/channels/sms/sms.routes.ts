@@ -6,11 +6,11 @@ import type { Message } from '../../core/messages/message.js';
 import { type SendDeps, sendSms } from '../../core/messages/send-sms.js';
 import { type BulkResult, sendSmsBulk } from '../../core/messages/send-sms-bulk.js';
 import { requirePrincipal } from '../../http/auth.js';
+import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
-import { presentAccepted, presentProgress } from '../../http/message-view.js';
+import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
 import {
-  MessageIdParams,
   type SendSmsBody,
   SendSmsBody as SendSmsBodySchema,
   type SendSmsBulkBody,
@@ -116,3 +116,16 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
     },
   );
 }
+
+/** SMS in the API: its routes under /v1 (a callback_url is checked by the SSRF guard). */
+export const smsChannelRoutes: ChannelRoutes = {
+  channel: 'sms',
+  async v1(v1, context) {
+    await v1.register(smsRoutes, {
+      store: context.store,
+      clock: context.clock,
+      prices: context.prices,
+      checkCallbackUrl: context.checkCallbackUrl,
+    });
+  },
+};

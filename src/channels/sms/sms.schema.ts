@@ -75,10 +75,6 @@ export const SmsDetail = Type.Object({
   error: MessageErrorSchema,
 });
 
-export const MessageIdParams = Type.Object({
-  message_id: Type.String({ description: 'A message id, `msg_<channel>_<id>`.' }),
-});
-
 export const SendSmsBulkBody = Type.Object(
   {
     recipients: Type.Array(Type.String({ maxLength: 32 }), {

@@ -4,10 +4,10 @@ import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from '../../core/messages/send-telegram.js';
 import { requirePrincipal } from '../../http/auth.js';
+import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
-import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
-import { MessageIdParams } from '../sms/sms.schema.js';
+import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
 import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
@@ -93,3 +93,11 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
     },
   );
 }
+
+/** Telegram in the API: its routes under /v1. */
+export const telegramChannelRoutes: ChannelRoutes = {
+  channel: 'telegram',
+  async v1(v1, context) {
+    await v1.register(telegramRoutes, { store: context.store, clock: context.clock, prices: context.prices });
+  },
+};

@@ -6,11 +6,12 @@ import type { Message } from '../../core/messages/message.js';
 import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from '../../core/messages/send-whatsapp.js';
 import type { WhatsappTemplate } from '../../core/ports.js';
 import { requirePrincipal } from '../../http/auth.js';
+import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
-import { presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
-import { MessageIdParams } from '../sms/sms.schema.js';
+import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
 import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
+import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
 
@@ -130,4 +131,20 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
       };
     },
   );
+}
+
+/**
+ * WhatsApp in the API: its routes under /v1 and, when it goes through the Cloud API, Meta's webhook
+ * (verified by the app secret and the verify token, not by a bearer token).
+ */
+export function whatsappChannelRoutes(webhook?: { appSecret: string; verifyToken: string }): ChannelRoutes {
+  return {
+    channel: 'whatsapp',
+    async v1(v1, context) {
+      await v1.register(whatsappRoutes, { store: context.store, clock: context.clock, prices: context.prices });
+    },
+    async open(app, context) {
+      if (webhook) await app.register(whatsappWebhookRoutes, { store: context.store, clock: context.clock, ...webhook });
+    },
+  };
 }

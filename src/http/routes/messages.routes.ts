@@ -1,6 +1,5 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import { MessageIdParams } from '../../channels/sms/sms.schema.js';
 import type { Clock } from '../../core/clock.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
 import { notFound } from '../../core/errors.js';
@@ -13,7 +12,7 @@ import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
 import { requirePrincipal, requireScope } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
 import { keptAnswer } from '../idempotency.js';
-import { ChannelSchema, MessageStatusSchema, presentUniversal, UniversalMessageSchema } from '../message-view.js';
+import { ChannelSchema, MessageIdParams, MessageStatusSchema, presentUniversal, UniversalMessageSchema } from '../message-view.js';
 import { FORMATS } from '../validation.js';
 
 const ListQuery = Type.Object(

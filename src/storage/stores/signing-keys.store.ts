@@ -1,32 +1,51 @@
+import type { SigningKeysPort, StoredSigningKey } from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import type { SigningKeysTable } from '../schema.js';
 
-export type SigningKeyRow = SigningKeysTable;
+const toKey = (row: SigningKeysTable): StoredSigningKey => ({
+  kid: row.kid,
+  algorithm: row.algorithm,
+  publicJwk: row.public_jwk,
+  privateJwk: row.private_jwk,
+  createdAt: Number(row.created_at),
+  retiredAt: row.retired_at === null ? null : Number(row.retired_at),
+});
 
-/** The newest key that still signs, if any. */
-export async function findActiveSigningKey(db: Executor): Promise<SigningKeyRow | undefined> {
-  return db
-    .selectFrom('signing_keys')
-    .selectAll()
-    .where('retired_at', 'is', null)
-    .orderBy('created_at', 'desc')
-    .orderBy('kid', 'desc')
-    .executeTakeFirst();
-}
-
-export async function findSigningKey(db: Executor, kid: string): Promise<SigningKeyRow | undefined> {
-  return db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
-}
-
-export async function listSigningKeys(db: Executor): Promise<SigningKeyRow[]> {
-  return db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute();
-}
-
-export async function insertSigningKey(db: Executor, key: SigningKeyRow): Promise<void> {
-  await db.insertInto('signing_keys').values(key).execute();
-}
-
-/** Stops every key except `keepKid` from signing; they keep verifying until their tokens expire. */
-export async function retireSigningKeysExcept(db: Executor, keepKid: string, at: number): Promise<void> {
-  await db.updateTable('signing_keys').set({ retired_at: at }).where('kid', '!=', keepKid).where('retired_at', 'is', null).execute();
+/** Token signing keys (auth/key-ring.ts keeps them in memory and asks here). */
+export function signingKeysStore(db: Executor): SigningKeysPort {
+  return {
+    async findActive() {
+      const row = await db
+        .selectFrom('signing_keys')
+        .selectAll()
+        .where('retired_at', 'is', null)
+        .orderBy('created_at', 'desc')
+        .orderBy('kid', 'desc')
+        .executeTakeFirst();
+      return row && toKey(row);
+    },
+    async find(kid) {
+      const row = await db.selectFrom('signing_keys').selectAll().where('kid', '=', kid).executeTakeFirst();
+      return row && toKey(row);
+    },
+    async list() {
+      return (await db.selectFrom('signing_keys').selectAll().orderBy('created_at').orderBy('kid').execute()).map(toKey);
+    },
+    async insert(key) {
+      await db
+        .insertInto('signing_keys')
+        .values({
+          kid: key.kid,
+          algorithm: key.algorithm,
+          public_jwk: key.publicJwk,
+          private_jwk: key.privateJwk,
+          created_at: key.createdAt,
+          retired_at: key.retiredAt,
+        })
+        .execute();
+    },
+    async retireAllExcept(keepKid, at) {
+      await db.updateTable('signing_keys').set({ retired_at: at }).where('kid', '!=', keepKid).where('retired_at', 'is', null).execute();
+    },
+  };
 }

@@ -1,6 +1,5 @@
 import { describe, expect, it } from 'vitest';
 import { RateLimiter } from './rate-limiter.js';
-import { backoffDelayMs, DEFAULT_RETRY_POLICY } from './retry-policy.js';
 
 /** A limiter on a virtual clock: sleeping moves the clock instead of waiting. */
 function virtualLimiter(perSecond: number) {
@@ -41,16 +40,5 @@ describe('provider throughput limit', () => {
     const waiting = limiter.acquire(controller.signal);
     controller.abort(new Error('shutting down'));
     await expect(waiting).rejects.toThrow('shutting down');
-  });
-});
-
-describe('retry backoff', () => {
-  it('doubles from the base delay up to the cap, with half of each delay random', () => {
-    const low = (n: number) => backoffDelayMs(DEFAULT_RETRY_POLICY, n, () => 0);
-    const high = (n: number) => backoffDelayMs(DEFAULT_RETRY_POLICY, n, () => 1);
-    expect([1, 2, 3, 4].map(low)).toEqual([2_500, 5_000, 10_000, 20_000]);
-    expect([1, 2, 3, 4].map(high)).toEqual([5_000, 10_000, 20_000, 40_000]);
-    expect(high(30)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs);
-    expect(low(30)).toBe(DEFAULT_RETRY_POLICY.maxDelayMs / 2);
   });
 });
