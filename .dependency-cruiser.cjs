@@ -1,0 +1,72 @@
+/**
+ * The import rules between Herald's folders (each folder's README says the same in prose). Checked
+ * by the suite (test/boundaries.test.ts) and by `npm run lint:boundaries`. They bind the code that
+ * ships; tests may import anything (they assemble real adapters around what they test).
+ */
+module.exports = {
+  forbidden: [
+    {
+      name: 'core-is-the-centre',
+      comment: 'core/ holds the domain and its ports: it imports nothing outside core/ (adapters import core, never the reverse).',
+      severity: 'error',
+      from: { path: '^src/core/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(?!core/)[^/]+/' },
+    },
+    {
+      name: 'channels-use-ports',
+      comment: 'A channel reaches the store through the ports of core/ and never reaches into dispatch/, storage/ or main/.',
+      severity: 'error',
+      from: { path: '^src/channels/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(dispatch|storage|main)/' },
+    },
+    {
+      name: 'http-knows-no-channel',
+      comment: 'http/ registers the routes main/channels.ts gives it; it imports no channel folder.',
+      severity: 'error',
+      from: { path: '^src/http/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/channels/' },
+    },
+    {
+      name: 'auth-uses-the-store-port',
+      comment: 'auth/ reaches its keys through the Store port, not storage/ files.',
+      severity: 'error',
+      from: { path: '^src/auth/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/storage/' },
+    },
+    {
+      name: 'dispatch-uses-ports',
+      comment: 'dispatch/ moves jobs through the ports of core/; it reaches no storage/ file, no route and no composition code.',
+      severity: 'error',
+      from: { path: '^src/dispatch/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(storage|http|main)/' },
+    },
+    {
+      name: 'storage-implements-ports',
+      comment: 'storage/ implements the ports of core/; it knows no route, job, channel or process.',
+      severity: 'error',
+      from: { path: '^src/storage/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(http|dispatch|channels|main|auth|webhooks)/' },
+    },
+    {
+      name: 'webhooks-network-side-alone',
+      comment: 'webhooks/ (the SSRF guard, the sender, the verification helper) uses core/ only.',
+      severity: 'error',
+      from: { path: '^src/webhooks/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(?!webhooks/|core/)[^/]+/' },
+    },
+    {
+      name: 'only-main-composes',
+      comment: 'main/ is the composition root: nothing outside it imports it (tests may).',
+      severity: 'error',
+      from: { path: '^src/(?!main/)', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/main/' },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|node_modules)/' },
+    tsConfig: { fileName: 'tsconfig.json' },
+    tsPreCompilationDeps: true,
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+  },
+};
