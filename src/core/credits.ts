@@ -1,6 +1,6 @@
 /**
  * Credits are kept as integer micro-credits (1 credit = 1,000,000) so that sums are exact;
- * the API shows them as JSON numbers with at most 6 decimals (CONTRACT 5).
+ * the API shows them as JSON numbers with at most 6 decimals (docs/messages-and-credits.md).
  */
 export const MICROS_PER_CREDIT = 1_000_000;
 

@@ -2,7 +2,7 @@ const ISO_DATE_TIME = /^(\d{4})-(\d{2})-(\d{2})(?:[Tt ](\d{2}):(\d{2})(?::(\d{2}
 
 /**
  * Parses an ISO 8601 date-time, with or without a UTC offset; without one it is read as UTC
- * (CONTRACT 6). A date alone is its first moment, UTC (`2026-11-21` = `2026-11-21T00:00:00Z`). Returns milliseconds since the epoch, or undefined for anything that is not a
+ * (as `scheduled_at` and every other time a client sends, docs/messages-and-credits.md). A date alone is its first moment, UTC (`2026-11-21` = `2026-11-21T00:00:00Z`). Returns milliseconds since the epoch, or undefined for anything that is not a
  * real calendar date and time.
  */
 export function parseIsoDateTime(text: string): number | undefined {

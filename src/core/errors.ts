@@ -1,5 +1,5 @@
 /**
- * The closed catalogue of API error codes (CONTRACT 1). Domain code throws or returns these;
+ * The closed catalogue of API error codes (docs/errors.md). Domain code throws or returns these;
  * the HTTP status for each code is assigned in exactly one place: http/error-handler.ts.
  */
 export const ERROR_CODES = [

@@ -368,7 +368,7 @@ export interface SandboxPort {
 export const TEMPLATE_CATEGORIES = ['MARKETING', 'UTILITY', 'AUTHENTICATION'] as const;
 export const TEMPLATE_STATUSES = ['APPROVED', 'PENDING', 'REJECTED', 'PAUSED', 'DISABLED'] as const;
 
-/** A WhatsApp message template (CONTRACT 6); its body text holds `{{1}}`-style parameters. */
+/** A WhatsApp message template (docs/whatsapp.md); its body text holds `{{1}}`-style parameters. */
 export interface WhatsappTemplate {
   accountId: string;
   name: string;

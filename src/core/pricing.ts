@@ -1,6 +1,6 @@
 import { MICROS_PER_CREDIT } from './credits.js';
 
-/** Prices in micro-credits (CONTRACT 5 defaults; each can be overridden in configuration). */
+/** Prices in micro-credits (the defaults of docs/messages-and-credits.md, "Prices"; each can be overridden in configuration). */
 export interface PriceList {
   smsSegment: number;
   whatsappTemplate: number;

@@ -1,6 +1,6 @@
 import type { Channel } from './ids.js';
 
-/** Every scope a token can carry (SEED 5.5, plus webhooks:manage from CONTRACT 3). */
+/** Every scope a token can carry: send and read per channel, account:read and webhooks:manage (docs/authentication.md). */
 export const ALL_SCOPES = [
   'sms:send',
   'sms:read',

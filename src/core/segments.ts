@@ -1,5 +1,5 @@
 /**
- * SMS segment counting (CONTRACT 5). A message is GSM-7 when every character is in the GSM 03.38
+ * SMS segment counting (docs/messages-and-credits.md, "SMS segments"). A message is GSM-7 when every character is in the GSM 03.38
  * basic or extension table (an extension character costs 2 septets: escape + character); otherwise
  * it travels as UCS-2, counted in UTF-16 code units. Multi-part messages lose room to the
  * concatenation header (UDH), and a carrier never splits an escape pair or a surrogate pair across

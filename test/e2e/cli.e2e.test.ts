@@ -253,7 +253,7 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
     await expect(fetchToken(server.url, second, 'client_secret_basic')).rejects.toThrow();
     expect(await fetchToken(server.url, third, 'client_secret_basic')).toMatchObject({ token_type: 'bearer' });
 
-    // The token from before both rotations still works (SEED 5.3).
+    // The token from before both rotations still works: a new secret revokes no token (docs/authentication.md).
     expect((await api(server.url, 'GET', '/v1/account', tokenBefore)).status).toBe(200);
 
     const unknown = await herald('clients', 'rotate-secret', 'cli_000000000000000000000000');

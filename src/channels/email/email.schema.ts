@@ -55,7 +55,7 @@ export const EmailAttachment = Type.Object(
 );
 
 /**
- * SEED 4.4 and CONTRACT 6. What one field cannot say is checked by the use case and reported with
+ * The body of POST /v1/email/send (docs/email.md, "Field rules"). What one field cannot say is checked by the use case and reported with
  * these problems in one answer: `from` (required: accounts have no default sender yet), at least
  * one of `html`/`text`, base64 of attachments, and the total size (413 above EMAIL_MAX_BYTES).
  */

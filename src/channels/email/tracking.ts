@@ -4,7 +4,7 @@ import { channelOfMessageId } from '../../core/ids.js';
 import type { Store } from '../../core/ports.js';
 
 /**
- * Open and click tracking for email (CONTRACT 6). Tracking URLs point at Herald's public endpoints
+ * Open and click tracking for email (docs/email.md, "Open and click tracking"). Tracking URLs point at Herald's public endpoints
  * and carry a token signed with HMAC-SHA256 under a secret every node shares:
  *
  *   open:  <message_id>.<mac>                   mac over ("open", message id)

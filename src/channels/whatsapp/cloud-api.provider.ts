@@ -26,7 +26,7 @@ const RETRY_LATER = new Set([4, 80007, 130429, 131000, 131016, 131056, 133004]);
 /** Codes an operator must fix (token, permissions): the message waits rather than fails. */
 const OPERATOR = new Set([0, 190, 200, 10]);
 
-/** A Cloud API error as a send outcome (CONTRACT codes where one fits). */
+/** A Cloud API error as a send outcome (a code of the error catalogue, core/errors.ts, where one fits). */
 export function outcomeOfGraphError(status: number, answer: GraphAnswer): SendOutcome {
   const code = answer.error?.code;
   const text = answer.error?.error_data?.details ?? answer.error?.message ?? `HTTP ${status}`;

@@ -50,7 +50,7 @@ const TemplateComponent = Type.Object(
 );
 export type TemplateComponent = Type.Static<typeof TemplateComponent>;
 
-/** SEED 4.3 and CONTRACT 6: a template message. */
+/** A template message (docs/whatsapp.md). */
 export const SendTemplateBody = Type.Object(
   {
     to: Recipient,
@@ -79,7 +79,7 @@ export const SendTemplateBody = Type.Object(
 );
 export type SendTemplateBody = Type.Static<typeof SendTemplateBody>;
 
-/** SEED 4.3 and CONTRACT 6: a free-form message inside the 24 h session window. */
+/** A free-form message inside the 24 h session window (docs/whatsapp.md). */
 export const SendSessionBody = Type.Object(
   {
     to: Recipient,
@@ -102,7 +102,7 @@ const TemplateComponentText = Type.Object({
   text: Type.String({ description: 'The text, with `{{1}}`-style parameters.' }),
 });
 
-/** CONTRACT 6: a template record. */
+/** A template record, as the templates endpoint lists it (docs/whatsapp.md). */
 export const TemplateRecord = Type.Object({
   name: Type.String(),
   language: Type.String(),

@@ -55,7 +55,7 @@ export async function createAccount(store: Store, clock: Clock, input: CreateAcc
 
 /**
  * Gives a client a new secret. The old secret stops working at once; tokens already issued with it
- * stay valid until they expire (SEED 5.3).
+ * stay valid until they expire (docs/authentication.md).
  */
 export async function rotateClientSecret(
   store: Store,

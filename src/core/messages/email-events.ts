@@ -15,7 +15,7 @@ const WEBHOOK_EVENTS: Partial<Record<EmailEventType, EventType>> = {
 type EmailMessage = Pick<Message, 'id' | 'accountId' | 'channel' | 'to' | 'callbackUrl' | 'status'>;
 
 /**
- * The email event timeline (CONTRACT 6). Lifecycle steps of an email append their event here in
+ * The email event timeline (docs/email.md, "Events"). Lifecycle steps of an email append their event here in
  * the same transaction as the status change, so the timeline and the status never disagree;
  * opens, clicks and complaints are events only, never statuses. Other channels pass through.
  */

@@ -1,6 +1,6 @@
 import type { Channel } from '../ids.js';
 
-/** CONTRACT 4. `queued` also covers a message waiting for its `scheduled_at`. */
+/** A message's status (docs/messages-and-credits.md, "Statuses"). `queued` also covers a message waiting for its `scheduled_at`. */
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'canceled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
@@ -59,7 +59,7 @@ export const creditsUsedMicros = (message: Pick<Message, 'costMicros' | 'chargeS
 
 /**
  * Forward-only progress of the successful path; failed and canceled are terminal and reachable
- * only from the states listed in the lifecycle. A status never goes back (CONTRACT 4).
+ * only from the states listed in the lifecycle. A status never goes back.
  */
 export const FINAL_STATUSES: ReadonlySet<MessageStatus> = new Set(['delivered', 'read', 'failed', 'canceled']);
 

@@ -30,7 +30,7 @@ export interface BulkResult {
 }
 
 /**
- * One text to many recipients (CONTRACT 6). Repeated numbers collapse to one; invalid ones are
+ * One text to many recipients (`POST /v1/sms/bulk`, docs/messages-and-credits.md). Repeated numbers collapse to one; invalid ones are
  * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
  * the same single transaction that stores them (with `answer`), or the whole request fails with 402.
  */

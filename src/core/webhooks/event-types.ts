@@ -1,6 +1,6 @@
 import type { MessageStatus } from '../messages/message.js';
 
-/** Every kind of event a receiver can subscribe to (CONTRACT 7); `*` means all of them. */
+/** Every kind of event a receiver can subscribe to (docs/webhooks.md, "Event kinds"); `*` means all of them. */
 export const EVENT_TYPES = [
   'message.sent',
   'message.delivered',

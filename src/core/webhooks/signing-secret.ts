@@ -16,7 +16,7 @@ const view = (secrets: WebhookSigningSecrets, now: number): SigningSecretView =>
 });
 
 /**
- * The secret every delivery of the account is signed with (CONTRACT 7), registered webhooks and
+ * The secret every delivery of the account is signed with (docs/webhooks.md), registered webhooks and
  * callback_urls alike. Made on first use, by whichever asks first: this or the first delivery.
  */
 export async function currentSigningSecret(deps: { store: Store; clock: Clock }, accountId: string): Promise<SigningSecretView> {

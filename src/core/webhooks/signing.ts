@@ -1,7 +1,7 @@
 import { createHmac, randomBytes } from 'node:crypto';
 
 /**
- * Webhook signatures (CONTRACT 7). Each delivery carries two sets of headers over the exact body
+ * Webhook signatures (docs/webhooks.md, "Headers and signatures"). Each delivery carries two sets of headers over the exact body
  * bytes sent:
  *   - `X-Service-Timestamp: <unix s>` and `X-Service-Signature: v1=<hex HMAC-SHA256(key, "<ts>.<body>")>`;
  *   - the Standard Webhooks set `webhook-id`, `webhook-timestamp` and
