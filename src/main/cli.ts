@@ -21,7 +21,7 @@ import { startWorkers } from './workers.js';
  * allocates for every request, and with the default most young collections found still alive the
  * objects of requests in flight, copying them (scavenges of 5-30 ms, a hundred in 30 s at 2,000
  * sends/s); twice the room lets them die first (16 such pauses). Probed at that rate, warm: p99 of
- * sends 10-18 ms instead of 48-50 ms, resident memory 240 MB instead of 208 (docs/performance.md). V8 sizes the
+ * sends 10-18 ms instead of 48-50 ms, resident memory 240 MB instead of 208 (docs/performance-journal.md). V8 sizes the
  * young generation when the process starts, hence the #! line (and `npm start`, which says the same).
  */
 
