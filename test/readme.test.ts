@@ -1,0 +1,79 @@
+import { spawn, spawnSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { type HeraldServer, heraldEnv, startServer } from './process.js';
+
+const ROOT = fileURLToPath(new URL('..', import.meta.url));
+const README = readFileSync(join(ROOT, 'README.md'), 'utf8');
+
+/** The first fenced block of `language` after `heading` in the README. */
+function blockAfter(heading: string, language: string): string {
+  const at = README.indexOf(heading);
+  if (at < 0) throw new Error(`no "${heading}" in README.md`);
+  const open = README.indexOf(`\`\`\`${language}\n`, at);
+  const start = open + language.length + 4;
+  return README.slice(start, README.indexOf('```', start));
+}
+
+/** A JSON value's shape: the same keys and the same types, values aside (ids and times differ per run). */
+function shape(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(shape);
+  if (value !== null && typeof value === 'object') return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, shape(v)]));
+  return value === null ? null : typeof value;
+}
+
+describe('the README walk-through', () => {
+  let herald: HeraldServer;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'herald-readme-'));
+    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined });
+    herald = await startServer(env);
+  }, 60_000);
+  afterAll(async () => {
+    await herald?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs as it stands against a started server and prints what the README says it prints', { timeout: 60_000 }, async () => {
+    const script = blockAfter('## A walk through the API with curl', 'sh');
+    const run = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      // The CLI of the walk-through works on the server's store, as `npm start`'s own would.
+      env: { ...env, HERALD: herald.url },
+    });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
+    expect(code, stderr).toBe(0);
+
+    const printed = stdout
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as { success: boolean; data: Record<string, unknown> });
+    const shown = blockAfter('What it prints', 'json')
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as unknown);
+    expect(printed.map(shape)).toEqual(shown.map(shape));
+    // The message sent is the one read back, delivered by the sandbox and charged once.
+    const [sent, viaSms, viaMessages, balance] = printed;
+    expect(sent?.data.status).toBe('queued');
+    expect(viaSms?.data.message_id).toBe(sent?.data.message_id);
+    expect(viaMessages?.data.message_id).toBe(sent?.data.message_id);
+    expect(viaSms?.data.status).toBe('delivered');
+    expect(balance?.data).toEqual({ credits: 99, reserved: 0, available: 99 });
+  });
+
+  it('names commands that exist (npm scripts of package.json)', () => {
+    const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
+    for (const [, name] of README.matchAll(/npm run (?:--silent )?([a-z:]+)/g)) expect(scripts).toContain(name);
+    expect(spawnSync('bash', ['-n', '-c', blockAfter('## A walk through the API with curl', 'sh')]).status).toBe(0);
+  });
+});
