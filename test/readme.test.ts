@@ -1,5 +1,6 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -31,7 +32,8 @@ describe('the README walk-through', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-readme-'));
-    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined });
+    // As the README's webhook section says to start it: receivers on this machine allowed.
+    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined }, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
     herald = await startServer(env);
   }, 60_000);
   afterAll(async () => {
@@ -77,3 +79,51 @@ describe('the README walk-through', () => {
     expect(spawnSync('bash', ['-n', '-c', blockAfter('## A walk through the API with curl', 'sh')]).status).toBe(0);
   });
 });
+
+describe('the README webhook section', () => {
+  let herald: HeraldServer;
+  let dir: string;
+  let env: Record<string, string>;
+  beforeAll(async () => {
+    dir = mkdtempSync(join(tmpdir(), 'herald-readme-hooks-'));
+    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined }, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+    herald = await startServer(env);
+  }, 60_000);
+  afterAll(async () => {
+    await herald?.stop();
+    rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('runs after the walk-through, and its receiver gets the event the README shows', { timeout: 60_000 }, async () => {
+    const script = `${blockAfter('## A walk through the API with curl', 'sh')}\n${blockAfter('## Webhooks on your machine', 'sh')}`;
+    const receiverPort = await freePort();
+    const run = spawn('bash', ['-euo', 'pipefail', '-c', script], {
+      cwd: ROOT,
+      env: { ...env, HERALD: herald.url, RECEIVER_PORT: String(receiverPort) },
+    });
+    let stdout = '';
+    let stderr = '';
+    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
+    expect(code, stderr).toBe(0);
+    const lines = stdout.trim().split('\n');
+    expect(lines.slice(-3, -1)).toEqual([`http://127.0.0.1:${receiverPort}/hooks`, 'queued']);
+    const event = JSON.parse(lines.at(-1) as string) as unknown;
+    const shown = JSON.parse(blockAfter('It prints the receiver', 'json').trim()) as unknown;
+    expect(shape(event)).toEqual(shape(shown));
+    expect(event).toMatchObject({ type: 'message.delivered', data: { status: 'delivered', channel: 'sms' } });
+  });
+});
+
+/** A port nothing listens on now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = createServer();
+    server.once('error', reject);
+    server.listen(0, '127.0.0.1', () => {
+      const { port } = server.address() as AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
