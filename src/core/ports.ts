@@ -234,6 +234,11 @@ export interface MessagesPort {
    * another, which has claimed the message again since, must not clear the other's mark.
    */
   clearInFlight(messageId: string, attempts: number): Promise<void>;
+  /**
+   * Why queued messages wait: the error of the attempt that put each back, shown as its `error`
+   * until it is sent (the acceptance clears it) or fails (its own error replaces it).
+   */
+  noteWaiting(notes: ReadonlyArray<{ messageId: string; error: { code: string; message: string } }>): Promise<void>;
 }
 
 /**
@@ -275,7 +280,8 @@ export interface Transition {
   deliveredAt?: number;
   providerMessageId?: string;
   chargeState?: ChargeState;
-  error?: { code: string; message: string };
+  /** Set as the message's error; null clears it (an acceptance clears why the message waited). */
+  error?: { code: string; message: string } | null;
   clearInFlight?: boolean;
   /** Only when no worker has taken the message for a hand-over (`claimed` or `in_flight`). */
   requireNotInFlight?: boolean;

@@ -342,4 +342,18 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 3, duplicates: 0 });
     expect(await t.store.jobs.count()).toBe(3); // their receipts, one job each
   });
+
+  it('shows why a message waits: the error of the attempt that put it back, while queued, cleared once it is sent', async () => {
+    const id = await send('+15005550004'); // the sandbox's carrier fails its first attempt
+    const view = async () => (await t.call('GET', `/v1/sms/${id}`, token)).json().data;
+    await t.worker.runOnce();
+    expect(await view()).toMatchObject({
+      status: 'queued',
+      error: { code: 'TEMPORARY_FAILURE', message: 'The carrier is temporarily unavailable (sandbox).' },
+    });
+    expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.error).toMatchObject({ code: 'TEMPORARY_FAILURE' });
+    t.clock.advance(60_000); // past its backoff
+    await t.drain();
+    expect(await view()).toMatchObject({ status: 'delivered', error: null });
+  });
 });

@@ -361,5 +361,7 @@ function conclude(
     message,
     result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
     clearInFlight: !outcome.maybeAccepted,
+    // Shown as the message's `error` while it waits (docs/messages-and-credits.md, "Statuses").
+    reason: { code: outcome.code, message: outcome.message },
   };
 }

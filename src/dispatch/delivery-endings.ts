@@ -21,7 +21,15 @@ export type Ending =
   | { kind: 'failed'; job: ClaimedJob; message: Message; reason: FailureReason; at: number }
   /** In doubt and held (the `hold` policy): `sent`, unconfirmed, never handed over again. */
   | { kind: 'unconfirmed'; job: ClaimedJob; message: Message; at: number }
-  | { kind: 'retry'; job: ClaimedJob; message: Message; result: JobResult; clearInFlight: boolean };
+  | {
+      kind: 'retry';
+      job: ClaimedJob;
+      message: Message;
+      result: JobResult;
+      clearInFlight: boolean;
+      /** The provider's answer that put the message back, if that is why: why it waits. */
+      reason?: FailureReason;
+    };
 
 /**
  * Collects endings and records those that arrived in the same turn of the event loop in one
@@ -123,6 +131,9 @@ export class EndingRecorder {
     const charged = unconfirmed.length > 0 ? [...sent, ...unconfirmed] : sent;
     if (failed.length > 0) await tx.credits.lockAccounts([...charged, ...failed.map((e) => e.message)].map((m) => m.accountId));
     await captureAccepted(tx, charged);
+    // A message put back by its provider's answer says why it waits, until it is sent.
+    const waiting = endings.flatMap((e) => (e.kind === 'retry' && e.reason ? [{ messageId: e.message.id, error: e.reason }] : []));
+    if (waiting.length > 0) await tx.messages.noteWaiting(waiting);
     for (const ending of endings) {
       if (ending.kind === 'failed') await recordFailed(tx, ending.message, ending.reason, ending.at);
       // The attempt this worker's claim gave the message (the claim counted one more than it read).

@@ -16,7 +16,7 @@ export const MessageErrorSchema = Nullable(
     { code: Type.String(), message: Type.String() },
     {
       description:
-        'Why the message failed; with status `sent`, `HANDOVER_UNCONFIRMED` when its hand-over was interrupted and whether the provider took it is unknown (it is not sent again); null otherwise.',
+        'Why the message failed; with status `queued`, why it waits: the answer of the provider that put it back (`SMPP_NOT_BOUND` while the SMSC is unreachable, `TEMPORARY_FAILURE`...), until it is sent; with status `sent`, `HANDOVER_UNCONFIRMED` when its hand-over was interrupted and whether the provider took it is unknown (it is not sent again); null otherwise.',
     },
   ),
 );

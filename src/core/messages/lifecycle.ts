@@ -99,7 +99,17 @@ export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptan
     tx,
     acceptances.map(({ messageId, providerMessageId, at, detail }) => ({
       messageId,
-      change: { from: ['queued'], to: 'sent', at, detail, sentAt: at, providerMessageId, chargeState: 'captured', clearInFlight: true },
+      change: {
+        from: ['queued'],
+        to: 'sent',
+        at,
+        detail,
+        sentAt: at,
+        providerMessageId,
+        chargeState: 'captured',
+        clearInFlight: true,
+        error: null,
+      },
     })),
   );
   for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
@@ -171,6 +181,7 @@ export async function recordAccepted(
     providerMessageId,
     chargeState: 'captured',
     clearInFlight: true,
+    error: null,
   });
   if (!sent) return false;
   await tx.credits.capture(message.accountId, message.costMicros, message.id, at);

@@ -333,7 +333,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           ...(change.deliveredAt !== undefined ? { delivered_at: change.deliveredAt } : {}),
           ...(change.providerMessageId !== undefined ? { provider_message_id: change.providerMessageId } : {}),
           ...(change.chargeState !== undefined ? { charge_state: change.chargeState } : {}),
-          ...(change.error !== undefined ? { error_code: change.error.code, error_message: change.error.message } : {}),
+          ...(change.error !== undefined ? { error_code: change.error?.code ?? null, error_message: change.error?.message ?? null } : {}),
           ...(change.clearInFlight ? { dispatch_state: null } : {}),
         }))
         .where('id', '=', change.messageId)
@@ -485,6 +485,15 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         for (const row of rows) moved.add(row.id);
       }
       return moved;
+    },
+
+    async noteWaiting(notes) {
+      for (const chunk of chunks(notes, 1000)) {
+        const values = chunk.map((note) => ({ id: note.messageId, code: note.error.code, message: note.error.message }));
+        await sql`update messages set error_code = v.code, error_message = v.message
+          from ${jsonRows(db, { id: 'text', code: 'text', message: 'text' }, values)}
+          where messages.id = v.id and messages.status = ${sql.lit('queued')}`.execute(db);
+      }
     },
 
     async clearInFlight(messageId, attempts) {
