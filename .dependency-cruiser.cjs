@@ -6,6 +6,13 @@
 module.exports = {
   forbidden: [
     {
+      name: 'resolvable',
+      comment: 'An import the checker cannot resolve escapes every rule below: it is an error of its own.',
+      severity: 'error',
+      from: { path: '^src/' },
+      to: { couldNotResolve: true },
+    },
+    {
       name: 'core-is-the-centre',
       comment: 'core/ holds the domain and its ports: it imports nothing outside core/ (adapters import core, never the reverse).',
       severity: 'error',
@@ -67,6 +74,6 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };

@@ -13,12 +13,17 @@ const config = createRequire(import.meta.url)('../.dependency-cruiser.cjs') as {
 async function cruiseSrc(baseDir: string): Promise<{ violations: string[]; modules: number }> {
   const { output } = await cruise(['src'], {
     ruleSet: { forbidden: config.forbidden },
+    exclude: { path: 'node_modules' },
     validate: true,
     baseDir,
     doNotFollow: { path: 'node_modules' },
     tsPreCompilationDeps: true,
     tsConfig: { fileName: fileURLToPath(new URL('../tsconfig.json', import.meta.url)) },
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'] },
+    enhancedResolveOptions: {
+      extensions: ['.ts', '.js', '.json'],
+      exportsFields: ['exports'],
+      conditionNames: ['import', 'require', 'node', 'default'],
+    },
   });
   const { summary } = output as ICruiseResult;
   return { violations: summary.violations.map((v) => `${v.rule.name}: ${v.from} → ${v.to}`), modules: summary.totalCruised };

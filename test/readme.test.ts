@@ -15,6 +15,7 @@ function blockAfter(heading: string, language: string): string {
   const at = README.indexOf(heading);
   if (at < 0) throw new Error(`no "${heading}" in README.md`);
   const open = README.indexOf(`\`\`\`${language}\n`, at);
+  if (open < 0) throw new Error(`no \`\`\`${language} block after "${heading}" in README.md`);
   const start = open + language.length + 4;
   return README.slice(start, README.indexOf('```', start));
 }
@@ -33,7 +34,14 @@ describe('the README walk-through', () => {
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-readme-'));
     // As the README's webhook section says to start it: receivers on this machine allowed.
-    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined }, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+    env = heraldEnv(
+      { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
+      {
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+        // The sandbox carrier reports at once, so the README's pauses leave room on a loaded machine.
+        SANDBOX_DELAY_MS: '0',
+      },
+    );
     herald = await startServer(env);
   }, 60_000);
   afterAll(async () => {
@@ -86,7 +94,14 @@ describe('the README webhook section', () => {
   let env: Record<string, string>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-readme-hooks-'));
-    env = heraldEnv({ url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined }, { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true' });
+    env = heraldEnv(
+      { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
+      {
+        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+        // The sandbox carrier reports at once, so the README's pauses leave room on a loaded machine.
+        SANDBOX_DELAY_MS: '0',
+      },
+    );
     herald = await startServer(env);
   }, 60_000);
   afterAll(async () => {
@@ -107,9 +122,11 @@ describe('the README webhook section', () => {
     run.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
     const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
     expect(code, stderr).toBe(0);
-    const lines = stdout.trim().split('\n');
-    expect(lines.slice(-3, -1)).toEqual([`http://127.0.0.1:${receiverPort}/hooks`, 'queued']);
-    const event = JSON.parse(lines.at(-1) as string) as unknown;
+    // The receiver prints from the background: its line may come before the `queued` of the send.
+    const lines = stdout.trim().split('\n').slice(-3);
+    const eventLine = lines.find((line) => line.startsWith('{')) as string;
+    expect(lines.filter((line) => line !== eventLine)).toEqual([`http://127.0.0.1:${receiverPort}/hooks`, 'queued']);
+    const event = JSON.parse(eventLine) as unknown;
     const shown = JSON.parse(blockAfter('It prints the receiver', 'json').trim()) as unknown;
     expect(shape(event)).toEqual(shape(shown));
     expect(event).toMatchObject({ type: 'message.delivered', data: { status: 'delivered', channel: 'sms' } });

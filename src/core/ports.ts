@@ -217,9 +217,10 @@ export interface MessagesPort {
    * the caller sees which were already in flight. They become `in_flight`, except those of
    * `claimOnly` channels, which become `claimed` (taken, not yet handed over: `markHandedOver`
    * follows right before each leaves the process). A message already `in_flight` stays so: it
-   * may be at the provider whatever happens next.
+   * may be at the provider whatever happens next. `noWait`: a message another transaction holds
+   * (PostgreSQL: a cancel under way) fails the call at once instead of waiting for it.
    */
-  markInFlight(messageIds: readonly string[], options?: { claimOnly?: readonly Channel[] }): Promise<InFlightMessage[]>;
+  markInFlight(messageIds: readonly string[], options?: { claimOnly?: readonly Channel[]; noWait?: boolean }): Promise<InFlightMessage[]>;
   /**
    * Moves claimed messages to `in_flight`, each only if it is still queued, `claimed`, and at the
    * attempt its claim gave it (`attempts`, a fence: another worker that took the job over since

@@ -1,6 +1,8 @@
+import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { until } from '../../test/wait.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
@@ -356,4 +358,36 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     await t.drain();
     expect(await view()).toMatchObject({ status: 'delivered', error: null });
   });
+
+  if (dialect === 'postgres') {
+    it('claims without marking when a message of the batch is held by another transaction (a cancel): no wait in the claim, no deadlock', async () => {
+      const ids = [await send('+14155552671'), await send('+14155552672')];
+      let release: () => void = () => {};
+      const released = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      let locked: () => void = () => {};
+      const isLocked = new Promise<void>((resolve) => {
+        locked = resolve;
+      });
+      // Another transaction holds the first message's row, as a cancel does between its two steps.
+      const holder = t.database.db.transaction().execute(async (trx) => {
+        await sql`select id from messages where id = ${ids[0]} for update`.execute(trx);
+        locked();
+        await released;
+      });
+      await isLocked;
+      const run = t.worker.runOnce();
+      // The claim does not wait for the row: its step fails at once and the claim is made without it.
+      await until(
+        async () => (await t.database.db.selectFrom('jobs').select('locked_by').where('locked_by', 'is not', null).execute()).length === 2,
+        'the claim committed while the row is held',
+      );
+      release();
+      await holder;
+      expect(await run).toBe(2);
+      for (const id of ids) expect(await history(id)).toEqual(['queued', 'sent']);
+      expect(await t.store.sandbox.totals()).toEqual({ accepted: 2, duplicates: 0 });
+    });
+  }
 });

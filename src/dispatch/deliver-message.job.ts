@@ -8,12 +8,13 @@ import {
 } from '../core/delivery/provider.js';
 import { CHANNELS } from '../core/ids.js';
 import type { Message } from '../core/messages/message.js';
-import type { ClaimedJob } from '../core/ports.js';
+import type { ClaimedJob, Store } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
 import { type BatchJobHandler, type ClaimStep, DONE } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
+import type { SettleJobs } from './settle-jobs.js';
 
 const unknownOutcome = (error: unknown): SendOutcome => ({
   ok: false,
@@ -54,7 +55,7 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  */
 export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async (ctx, jobs, signal, settle, claimed) => {
   const { store } = ctx;
-  const { jobOf, marked } = claimed ?? (await store.groupedTransaction((tx) => markForHandOver(ctx, tx, jobs, settle)));
+  const { jobOf, marked } = claimed ?? (await store.groupedTransaction((tx) => markBatch(ctx, tx, jobs, settle, false)));
 
   const recorder = new EndingRecorder(ctx, settle);
   const marks = new HandOverMarks(store);
@@ -85,7 +86,21 @@ export interface Marked {
  * Marks the batch's queued messages for hand-over (in the transaction that claimed their jobs) and
  * settles the jobs of messages no longer queued.
  */
-export const markForHandOver: ClaimStep<'deliver_message', Marked> = async (ctx, tx, jobs, settle) => {
+export const markForHandOver: ClaimStep<'deliver_message', Marked> = (ctx, tx, jobs, settle) => markBatch(ctx, tx, jobs, settle, true);
+
+/**
+ * Marks the batch (see markForHandOver). `inClaim`: in the claim's transaction, which holds the
+ * batch's job rows: a message row another transaction holds (a cancel, which takes the message,
+ * then its job) fails the step at once rather than wait for it in the opposite order, and the
+ * handler marks the batch in a transaction of its own (PostgreSQL; SQLite has one writer).
+ */
+async function markBatch(
+  ctx: DispatchContext,
+  tx: Store,
+  jobs: ReadonlyArray<ClaimedJob>,
+  settle: SettleJobs,
+  inClaim: boolean,
+): Promise<Marked> {
   const jobOf = new Map<string, ClaimedJob>();
   const finished: ClaimedJob[] = [];
   for (const job of jobs) {
@@ -97,7 +112,7 @@ export const markForHandOver: ClaimStep<'deliver_message', Marked> = async (ctx,
   // Claiming alone suits only channels that hold: for the others, in flight up front costs nothing
   // more, as a message in doubt is sent again (or asked about) anyway.
   const claimOnly = CHANNELS.filter((channel) => holdsInDoubt(ctx.providers[channel], ctx.recovery?.[channel]));
-  const marked = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly });
+  const marked = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly, noWait: inClaim });
   const taken = new Set(marked.map((row) => row.message.id));
   // No longer queued: canceled, or a receipt already moved it on.
   for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
@@ -106,7 +121,7 @@ export const markForHandOver: ClaimStep<'deliver_message', Marked> = async (ctx,
     finished.map((job) => [job, DONE]),
   );
   return { jobOf, marked };
-};
+}
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
 async function handOverAll(
@@ -361,7 +376,14 @@ function conclude(
     message,
     result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
     clearInFlight: !outcome.maybeAccepted,
-    // Shown as the message's `error` while it waits (docs/messages-and-credits.md, "Statuses").
-    reason: { code: outcome.code, message: outcome.message },
+    // Shown as the message's `error` while it waits (docs/messages-and-credits.md, "Statuses"). An
+    // outage's own text (a socket error naming the SMSC's address, a refused bind) is the
+    // operator's business: the account sees its code and a fixed sentence.
+    reason: {
+      code: outcome.code,
+      message: outcome.unavailable
+        ? 'The provider cannot be reached at the moment; the message waits and is tried again.'
+        : outcome.message,
+    },
   };
 }

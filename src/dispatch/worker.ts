@@ -140,7 +140,12 @@ export class Worker {
       // Each batch's claim step (its kind's onClaim) in the same transaction: one commit for both.
       if (withSteps) {
         for (const batch of claim.batches) {
-          if (batch.onClaim) batch.claimed = await batch.onClaim(this.ctx, tx, batch.jobs, batch.settle);
+          if (!batch.onClaim) continue;
+          try {
+            batch.claimed = await batch.onClaim(this.ctx, tx, batch.jobs, batch.settle);
+          } catch (error) {
+            throw new ClaimStepFailed(error);
+          }
         }
       }
       return claim;
@@ -149,9 +154,11 @@ export class Worker {
     try {
       claim = await this.ctx.store.groupedTransaction((tx) => claimIn(tx, true));
     } catch (error) {
-      // A claim step that fails (a broken row) must not stop every claim: claimed without the
-      // steps, the handlers take them, and a job that keeps failing is dropped like any other.
-      this.ctx.logger.warn({ err: error }, 'claim step failed; claiming without it');
+      // A claim that fails fails as before (the loop logs it and tries again). A claim step that
+      // fails (a row another transaction holds, a broken row) must not stop every claim: claimed
+      // without the steps, the handlers take them, and a job that keeps failing is dropped as any.
+      if (!(error instanceof ClaimStepFailed)) throw error;
+      this.ctx.logger.warn({ err: error.cause }, 'claim step failed; claiming without it');
       claim = await this.ctx.store.groupedTransaction((tx) => claimIn(tx, false));
     }
     // Counted: a job settled for a retry mid-batch may be claimed again by this worker before the
@@ -509,6 +516,13 @@ export class Worker {
     await this.#renewing;
     const released = await this.ctx.store.jobs.releaseAll(this.id);
     if (released > 0) this.ctx.logger.info({ released }, 'gave back unfinished jobs');
+  }
+}
+
+/** A claim step threw: the claim is made again without the steps. */
+class ClaimStepFailed extends Error {
+  constructor(cause: unknown) {
+    super(`claim step failed: ${cause instanceof Error ? cause.message : String(cause)}`, { cause });
   }
 }
 

@@ -132,7 +132,10 @@ function buildProgram(): Command {
     .action(async (options: { worker: boolean }) => {
       const config = loadConfig();
       boundHeapGrowth(config);
-      const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs(config.logFormat) });
+      const logger = createLogger(config.logLevel, undefined, {
+        pretty: prettyLogs(config.logFormat),
+        color: process.stdout.isTTY === true,
+      });
       const services = buildServices(config, logger);
       // Loaded only here: the HTTP stack (Fastify, the docs UI) would slow every other command down.
       const { startServer } = await import('./server.js');
@@ -148,7 +151,10 @@ function buildProgram(): Command {
     .action(async () => {
       const config = loadConfig();
       boundHeapGrowth(config);
-      const logger = createLogger(config.logLevel, undefined, { pretty: prettyLogs(config.logFormat) });
+      const logger = createLogger(config.logLevel, undefined, {
+        pretty: prettyLogs(config.logFormat),
+        color: process.stdout.isTTY === true,
+      });
       const services = buildServices(config, logger);
       await services.database.migrate();
       const workers = startWorkers(services);

@@ -45,7 +45,8 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
   const shared: SharedStore = { writeTurns: services.database.writeTurns };
   // The thread's standard output is not the terminal: told here whether the process writes pretty lines.
   const pretty = prettyLogs(services.config.logFormat);
-  const thread = new Thread(new URL(import.meta.url), { workerData: { role: THREAD_ROLE, shared, pretty } });
+  const color = process.stdout.isTTY === true;
+  const thread = new Thread(new URL(import.meta.url), { workerData: { role: THREAD_ROLE, shared, pretty, color } });
   let health: ProviderHealth[] = [];
   let asks = 0;
   const answers = new Map<number, (providers: ProviderHealth[]) => void>();
@@ -123,8 +124,8 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
 /** The thread's side: a worker like `herald worker`'s, told by the main thread when to wake and stop. */
 async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
   const config = loadConfig();
-  const { shared, pretty } = workerData as { shared: SharedStore; pretty: boolean };
-  const logger = createLogger(config.logLevel, undefined, { sync: true, pretty }).child({ thread: 'dispatch' });
+  const { shared, pretty, color } = workerData as { shared: SharedStore; pretty: boolean; color: boolean };
+  const logger = createLogger(config.logLevel, undefined, { sync: true, pretty, color }).child({ thread: 'dispatch' });
   const services = buildServices(config, logger, systemClock, shared);
   const workers = startWorkers(services);
   let stopping = false;

@@ -65,7 +65,7 @@ function serializeError(error: Error): ReturnType<typeof pino.stdSerializers.err
  * values of query parameters named like one, in request URLs (`req.url`, a `url` field), error
  * messages and stacks, and message strings (Fastify quotes the raw URL in some of its own).
  */
-export function createLogger(level: string, file?: string, output: { sync?: boolean; pretty?: boolean } = {}): Logger {
+export function createLogger(level: string, file?: string, output: { sync?: boolean; pretty?: boolean; color?: boolean } = {}): Logger {
   const options: LoggerOptions = {
     level,
     base: { service: 'herald' },
@@ -127,7 +127,7 @@ export function createLogger(level: string, file?: string, output: { sync?: bool
     return pino(
       options,
       pretty({
-        colorize: file === undefined,
+        colorize: file === undefined && output.color === true,
         singleLine: true,
         translateTime: 'SYS:HH:MM:ss',
         ignore: 'pid,hostname,service',
@@ -140,7 +140,10 @@ export function createLogger(level: string, file?: string, output: { sync?: bool
   return output.sync ? pino(options, pino.destination({ dest: 1, sync: true })) : pino(options);
 }
 
-/** Whether logs go out as pretty lines: LOG_FORMAT=pretty, or auto with standard output a terminal. */
+/**
+ * Whether logs go out as pretty lines: LOG_FORMAT=pretty, or auto with standard output a terminal.
+ * Colours only for a terminal: LOG_FORMAT=pretty into a file or a journal writes plain lines.
+ */
 export function prettyLogs(format: 'json' | 'pretty' | 'auto', stdoutIsTty: boolean | undefined = process.stdout.isTTY): boolean {
   return format === 'pretty' || (format === 'auto' && stdoutIsTty === true);
 }

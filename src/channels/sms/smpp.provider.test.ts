@@ -233,7 +233,7 @@ describe('SMPP provider: several binds', () => {
     await smsc.close();
   });
 
-  it('opens SMPP_BINDS binds, spreads submits over them within each window, and goes on through the others when one drops', async () => {
+  it('opens SMPP_BINDS binds, spreads submits and the backlog over them, and goes on through the others when one drops', async () => {
     const before = smsc.bound();
     provider = createSmppProvider(smppSettings(smsc, { windowSize: 2, binds: 3 }), { onReceipt: async () => {}, logger });
     provider.start?.();
@@ -241,13 +241,15 @@ describe('SMPP provider: several binds', () => {
     expect(provider.clients).toHaveLength(3);
     expect(smsc.bound() - before).toBe(3);
 
-    // Six held submits: two in each bind's window, none waiting.
+    // Twelve sends, none answered: two in each bind's window, and two more waiting for each window
+    // (past the windows, the backlog spreads too).
     smsc.answerWith(() => 'hold');
-    const sends = Array.from({ length: 6 }, () =>
+    const sends = Array.from({ length: 12 }, () =>
       provider?.send(outbound('hi'), AbortSignal.timeout(2_000)).catch((error: Error) => error),
     );
     await until(() => smsc.submits.filter((submit) => submit.status === -1).length === 6, 'six held submits');
     expect(provider.clients.map((bind) => bind.inWindow)).toEqual([2, 2, 2]);
+    expect(provider.clients.map((bind) => bind.load)).toEqual([4, 4, 4]);
     const perBind = new Map<number, number>();
     for (const submit of smsc.submits.slice(-6)) perBind.set(submit.bind, (perBind.get(submit.bind) ?? 0) + 1);
     expect([...perBind.values()]).toEqual([2, 2, 2]);

@@ -107,10 +107,10 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   });
   const client = clients[0] as SmppClient;
 
-  /** The bound bind with the most room in its window; undefined when none is bound. */
+  /** The bound bind with the fewest submits unanswered or waiting for its window; undefined when none is bound. */
   function roomiest(): SmppClient | undefined {
     let best: SmppClient | undefined;
-    for (const candidate of clients) if (candidate.bound && (!best || candidate.inWindow < best.inWindow)) best = candidate;
+    for (const candidate of clients) if (candidate.bound && (!best || candidate.load < best.load)) best = candidate;
     return best;
   }
   /** Why no bind is up: the first error seen, or "connecting". */
@@ -180,12 +180,13 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   async function send(message: OutboundMessage, signal: AbortSignal, handOver?: HandOverGate): Promise<SendOutcome> {
     // Only a first bind still under way is waited for; a link known to be down puts the message
     // back at once, so a dead SMSC never holds a dispatch lane other channels need.
-    let link = roomiest();
-    if (!link) {
-      const connecting = clients.find((candidate) => candidate.lastError === undefined);
-      if (connecting && (await connecting.waitForBind(signal, MAX_BIND_WAIT_MS))) link = roomiest();
-      if (!link) return notBound(message, linkError() ?? 'connecting');
+    if (!roomiest()) {
+      const connecting = clients.filter((candidate) => candidate.lastError === undefined);
+      if (!(await anyBinds(connecting, signal))) return notBound(message, linkError() ?? 'connecting');
     }
+    // Chosen at the first part, once its throughput turn has come: chosen before, every message of a
+    // wave would pick the same bind, each seeing the others' windows as they were.
+    let link: SmppClient | undefined;
     const text = message.body ?? '';
     const earlier = acknowledgedParts.get(message.id);
     if (!earlier) reference = (reference + 1) & 0xff;
@@ -217,6 +218,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
           await limiter.acquire(signal).catch(() => Promise.reject(new SmppLinkError('throughput limit: no turn in time', false, 'busy')));
         const beforeWrite = gate;
         gate = undefined;
+        link ??= roomiest() ?? client;
         answer = await link.submit(Object.assign({}, base, { short_message: part }), signal, beforeWrite);
       } catch (error) {
         remember(message.id, earlier?.reference ?? reference, ids);
@@ -292,6 +294,20 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     connected: () => clients.some((bind) => bind.bound),
     lastError: () => (clients.some((bind) => bind.bound) ? undefined : linkError()),
   };
+}
+
+/** Whether one of `binds` (first binds under way) is bound within MAX_BIND_WAIT_MS, as soon as one is. */
+function anyBinds(binds: readonly SmppClient[], signal: AbortSignal): Promise<boolean> {
+  if (binds.length === 0) return Promise.resolve(false);
+  return new Promise((resolve) => {
+    let left = binds.length;
+    for (const bind of binds) {
+      void bind.waitForBind(signal, MAX_BIND_WAIT_MS).then((bound) => {
+        if (bound) resolve(true);
+        else if (--left === 0) resolve(false);
+      });
+    }
+  });
 }
 
 /** The text of a deliver_sm's short_message (or message_payload), decoded by its data_coding. */

@@ -227,6 +227,8 @@ export async function cancelQueued(tx: Store, message: Message, at: number): Pro
     detail: null,
     chargeState: 'released',
     requireNotInFlight: true,
+    // Why it waited no longer matters: it will not be sent.
+    error: null,
   });
   if (!canceled) return false;
   await tx.credits.release(message.accountId, message.costMicros, message.id, at);

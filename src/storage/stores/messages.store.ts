@@ -438,7 +438,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('status', '=', 'queued');
       // Locked until the caller's transaction ends, so a cancel committing in between cannot
       // leave a canceled message marked for hand-over (the lock makes the cancel wait, or us).
-      if (capabilities.rowLocks) select = select.forUpdate();
+      if (capabilities.rowLocks) select = options.noWait ? select.forUpdate().noWait() : select.forUpdate();
       const before = await select.execute();
       if (before.length === 0) return [];
       const claimOnly = options.claimOnly ?? [];

@@ -94,6 +94,11 @@ export class SmppClient {
     return this.#inWindow;
   }
 
+  /** submit_sm sent and not answered, and those waiting for a slot in the window. */
+  get load(): number {
+    return this.#inWindow + this.#windowWaiters.length;
+  }
+
   start(): void {
     if (this.#started || this.#closed) return;
     this.#started = true;
