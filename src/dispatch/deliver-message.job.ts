@@ -1,3 +1,4 @@
+import { setMaxListeners } from 'node:events';
 import {
   type HandOverGate,
   holdsInDoubt,
@@ -241,9 +242,16 @@ async function handOverAll(
 /** What a provider is said to have answered when the dispatcher's own gate stopped the message. */
 const WITHDRAWN: SendOutcome = { ok: false, retryable: true, code: 'HANDOVER_WITHDRAWN', message: 'not handed over' };
 
-/** Aborts when the worker stops or the send timeout has passed from now. */
-const sendDeadline = (ctx: DispatchContext, signal: AbortSignal): AbortSignal =>
-  AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+/**
+ * Aborts when the worker stops or the send timeout has passed from now. Shared by the sends of a
+ * wave, each of which listens to it (hundreds at once): no limit on its listeners, which Node
+ * would otherwise warn about past ten.
+ */
+function sendDeadline(ctx: DispatchContext, signal: AbortSignal): AbortSignal {
+  const deadline = AbortSignal.any([signal, AbortSignal.timeout(ctx.sendTimeoutMs)]);
+  setMaxListeners(0, deadline);
+  return deadline;
+}
 
 /**
  * One `send` by `timeout`, through `gate` when given: passed to a provider that gates its

@@ -70,6 +70,16 @@ export const presentAccepted = (message: Message) => ({
   created_at: toIso(message.createdAt),
 });
 
+/** The schema of what presentProgress shows: the properties every channel's detail ends with. */
+export const ProgressProperties = {
+  status: MessageStatusSchema,
+  credits_used: Type.Number(),
+  created_at: Timestamp,
+  sent_at: Nullable(Timestamp),
+  delivered_at: Nullable(Timestamp),
+  error: MessageErrorSchema,
+};
+
 /** What every channel's read endpoint shows of a message's progress. */
 export const presentProgress = (message: Message) => ({
   status: message.status,

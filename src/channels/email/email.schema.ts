@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { EMAIL_EVENT_TYPES } from '../../core/ports.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
-import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
+import { ProgressProperties } from '../../http/message-view.js';
 import { EMAIL_ADDRESS_MAX_LENGTH, EMAIL_ADDRESS_PATTERN } from './email-address.js';
 
 /** Most cc recipients one email may have. */
@@ -117,12 +117,7 @@ export const EmailDetail = Type.Object({
   ),
   track_opens: Type.Boolean(),
   track_clicks: Type.Boolean(),
-  status: MessageStatusSchema,
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  sent_at: Nullable(Timestamp),
-  delivered_at: Nullable(Timestamp),
-  error: MessageErrorSchema,
+  ...ProgressProperties,
 });
 
 export const EmailEventSchema = Type.Object({

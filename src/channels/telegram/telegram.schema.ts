@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { TELEGRAM_CHAT_ID, TELEGRAM_LIMITS, TELEGRAM_PARSE_MODES } from '../../core/messages/send-telegram.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
-import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
+import { ProgressProperties } from '../../http/message-view.js';
 
 const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
 const BUTTON_URL = '^(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*|[Tt][Gg]://[^\\s]+)$';
@@ -124,10 +124,5 @@ export const TelegramDetail = Type.Object({
   parse_mode: Nullable(ParseMode),
   disable_notification: Type.Boolean(),
   reply_markup: Nullable(ReplyMarkupView),
-  status: MessageStatusSchema,
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  sent_at: Nullable(Timestamp),
-  delivered_at: Nullable(Timestamp),
-  error: MessageErrorSchema,
+  ...ProgressProperties,
 });

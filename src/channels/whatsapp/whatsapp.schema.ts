@@ -2,7 +2,7 @@ import Type from 'typebox';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../../core/ports.js';
 import { TEMPLATE_LANGUAGE, TEMPLATE_NAME } from '../../core/whatsapp/templates.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
-import { MessageErrorSchema, MessageStatusSchema } from '../../http/message-view.js';
+import { ProgressProperties } from '../../http/message-view.js';
 import { FORMATS } from '../../http/validation.js';
 
 const literals = <T extends string>(values: readonly T[], description?: string) =>
@@ -145,10 +145,5 @@ export const WhatsappDetail = Type.Object({
       { description: 'The template and parameters as sent; null for session messages.' },
     ),
   ),
-  status: MessageStatusSchema,
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  sent_at: Nullable(Timestamp),
-  delivered_at: Nullable(Timestamp),
-  error: MessageErrorSchema,
+  ...ProgressProperties,
 });
