@@ -27,20 +27,23 @@ function shape(value: unknown): unknown {
   return value === null ? null : typeof value;
 }
 
-describe('the README walk-through', () => {
+/**
+ * A server on a store of its own, started as the README's webhook section says (receivers on this
+ * machine allowed), with the sandbox carrier reporting at once so the README's pauses leave room on
+ * a loaded machine; and a runner of README blocks against it, in one bash, from the repository's
+ * root (the CLI the walk-through calls works on the server's store, as `npm start`'s own would).
+ */
+function useReadmeServer(): {
+  run(headings: string[], extraEnv?: Record<string, string>): Promise<{ code: number | null; stdout: string; stderr: string }>;
+} {
   let herald: HeraldServer;
   let dir: string;
   let env: Record<string, string>;
   beforeAll(async () => {
     dir = mkdtempSync(join(tmpdir(), 'herald-readme-'));
-    // As the README's webhook section says to start it: receivers on this machine allowed.
     env = heraldEnv(
       { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
-      {
-        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-        // The sandbox carrier reports at once, so the README's pauses leave room on a loaded machine.
-        SANDBOX_DELAY_MS: '0',
-      },
+      { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', SANDBOX_DELAY_MS: '0' },
     );
     herald = await startServer(env);
   }, 60_000);
@@ -48,21 +51,29 @@ describe('the README walk-through', () => {
     await herald?.stop();
     rmSync(dir, { recursive: true, force: true });
   });
+  return {
+    async run(headings, extraEnv = {}) {
+      const script = headings.map((heading) => blockAfter(heading, 'sh')).join('\n');
+      const child = spawn('bash', ['-euo', 'pipefail', '-c', script], { cwd: ROOT, env: { ...env, ...extraEnv, HERALD: herald.url } });
+      let stdout = '';
+      let stderr = '';
+      child.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
+      child.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
+      const code = await new Promise<number | null>((resolve) => child.on('close', resolve));
+      return { code, stdout, stderr };
+    },
+  };
+}
+
+const WALK = '## A walk through the API with curl';
+const HOOKS = '## Webhooks on your machine';
+
+describe('the README walk-through', () => {
+  const server = useReadmeServer();
 
   it('runs as it stands against a started server and prints what the README says it prints', { timeout: 60_000 }, async () => {
-    const script = blockAfter('## A walk through the API with curl', 'sh');
-    const run = spawn('bash', ['-euo', 'pipefail', '-c', script], {
-      cwd: ROOT,
-      // The CLI of the walk-through works on the server's store, as `npm start`'s own would.
-      env: { ...env, HERALD: herald.url },
-    });
-    let stdout = '';
-    let stderr = '';
-    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
+    const { code, stdout, stderr } = await server.run([WALK]);
     expect(code, stderr).toBe(0);
-
     const printed = stdout
       .trim()
       .split('\n')
@@ -84,43 +95,16 @@ describe('the README walk-through', () => {
   it('names commands that exist (npm scripts of package.json)', () => {
     const scripts = Object.keys((JSON.parse(readFileSync(join(ROOT, 'package.json'), 'utf8')) as { scripts: object }).scripts);
     for (const [, name] of README.matchAll(/npm run (?:--silent )?([a-z:]+)/g)) expect(scripts).toContain(name);
-    expect(spawnSync('bash', ['-n', '-c', blockAfter('## A walk through the API with curl', 'sh')]).status).toBe(0);
+    expect(spawnSync('bash', ['-n', '-c', blockAfter(WALK, 'sh')]).status).toBe(0);
   });
 });
 
 describe('the README webhook section', () => {
-  let herald: HeraldServer;
-  let dir: string;
-  let env: Record<string, string>;
-  beforeAll(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'herald-readme-hooks-'));
-    env = heraldEnv(
-      { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
-      {
-        WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
-        // The sandbox carrier reports at once, so the README's pauses leave room on a loaded machine.
-        SANDBOX_DELAY_MS: '0',
-      },
-    );
-    herald = await startServer(env);
-  }, 60_000);
-  afterAll(async () => {
-    await herald?.stop();
-    rmSync(dir, { recursive: true, force: true });
-  });
+  const server = useReadmeServer();
 
   it('runs after the walk-through, and its receiver gets the event the README shows', { timeout: 60_000 }, async () => {
-    const script = `${blockAfter('## A walk through the API with curl', 'sh')}\n${blockAfter('## Webhooks on your machine', 'sh')}`;
     const receiverPort = await freePort();
-    const run = spawn('bash', ['-euo', 'pipefail', '-c', script], {
-      cwd: ROOT,
-      env: { ...env, HERALD: herald.url, RECEIVER_PORT: String(receiverPort) },
-    });
-    let stdout = '';
-    let stderr = '';
-    run.stdout.on('data', (chunk: Buffer) => (stdout += chunk));
-    run.stderr.on('data', (chunk: Buffer) => (stderr += chunk));
-    const code = await new Promise<number | null>((resolve) => run.on('close', resolve));
+    const { code, stdout, stderr } = await server.run([WALK, HOOKS], { RECEIVER_PORT: String(receiverPort) });
     expect(code, stderr).toBe(0);
     // The receiver prints from the background: its line may come before the `queued` of the send.
     const lines = stdout.trim().split('\n').slice(-3);

@@ -39,20 +39,28 @@ export interface FieldProblem {
 
 /**
  * An expected failure that reaches the API caller. `details` lists field problems
- * (VALIDATION_ERROR, INVALID_PHONE); `headers` carries response headers the error implies
- * (WWW-Authenticate, Retry-After).
+ * (VALIDATION_ERROR, INVALID_PHONE); `retryAfterSeconds`, when the same request may succeed if sent
+ * again (RATE_LIMITED, SERVICE_UNAVAILABLE, IDEMPOTENCY_KEY_IN_USE); `requiredScope`, with
+ * INSUFFICIENT_SCOPE, the scope (or scopes, space-separated) that would have allowed it. How these
+ * reach the caller (headers) is the HTTP layer's business (http/error-handler.ts).
  */
 export class ApiError extends Error {
   readonly code: ErrorCode;
   readonly details: FieldProblem[] | undefined;
-  readonly headers: Record<string, string> | undefined;
+  readonly retryAfterSeconds: number | undefined;
+  readonly requiredScope: string | undefined;
 
-  constructor(code: ErrorCode, message: string, options: { details?: FieldProblem[]; headers?: Record<string, string> } = {}) {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    options: { details?: FieldProblem[]; retryAfterSeconds?: number; requiredScope?: string } = {},
+  ) {
     super(message);
     this.name = 'ApiError';
     this.code = code;
     this.details = options.details;
-    this.headers = options.headers;
+    this.retryAfterSeconds = options.retryAfterSeconds;
+    this.requiredScope = options.requiredScope;
   }
 }
 

@@ -129,7 +129,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     reply.header('x-request-id', request.id);
     if (deps.isDraining() && !request.url.startsWith('/healthz') && !request.url.startsWith('/readyz')) {
       reply.header('connection', 'close');
-      throw new ApiError('SERVICE_UNAVAILABLE', 'This node is shutting down; retry the request.', { headers: { 'retry-after': '1' } });
+      throw new ApiError('SERVICE_UNAVAILABLE', 'This node is shutting down; retry the request.', { retryAfterSeconds: 1 });
     }
   });
   registerTransportSecurity(app, deps.security);

@@ -4,6 +4,7 @@ import { checkCallerAddress } from '../core/accounts/ip-allow-list.js';
 import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import type { Scope } from '../core/scopes.js';
+import { HttpApiError } from './error-handler.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -25,16 +26,14 @@ export interface TokenVerifier {
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
 
 const unauthorized = (message: string, tokenSent: boolean): ApiError =>
-  new ApiError('UNAUTHORIZED', message, {
-    headers: {
-      // RFC 6750 §3.1: no error code when the request carried no credentials at all.
-      'www-authenticate': tokenSent ? 'Bearer realm="herald", error="invalid_token"' : 'Bearer realm="herald"',
-    },
+  new HttpApiError('UNAUTHORIZED', message, {
+    // RFC 6750 §3.1: no error code when the request carried no credentials at all.
+    'www-authenticate': tokenSent ? 'Bearer realm="herald", error="invalid_token"' : 'Bearer realm="herald"',
   });
 
 export const insufficientScope = (scope: Scope): ApiError =>
   new ApiError('INSUFFICIENT_SCOPE', `This request needs the '${scope}' scope, which the access token does not have.`, {
-    headers: { 'www-authenticate': `Bearer realm="herald", error="insufficient_scope", scope="${scope}"` },
+    requiredScope: scope,
   });
 
 /** Fails with INSUFFICIENT_SCOPE unless the caller holds `scope`. */
@@ -81,9 +80,7 @@ export function bearerAuthHook(verifier: TokenVerifier) {
     if (scope) requireScope(request, scope);
     if (anyReadScope && ![...request.principal.scopes].some((s) => s.endsWith(':read') && s !== 'account:read')) {
       throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a read scope of a channel, e.g. sms:read.', {
-        headers: {
-          'www-authenticate': 'Bearer realm="herald", error="insufficient_scope", scope="sms:read whatsapp:read email:read telegram:read"',
-        },
+        requiredScope: 'sms:read whatsapp:read email:read telegram:read',
       });
     }
   };

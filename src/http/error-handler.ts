@@ -159,9 +159,34 @@ export function toApiError(error: unknown): ApiError {
   return new ApiError('INTERNAL_ERROR', 'Something went wrong on our side. Quote the request id when you contact support.');
 }
 
+/** An error whose answer carries headers of HTTP's own (the bearer challenge of a 401). */
+export class HttpApiError extends ApiError {
+  constructor(
+    code: ErrorCode,
+    message: string,
+    readonly headers: Record<string, string>,
+  ) {
+    super(code, message);
+  }
+}
+
+/**
+ * The headers an error implies: Retry-After (RFC 9110) when it may succeed later, the
+ * insufficient_scope challenge (RFC 6750 §3.1) naming the scope it needs, and an HttpApiError's own.
+ */
+export function impliedHeaders(error: ApiError): Record<string, string> {
+  const headers: Record<string, string> = error instanceof HttpApiError ? Object.assign({}, error.headers) : {};
+  if (error.retryAfterSeconds !== undefined) headers['retry-after'] = String(error.retryAfterSeconds);
+  if (error.code === 'INSUFFICIENT_SCOPE' && error.requiredScope) {
+    headers['www-authenticate'] = `Bearer realm="herald", error="insufficient_scope", scope="${error.requiredScope}"`;
+  }
+  return headers;
+}
+
+/** The error's answer: its status, the headers it implies and the envelope. */
 export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply {
   const status = httpStatusOf(error.code);
-  if (error.headers) reply.headers(error.headers);
+  reply.headers(impliedHeaders(error));
   return reply.code(status).send({
     success: false,
     error: { code: error.code, message: error.message, ...(error.details ? { details: error.details } : {}) },

@@ -100,7 +100,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
       }
       case 'in_use':
         throw new ApiError('IDEMPOTENCY_KEY_IN_USE', 'A request with this Idempotency-Key is still being processed; retry it shortly.', {
-          headers: { 'retry-after': '1' },
+          retryAfterSeconds: 1,
         });
       case 'mismatch':
         throw new ApiError(
@@ -167,7 +167,7 @@ export function keptAnswer<R>(
         throw new ApiError(
           'IDEMPOTENCY_KEY_IN_USE',
           'This request ran past its claim on the Idempotency-Key and a retry took the key over; nothing was done. Retry to get the answer.',
-          { headers: { 'retry-after': '1' } },
+          { retryAfterSeconds: 1 },
         );
       }
       claim.keptStatus = statusCode;

@@ -61,7 +61,7 @@ export function rateLimitHook(limiting: RateLimiting, store: Pick<Store, 'accoun
     setHeaders(reply, figures);
     if (!bucket.allowed) {
       throw new ApiError('RATE_LIMITED', `Too many requests: this client may make ${rule.burst} at once and ${rule.perSecond} a second.`, {
-        headers: { 'retry-after': String(figures.retryAfter) },
+        retryAfterSeconds: figures.retryAfter,
       });
     }
   };
@@ -81,7 +81,7 @@ export function tokenFailureGuard(limiting: RateLimiting) {
         const bucket = await limiting.store.take(key, rule, 0);
         if (!bucket.allowed) {
           throw new ApiError('RATE_LIMITED', 'Too many failed token requests; wait before trying again.', {
-            headers: { 'retry-after': String(headersOf(rule, bucket).retryAfter) },
+            retryAfterSeconds: headersOf(rule, bucket).retryAfter,
           });
         }
       }

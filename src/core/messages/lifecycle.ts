@@ -91,26 +91,29 @@ export async function recordAcceptedMany(tx: Store, acceptances: readonly Accept
 }
 
 /**
+ * A provider took a queued message: `sent` under its id, charged, no longer in flight, and no
+ * longer saying why it waited.
+ */
+const accepted = (providerMessageId: string, at: number, detail: string | null): Omit<Transition, 'messageId'> => ({
+  from: ['queued'],
+  to: 'sent',
+  at,
+  detail,
+  sentAt: at,
+  providerMessageId,
+  chargeState: 'captured',
+  clearInFlight: true,
+  error: null,
+});
+
+/**
  * The status half of `recordAcceptedMany`: sent, with history and events, but not yet charged —
  * for a caller that takes the account rows later, all at once (`captureAccepted`).
  */
 export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<MovedMessage[]> {
   const sent = await moveMany(
     tx,
-    acceptances.map(({ messageId, providerMessageId, at, detail }) => ({
-      messageId,
-      change: {
-        from: ['queued'],
-        to: 'sent',
-        at,
-        detail,
-        sentAt: at,
-        providerMessageId,
-        chargeState: 'captured',
-        clearInFlight: true,
-        error: null,
-      },
-    })),
+    acceptances.map(({ messageId, providerMessageId, at, detail }) => ({ messageId, change: accepted(providerMessageId, at, detail) })),
   );
   for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
   return sent;
@@ -172,17 +175,7 @@ export async function recordAccepted(
   at: number,
   detail: string | null,
 ): Promise<boolean> {
-  const sent = await move(tx, message, {
-    from: ['queued'],
-    to: 'sent',
-    at,
-    detail,
-    sentAt: at,
-    providerMessageId,
-    chargeState: 'captured',
-    clearInFlight: true,
-    error: null,
-  });
+  const sent = await move(tx, message, accepted(providerMessageId, at, detail));
   if (!sent) return false;
   await tx.credits.capture(message.accountId, message.costMicros, message.id, at);
   await recordEmailEvent(tx, sent, 'sent', at);

@@ -31,9 +31,7 @@ export async function listMessages(
   const readable = CHANNELS.filter((c) => scopes.has(readScopeOf(c)));
   if (input.channel && !readable.includes(input.channel)) {
     const scope = readScopeOf(input.channel);
-    throw new ApiError('INSUFFICIENT_SCOPE', `Listing ${input.channel} messages needs the '${scope}' scope.`, {
-      headers: { 'www-authenticate': `Bearer realm="herald", error="insufficient_scope", scope="${scope}"` },
-    });
+    throw new ApiError('INSUFFICIENT_SCOPE', `Listing ${input.channel} messages needs the '${scope}' scope.`, { requiredScope: scope });
   }
   if (input.from !== undefined && input.to !== undefined && input.from >= input.to) {
     throw validationError([{ field: 'to', message: 'must be after from' }]);

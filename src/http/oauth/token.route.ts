@@ -8,7 +8,7 @@ import { checkCallerAddress } from '../../core/accounts/ip-allow-list.js';
 import { ApiError, type ErrorCode } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
-import { httpStatusOf } from '../error-handler.js';
+import { httpStatusOf, impliedHeaders } from '../error-handler.js';
 import type { tokenFailureGuard } from '../rate-limits.js';
 import { type ClientCredentials, readClientCredentials } from './client-authentication.js';
 import { OAuthError } from './oauth-errors.js';
@@ -167,7 +167,7 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
     }
     // Refusals from the server-wide hooks (draining, HTTPS required), in the OAuth shape.
     if (error instanceof ApiError) {
-      if (error.headers) reply.headers(error.headers);
+      reply.headers(impliedHeaders(error));
       const oauthCode = OAUTH_CODE_OF[error.code] ?? 'invalid_request';
       return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
     }
