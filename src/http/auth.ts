@@ -2,8 +2,9 @@ import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
 import { checkCallerAddress } from '../core/accounts/ip-allow-list.js';
 import { ApiError } from '../core/errors.js';
+import { CHANNELS } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
-import type { Scope } from '../core/scopes.js';
+import { readScopeOf, type Scope } from '../core/scopes.js';
 import { HttpApiError } from './error-handler.js';
 
 declare module 'fastify' {
@@ -24,6 +25,9 @@ export interface TokenVerifier {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
+
+/** The read scope of every channel: any one of them lets a caller list messages. */
+const CHANNEL_READ_SCOPES = CHANNELS.map(readScopeOf);
 
 const unauthorized = (message: string, tokenSent: boolean): ApiError =>
   new HttpApiError('UNAUTHORIZED', message, {
@@ -78,9 +82,9 @@ export function bearerAuthHook(verifier: TokenVerifier) {
     }
     const { scope, anyReadScope } = request.routeOptions.config;
     if (scope) requireScope(request, scope);
-    if (anyReadScope && ![...request.principal.scopes].some((s) => s.endsWith(':read') && s !== 'account:read')) {
+    if (anyReadScope && !CHANNEL_READ_SCOPES.some((read) => request.principal?.scopes.has(read))) {
       throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a read scope of a channel, e.g. sms:read.', {
-        requiredScope: 'sms:read whatsapp:read email:read telegram:read',
+        requiredScope: CHANNEL_READ_SCOPES.join(' '),
       });
     }
   };

@@ -262,6 +262,7 @@ describe('SMPP provider: several binds', () => {
     const [down] = provider.clients;
     await down?.close();
     expect(provider.connected?.()).toBe(true);
+    expect(provider.links?.()).toEqual({ up: 2, total: 3 });
     const outcomes = await Promise.all(Array.from({ length: 4 }, () => provider?.send(outbound('hello'), never())));
     expect(outcomes.every((outcome) => outcome?.ok)).toBe(true);
   });

@@ -292,7 +292,9 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       await Promise.all(clients.map((bind) => bind.close()));
     },
     connected: () => clients.some((bind) => bind.bound),
-    lastError: () => (clients.some((bind) => bind.bound) ? undefined : linkError()),
+    // While one bind is down, why: the others carry the messages, and `links` says how many are up.
+    lastError: () => (clients.every((bind) => bind.bound) ? undefined : linkError()),
+    links: () => ({ up: clients.filter((bind) => bind.bound).length, total: clients.length }),
   };
 }
 

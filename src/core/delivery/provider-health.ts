@@ -109,6 +109,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
         in_flight: inFlight,
         sent_last_minute: sent.length,
         unmatched_receipts: unmatched,
+        ...(provider.links ? { links: provider.links() } : {}),
       };
     },
     noteUnmatchedReceipt() {

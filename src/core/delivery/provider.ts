@@ -126,8 +126,10 @@ export interface Provider {
   close?(): Promise<void> | void;
   /** Whether its link is up, for providers that keep one (SMPP). */
   connected?(): boolean;
-  /** Why the link is down, if it is. */
+  /** Why the link is down, if it is (with several links, why one of them is). */
   lastError?(): string | undefined;
+  /** For providers that keep several links (SMPP binds): how many are up, of how many. */
+  links?(): { up: number; total: number };
   /** Counts a receipt for this provider's channel that matched no message (health tracking). */
   noteUnmatchedReceipt?(): void;
 }
@@ -146,6 +148,8 @@ export interface ProviderHealth {
   sent_last_minute: number;
   /** Receipts dropped because they matched no message, since start. */
   unmatched_receipts: number;
+  /** Links up, of how many, for providers that keep several (SMPP binds). */
+  links?: { up: number; total: number };
 }
 
 /** A delivery report from a provider, matched to a message by the provider's id or by ours. */

@@ -28,6 +28,12 @@ const ProviderHealth = Type.Object(
     in_flight: Type.Integer({ description: 'Hand-overs under way now in this process' }),
     sent_last_minute: Type.Integer({ description: 'Messages the provider took in the last 60 s, in this process' }),
     unmatched_receipts: Type.Integer({ description: 'Receipts dropped because no message matched them, since start' }),
+    links: Type.Optional(
+      Type.Object(
+        { up: Type.Integer(), total: Type.Integer() },
+        { description: 'Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is' },
+      ),
+    ),
   },
   { title: 'ProviderHealth' },
 );
