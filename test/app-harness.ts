@@ -83,6 +83,7 @@ export const FRONT_DOOR_NEVER_SHEDDING: AppDeps['admission'] = {
     maxHeapUsedBytes: 0,
     maxRssBytes: 0,
     retryAfterSeconds: 1,
+    minRequestsInFlight: 0,
   },
 };
 

@@ -10,6 +10,8 @@ import { type AcceptBacklog, type AdmissionSettings, DEFAULT_ADMISSION_SETTINGS 
 
 /** Only the accept queue's bounds: the machine's own load never sheds a request in these tests. */
 const QUEUE_BOUNDS: AdmissionSettings = Object.assign({}, DEFAULT_ADMISSION_SETTINGS, {
+  // These tests send a few requests at a time: judged whatever their number.
+  minRequestsInFlight: 0,
   maxQueueWaitMs: 100,
   maxQueuedMessages: 50,
   maxEventLoopDelayMs: 0,
@@ -342,6 +344,48 @@ describeEachDialect('shedding every request but the health checks when the proce
     const ready = await http.request('GET', '/readyz');
     expect(ready.status).toBe(200);
     expect(ready.json().checks.load).toMatch(/^shedding 100 % of requests but health checks \(its heap holds \d+ MiB\)$/);
+  });
+});
+
+describeEachDialect('a node with few requests in hand', (dialect) => {
+  let t: TestApp;
+  let http: Awaited<ReturnType<typeof listening>>;
+
+  beforeEach(async () => {
+    // Past a bound at every tick (heap over one byte), but judged only with 3 requests in hand.
+    t = await createTestApp(dialect, {
+      admission: {
+        settings: Object.assign({}, QUEUE_BOUNDS, { maxHeapUsedBytes: 1, minRequestsInFlight: 3 }),
+        backlog: () => IDLE,
+        tickMs: TICK_MS,
+      },
+    });
+    http = await listening(t);
+  });
+  afterEach(() => t.close());
+
+  it('sheds nothing while fewer than OVERLOAD_MIN_REQUESTS_IN_FLIGHT are in hand, and sheds past it', async () => {
+    await vi.waitFor(async () => expect((await http.request('GET', '/readyz')).json().checks.load).toMatch(/^shedding 100 %/), {
+      timeout: 5_000,
+    });
+    // One client at a time: answered, however the node's signals look.
+    for (let i = 0; i < 3; i++) expect((await http.request('GET', '/v1/messages')).status).toBe(401);
+    // Three requests in hand (token requests whose bodies are not all sent): the next one is judged, and shed.
+    const holding = [0, 1, 2].map(() => {
+      const socket = http.raw();
+      socket.on('error', () => {});
+      socket.write(
+        'POST /oauth/token HTTP/1.1\r\nHost: x\r\nContent-Type: application/x-www-form-urlencoded\r\nContent-Length: 100\r\n\r\ngrant',
+      );
+      return socket;
+    });
+    try {
+      await vi.waitFor(async () => expect((await http.request('GET', '/v1/messages')).status).toBe(503), { timeout: 5_000 });
+    } finally {
+      for (const socket of holding) socket.destroy();
+    }
+    // Answered (here: closed) they are no longer in hand: requests are let in again.
+    await vi.waitFor(async () => expect((await http.request('GET', '/v1/messages')).status).toBe(401), { timeout: 5_000 });
   });
 });
 

@@ -28,6 +28,12 @@ export interface AdmissionSettings {
   maxRssBytes: number;
   /** OVERLOAD_RETRY_AFTER_SECONDS: the refusals' Retry-After. */
   retryAfterSeconds: number;
+  /**
+   * OVERLOAD_MIN_REQUESTS_IN_FLIGHT: nothing is shed while fewer requests than this are in hand
+   * (received, not yet answered). So few clients cannot overload a node whatever its signals say:
+   * each waits for its answer before it sends again, and a refusal only makes it send sooner.
+   */
+  minRequestsInFlight: number;
 }
 
 /**
@@ -38,7 +44,9 @@ export interface AdmissionSettings {
  * sends' latency low under a lasting overload.
  * The queue wait was 50 ms until the dispatch worker got a thread of its own: sharing SQLite's
  * write lock with it, sends of 32 clients sending as fast as they were answered (no overload)
- * waited 50-130 ms at the peaks, and 2-17 % of them were refused.
+ * waited 50-130 ms at the peaks, and 2-17 % of them were refused. At 200 ms such clients still
+ * saw tens to hundreds of 20,000 sends refused (a long commit, a collection); with fewer than 64
+ * requests in hand nothing is refused (the overload bench keeps hundreds in hand).
  * Memory is left unbounded: overload does not grow it here (the queue is bounded by the wait), and
  * its right bound is the container's, not ours to guess.
  */
@@ -50,6 +58,7 @@ export const DEFAULT_ADMISSION_SETTINGS: AdmissionSettings = {
   maxHeapUsedBytes: 0,
   maxRssBytes: 0,
   retryAfterSeconds: 1,
+  minRequestsInFlight: 64,
 };
 
 /** What waits in the accept path now (AcceptQueue.waiting): requests, their messages, the `now` of the oldest. */
@@ -167,9 +176,21 @@ export function createAdmission(deps: AdmissionDeps): Admission {
     );
   };
 
+  /** Requests received and not yet answered (those refused here are not counted). */
+  let inFlight = 0;
+  const answered = () => {
+    inFlight--;
+  };
+
   /** True when the request was refused (and answered). */
   const refused = (req: IncomingMessage, res: ServerResponse): boolean => {
-    if ((processControl.open && sendControl.open) || deps.isDraining()) return false;
+    if (shouldRefuse(req, res)) return true;
+    inFlight++;
+    res.once('close', answered);
+    return false;
+  };
+  const shouldRefuse = (req: IncomingMessage, res: ServerResponse): boolean => {
+    if ((processControl.open && sendControl.open) || deps.isDraining() || inFlight < settings.minRequestsInFlight) return false;
     const kind = routes.kindOf(req.method ?? 'GET', req.url ?? '/');
     if (kind === 'always') return false;
     if (!processControl.admit()) {

@@ -318,7 +318,7 @@ describe('connection limits', () => {
     });
   });
 
-  it('sheds load past 200 ms of queued sends, 20,000 queued messages, a 50 ms stall or a busy event loop by default, memory unbounded', () => {
+  it('sheds load past 200 ms of queued sends, 20,000 queued messages, a 50 ms stall or a busy event loop by default, memory unbounded, with 64 requests in hand', () => {
     expect(loadConfig({}).admission).toEqual({
       maxQueueWaitMs: 200,
       maxQueuedMessages: 20_000,
@@ -327,6 +327,7 @@ describe('connection limits', () => {
       maxHeapUsedBytes: 0,
       maxRssBytes: 0,
       retryAfterSeconds: 1,
+      minRequestsInFlight: 64,
     });
   });
 
@@ -339,6 +340,7 @@ describe('connection limits', () => {
       OVERLOAD_MAX_HEAP_USED_BYTES: '1073741824',
       OVERLOAD_MAX_RSS_BYTES: '2147483648',
       OVERLOAD_RETRY_AFTER_SECONDS: '5',
+      OVERLOAD_MIN_REQUESTS_IN_FLIGHT: '0',
     };
     expect(loadConfig(env).admission).toEqual({
       maxQueueWaitMs: 0,
@@ -348,6 +350,7 @@ describe('connection limits', () => {
       maxHeapUsedBytes: 1_073_741_824,
       maxRssBytes: 2_147_483_648,
       retryAfterSeconds: 5,
+      minRequestsInFlight: 0,
     });
     expect(() => loadConfig({ OVERLOAD_RETRY_AFTER_SECONDS: '0' })).toThrow(/^OVERLOAD_RETRY_AFTER_SECONDS: must be a whole number from 1/);
     expect(() => loadConfig({ OVERLOAD_MAX_QUEUE_WAIT_MS: '-1' })).toThrow(/^OVERLOAD_MAX_QUEUE_WAIT_MS: must be a whole number/);

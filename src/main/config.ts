@@ -389,6 +389,7 @@ function admission(env: Env): AdmissionSettings {
     maxHeapUsedBytes: integer(env, 'OVERLOAD_MAX_HEAP_USED_BYTES', d.maxHeapUsedBytes, 0, Number.MAX_SAFE_INTEGER),
     maxRssBytes: integer(env, 'OVERLOAD_MAX_RSS_BYTES', d.maxRssBytes, 0, Number.MAX_SAFE_INTEGER),
     retryAfterSeconds: integer(env, 'OVERLOAD_RETRY_AFTER_SECONDS', d.retryAfterSeconds, 1, 3_600),
+    minRequestsInFlight: integer(env, 'OVERLOAD_MIN_REQUESTS_IN_FLIGHT', d.minRequestsInFlight, 0, 1_000_000),
   };
 }
 
