@@ -4,6 +4,7 @@ import type { Provider, ProviderHealth, ProviderReceipt, ProviderRegistry } from
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
 import type { Channel } from '../core/ids.js';
 import { applyReceipts } from '../core/messages/lifecycle.js';
+import { batchPerTurn } from '../core/per-turn.js';
 import type { NewJob, Store } from '../core/ports.js';
 import { createSmtpProvider, type SmtpSettings } from './email/smtp.provider.js';
 import { createSandboxProvider } from './sandbox/sandbox.provider.js';
@@ -51,11 +52,9 @@ export interface Providers {
  * be written, and the SMSC sends it again.
  */
 export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger): (receipt: ProviderReceipt) => Promise<void> {
-  let waiting: Array<{ receipt: ProviderReceipt; done: () => void; failed: (error: unknown) => void }> = [];
   const asJobs = (receipts: readonly ProviderReceipt[], now: number): NewJob<'provider_receipt'>[] =>
     receipts.map((payload) => ({ kind: JOB_KINDS.providerReceipt, messageId: null, payload, runAt: now }));
-  const take = async (batch: typeof waiting) => {
-    const receipts = batch.map((entry) => entry.receipt);
+  return batchPerTurn(async (receipts: ProviderReceipt[]) => {
     const named = receipts.filter((receipt) => receipt.messageId !== undefined);
     const others = receipts.filter((receipt) => receipt.messageId === undefined);
     try {
@@ -69,24 +68,8 @@ export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger):
       logger?.warn({ err: error, receipts: receipts.length }, 'could not apply receipts as they arrived; storing them as jobs');
       await store.groupedTransaction((tx) => tx.jobs.enqueueMany(asJobs(receipts, clock.now()), clock.now()));
     }
-  };
-  return (receipt) =>
-    new Promise((resolve, reject) => {
-      waiting.push({ receipt, done: resolve, failed: reject });
-      if (waiting.length > 1) return;
-      setImmediate(() => {
-        const batch = waiting;
-        waiting = [];
-        take(batch).then(
-          () => {
-            for (const entry of batch) entry.done();
-          },
-          (error: unknown) => {
-            for (const entry of batch) entry.failed(error);
-          },
-        );
-      });
-    });
+    return undefined;
+  });
 }
 
 /** The provider of each channel. Every channel uses the embedded sandbox until a real provider is configured. */

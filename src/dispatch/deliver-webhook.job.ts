@@ -1,3 +1,4 @@
+import { perTurn } from '../core/per-turn.js';
 import type { DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
 import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
 import { withChanges } from '../core/with-changes.js';
@@ -5,7 +6,6 @@ import { postWebhook } from '../webhooks/sender.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { DONE, type JobHandler, type JobResult, type OnDropped, recorded } from './job.js';
-import { perTurn } from './per-turn.js';
 import { busyReceiverRetryAt, webhookRetryDelayMs } from './retry-policy.js';
 
 /** A webhook failing for this long without a single success is disabled. */

@@ -1,6 +1,7 @@
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import type { JobKind } from '../core/delivery/job-kinds.js';
 import { randomId } from '../core/ids.js';
+import { batchPerTurn } from '../core/per-turn.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import type { DispatchContext } from './dispatch-context.js';
 import type { BatchJobHandler, ClaimStep, Job, JobResult } from './job.js';
@@ -225,8 +226,7 @@ export class Worker {
   }
 
   /** Runs a single job, `ready` as `runnable(job)` said. */
-  async #run(job: ClaimedJob, ready: Runnable | Error): Promise<void> {
-    if (!(ready instanceof Error) && ready.batch) return this.#runBatch(batchOf(ready.batch, [ready.job], this.#settle));
+  async #run(job: ClaimedJob, ready: RunsAlone | Error): Promise<void> {
     let result: JobResult;
     try {
       if (ready instanceof Error) throw ready;
@@ -237,38 +237,32 @@ export class Worker {
       if (next === DROP) return this.#drop([job]);
       result = next;
     }
-    await this.#settleSoon(job, result);
+    await this.#settleSoon([job, result]);
   }
 
-  /** Outcomes of single jobs waiting to be recorded, all those of one turn of the event loop together. */
-  #toSettle: Array<{ outcome: [ClaimedJob, JobResult]; done: () => void; failed: (error: unknown) => void }> = [];
-
-  /** Records a single job's outcome with the others that end in the same turn: one transaction for them all. */
-  #settleSoon(job: ClaimedJob, result: JobResult): Promise<void> {
-    return new Promise((resolve, reject) => {
-      this.#toSettle.push({ outcome: [job, result], done: resolve, failed: reject });
-      if (this.#toSettle.length > 1) return;
-      setImmediate(() => {
-        const batch = this.#toSettle;
-        this.#toSettle = [];
-        const outcomes = batch.map((entry) => entry.outcome);
-        const write = (some: ReadonlyArray<[ClaimedJob, JobResult]>) => this.ctx.store.groupedTransaction((tx) => this.#settle(tx, some));
-        // Once more if it fails (PostgreSQL may pick it as a deadlock's victim): nothing of it was
-        // written, and a job's work recorded in it (a webhook delivered) is otherwise done again.
-        // Then each job on its own, so one whose record cannot be written fails alone.
-        write(outcomes)
-          .catch(() => write(outcomes))
-          .then(
-            () => {
-              for (const entry of batch) entry.done();
-            },
-            () => {
-              for (const entry of batch) write([entry.outcome]).then(entry.done, entry.failed);
-            },
-          );
-      });
-    });
-  }
+  /**
+   * Records a single job's outcome with the others that end in the same turn: one transaction for
+   * them all. Once more if it fails (PostgreSQL may pick it as a deadlock's victim): nothing of it
+   * was written, and a job's work recorded in it (a webhook delivered) is otherwise done again.
+   * Then each job on its own, so one whose record cannot be written fails alone.
+   */
+  readonly #settleSoon = batchPerTurn(async (outcomes: Array<readonly [ClaimedJob, JobResult]>) => {
+    const write = (some: ReadonlyArray<readonly [ClaimedJob, JobResult]>) =>
+      this.ctx.store.groupedTransaction((tx) => this.#settle(tx, some));
+    try {
+      await write(outcomes).catch(() => write(outcomes));
+      return undefined;
+    } catch {
+      return Promise.all(
+        outcomes.map((outcome) =>
+          write([outcome]).then(
+            () => undefined,
+            (error: unknown) => error ?? new Error('could not record the job outcome'),
+          ),
+        ),
+      );
+    }
+  });
 
   /**
    * Runs a batch. If its handler throws (a bug, or the store failing), the jobs it had not settled
@@ -375,7 +369,7 @@ export class Worker {
    * process keeps is claimed again about once, not every few hundred milliseconds.
    */
   #start({ job, ready }: Single): void {
-    const slot = ready instanceof Error || !ready.one ? undefined : ready.slot?.(this.ctx, ready.job.payload);
+    const slot = ready instanceof Error ? undefined : ready.slot?.(this.ctx, ready.job.payload);
     if (!slot) {
       this.#track([job], this.#run(job, ready));
       return;
@@ -406,7 +400,7 @@ export class Worker {
     const averageMs = entry.averageMs > 0 ? entry.averageMs : performance.now() - entry.since;
     const ahead = (entry.waiting.length + entry.running) / slot.limit;
     const retryAt = busyReceiverRetryAt(this.ctx.clock.now(), ahead * averageMs);
-    this.#track([job], this.#settleSoon(job, { done: false, retryAt, error: 'receiver busy' }));
+    this.#track([job], this.#settleSoon([job, { done: false, retryAt, error: 'receiver busy' }]));
   }
 
   /** Runs `job` in one of its key's slots; when it ends, the next job waiting for the key takes the slot. */
@@ -526,10 +520,13 @@ class ClaimStepFailed extends Error {
   }
 }
 
+/** A job of a kind that runs one by one, ready to run. */
+type RunsAlone = Extract<Runnable, { one: unknown }>;
+
 /** A claimed job run on its own, with what `runnable` said of it (checked once, at the claim). */
 interface Single {
   job: ClaimedJob;
-  ready: Runnable | Error;
+  ready: RunsAlone | Error;
 }
 
 /** Claimed jobs of one kind run together, with the jobs settled so far and the result of the kind's claim step. */
