@@ -545,6 +545,7 @@ export interface WebhooksPort {
   deliveryContexts(deliveryIds: readonly string[]): Promise<Map<string, DeliveryContext>>;
   /** Ends the failure streaks of these webhooks (a delivery to each succeeded); one statement. */
   clearFailureStreaks(webhookIds: readonly string[]): Promise<void>;
+  /** The outcome of one attempt of a delivery: `recordAttempts` for one. */
   updateDelivery(delivery: WebhookDelivery): Promise<void>;
   /** The outcome of an attempt of each delivery (status, attempts, last_* and next attempt), in one statement. */
   recordAttempts(deliveries: readonly WebhookDelivery[]): Promise<void>;

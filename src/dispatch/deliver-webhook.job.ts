@@ -158,10 +158,9 @@ async function record(
     }
   }
   const delay = webhookRetryDelayMs(attempts, ctx.random);
-  if (delay === undefined) {
-    await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
-    return DONE;
-  }
+  // Out of retries: failed, written with the job's removal like a success.
+  if (delay === undefined)
+    return { done: true, record: [recorded(recordAttempts, withChanges(attempted, { status: 'failed', nextAttemptAt: null }))] };
   const retryAt = now + delay;
   await store.webhooks.updateDelivery(withChanges(attempted, { status: 'pending', nextAttemptAt: retryAt }));
   return { done: false, retryAt, error: attempted.lastError ?? 'failed' };

@@ -95,6 +95,20 @@ const toSecrets = (row: WebhookSecretsTable): WebhookSigningSecrets => ({
 });
 
 export function webhooksStore(db: Executor): WebhooksPort {
+  /** The attempt columns of many deliveries, one statement per thousand (ATTEMPT_COLUMNS). */
+  const recordAttempts = async (deliveries: readonly WebhookDelivery[]): Promise<void> => {
+    for (const chunk of chunks(deliveries, 1000)) {
+      await sql`update webhook_deliveries set status = v.status, attempts = v.attempts, last_status_code = v.last_status_code,
+          last_error = v.last_error, last_latency_ms = v.last_latency_ms, last_attempt_at = v.last_attempt_at,
+          next_attempt_at = v.next_attempt_at
+        from ${jsonRows(
+          db,
+          ATTEMPT_COLUMNS,
+          chunk.map((d) => ({ ...fromDelivery(d) })),
+        )} where webhook_deliveries.id = v.id`.execute(db);
+    }
+  };
+
   const activeForAccounts: WebhooksPort['activeForAccounts'] = async (accountIds) => {
     const byAccount = new Map<string, Webhook[]>();
     for (const chunk of chunks([...new Set(accountIds)], 1000)) {
@@ -297,23 +311,9 @@ export function webhooksStore(db: Executor): WebhooksPort {
       }
     },
 
-    async updateDelivery(delivery) {
-      const { id, ...rest } = fromDelivery(delivery);
-      await db.updateTable('webhook_deliveries').set(rest).where('id', '=', id).execute();
-    },
-
-    async recordAttempts(deliveries) {
-      for (const chunk of chunks(deliveries, 1000)) {
-        await sql`update webhook_deliveries set status = v.status, attempts = v.attempts, last_status_code = v.last_status_code,
-            last_error = v.last_error, last_latency_ms = v.last_latency_ms, last_attempt_at = v.last_attempt_at,
-            next_attempt_at = v.next_attempt_at
-          from ${jsonRows(
-            db,
-            ATTEMPT_COLUMNS,
-            chunk.map((d) => ({ ...fromDelivery(d) })),
-          )} where webhook_deliveries.id = v.id`.execute(db);
-      }
-    },
+    // A delivery's own columns never change: only what its attempts wrote is written again.
+    updateDelivery: (delivery) => recordAttempts([delivery]),
+    recordAttempts,
 
     async listDeliveries(query) {
       let filtered = db.selectFrom('webhook_deliveries').where('webhook_id', '=', query.webhookId);
