@@ -23,7 +23,6 @@ export interface RouteContext {
  * tracking pixel, a provider's webhook), which authenticate themselves.
  */
 export interface ChannelRoutes {
-  readonly channel: string;
   v1?(v1: FastifyInstance, context: RouteContext): Promise<void>;
   open?(app: FastifyInstance, context: RouteContext): Promise<void>;
 }

@@ -153,7 +153,6 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
  */
 export function emailChannelRoutes(settings: { maxBytes?: number | undefined } = {}): ChannelRoutes {
   return {
-    channel: 'email',
     async v1(v1, context) {
       await v1.register(emailRoutes, {
         store: context.store,

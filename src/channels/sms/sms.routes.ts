@@ -119,7 +119,6 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
 
 /** SMS in the API: its routes under /v1 (a callback_url is checked by the SSRF guard). */
 export const smsChannelRoutes: ChannelRoutes = {
-  channel: 'sms',
   async v1(v1, context) {
     await v1.register(smsRoutes, {
       store: context.store,

@@ -96,7 +96,6 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
 
 /** Telegram in the API: its routes under /v1. */
 export const telegramChannelRoutes: ChannelRoutes = {
-  channel: 'telegram',
   async v1(v1, context) {
     await v1.register(telegramRoutes, { store: context.store, clock: context.clock, prices: context.prices });
   },

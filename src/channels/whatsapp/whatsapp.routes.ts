@@ -139,7 +139,6 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
  */
 export function whatsappChannelRoutes(webhook?: { appSecret: string; verifyToken: string }): ChannelRoutes {
   return {
-    channel: 'whatsapp',
     async v1(v1, context) {
       await v1.register(whatsappRoutes, { store: context.store, clock: context.clock, prices: context.prices });
     },
