@@ -359,6 +359,14 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
     expect(await view()).toMatchObject({ status: 'delivered', error: null });
   });
 
+  it('forgets why a message waited once it is canceled: it will not be sent', async () => {
+    const id = await send('+15005550004');
+    await t.worker.runOnce();
+    expect((await t.call('GET', `/v1/sms/${id}`, token)).json().data.error).toMatchObject({ code: 'TEMPORARY_FAILURE' });
+    expect((await t.call('POST', `/v1/messages/${id}/cancel`, token)).statusCode).toBe(200);
+    expect((await t.call('GET', `/v1/sms/${id}`, token)).json().data).toMatchObject({ status: 'canceled', error: null });
+  });
+
   if (dialect === 'postgres') {
     it('claims without marking when a message of the batch is held by another transaction (a cancel): no wait in the claim, no deadlock', async () => {
       const ids = [await send('+14155552671'), await send('+14155552672')];

@@ -92,6 +92,23 @@ describeEachDialect('a server that cannot listen', (dialect) => {
     // The store was closed: its connection no longer answers.
     await expect(services.store.accounts.countAccounts()).rejects.toThrow();
   });
+
+  it('says in one line when HOST is not an address of this machine', async () => {
+    const config = loadConfig({
+      DATABASE_URL: location.url,
+      DATABASE_SCHEMA: location.schema,
+      LOG_LEVEL: 'silent',
+      HOST: '192.0.2.1', // TEST-NET-1: never this machine's
+      PORT: '0',
+      DEMO_ACCOUNT: 'false',
+    });
+    const failed = await startServer(buildServices(config, testLogger('server')), { withWorker: false }).then(
+      () => undefined,
+      (error: unknown) => error,
+    );
+    expect(failed).toBeInstanceOf(StartError);
+    expect((failed as Error).message).toBe('192.0.2.1 is not an address of this machine; set HOST to one that is (HOST=127.0.0.1)');
+  });
 });
 
 describeEachDialect('IP allow-lists in a running server', (dialect) => {

@@ -252,6 +252,12 @@ describeEachDialect('SMS over SMPP, end to end', (dialect) => {
     await suite.t.drain();
     expect((await view(telegram.json().data.message_id)).status).toBe('delivered');
     expect((await view(smsId)).status).toBe('queued');
+    // Why it waits, without the link's own text (the SMSC's address is the operator's business).
+    const waiting = (await view(smsId)).error;
+    expect(waiting).toEqual({
+      code: 'SMPP_NOT_BOUND',
+      message: 'The provider cannot be reached at the moment; the message waits and is tried again.',
+    });
 
     // More retries than RETRY_MAX_ATTEMPTS (30) allows for failures: an outage does not count.
     for (let i = 0; i < 35; i++) {
