@@ -278,7 +278,7 @@ export class Worker {
       const left = jobs.filter((job) => !settled.has(job.id));
       if (left.length > 1) {
         this.ctx.logger.warn({ err: error, kind: left[0]?.kind, jobs: left.length }, 'job batch failed; running its jobs one by one');
-        await Promise.all(left.map((job) => this.#runBatch(batchOf(handler, [job], this.#settle))));
+        await Promise.all(left.map((job) => this.#runBatch(newBatch(handler, [job], this.#settle))));
         return;
       }
       const outcomes: Array<[ClaimedJob, JobResult]> = [];
@@ -547,7 +547,8 @@ interface Claim {
   singles: Single[];
 }
 
-function batchOf(handler: BatchHandler, jobs: Job[], settleAll: SettleJobs, onClaim?: ClaimStep<JobKind, unknown>): Batch {
+/** A batch of claimed jobs of one kind, noting which of them are settled. */
+function newBatch(handler: BatchHandler, jobs: Job[], settleAll: SettleJobs, onClaim?: ClaimStep<JobKind, unknown>): Batch {
   const settled = new Set<string>();
   const settle: SettleJobs = (tx, outcomes) => {
     for (const [job] of outcomes) settled.add(job.id);
@@ -572,7 +573,7 @@ function partition(jobs: readonly ClaimedJob[], settleAll: SettleJobs): Claim {
     }
     const batch = grouped.get(ready.batch);
     if (batch) batch.jobs.push(ready.job);
-    else grouped.set(ready.batch, batchOf(ready.batch, [ready.job], settleAll, ready.onClaim));
+    else grouped.set(ready.batch, newBatch(ready.batch, [ready.job], settleAll, ready.onClaim));
   }
   return { jobs, batches: [...grouped.values()], singles };
 }
