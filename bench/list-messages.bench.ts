@@ -12,11 +12,12 @@ import { parseArgs } from 'node:util';
 import { sql } from 'kysely';
 import { createAccount } from '../src/core/accounts/manage-accounts.js';
 import { ManualClock } from '../src/core/clock.js';
-import { CHANNELS, newMessageId } from '../src/core/ids.js';
+import { newMessageId } from '../src/core/ids.js';
 import { listMessages } from '../src/core/messages/list-messages.js';
-import { ALL_SCOPES, type Scope } from '../src/core/scopes.js';
+import type { Scope } from '../src/core/scopes.js';
 import { createDatabase, type HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
+import { ALL_SCOPES, CHANNELS } from '../test/channels.js';
 
 const { values } = parseArgs({
   options: {
@@ -75,7 +76,7 @@ async function fill(database: HeraldDatabase, accountId: string, start: number):
       const rows = Array.from({ length: n }, (_, i) => {
         const k = offset + i;
         const createdAt = start + k * 1_000; // one message a second, about 11.5 days of traffic
-        const channel = CHANNELS[k % 10 === 0 ? 2 : k % 7 === 0 ? 1 : k % 11 === 0 ? 3 : 0] ?? 'sms';
+        const channel = CHANNELS.names[k % 10 === 0 ? 2 : k % 7 === 0 ? 1 : k % 11 === 0 ? 3 : 0] ?? 'sms';
         const status = k % 50 === 0 ? 'failed' : (STATUSES[k % STATUSES.length] ?? 'delivered');
         return {
           id: newMessageId(channel, createdAt),
@@ -106,13 +107,15 @@ async function fill(database: HeraldDatabase, accountId: string, start: number):
         };
       });
       await trx.insertInto('messages').values(rows).execute();
-      for (const channel of CHANNELS) {
+      for (const channel of CHANNELS.names) {
         const count = rows.filter((r) => r.channel === channel).length;
         if (count > 0) {
           await trx
-            .updateTable('accounts')
-            .set((eb) => ({ [`messages_${channel}`]: eb(`messages_${channel}`, '+', count) }))
-            .where('id', '=', accountId)
+            .insertInto('account_message_counts')
+            .values({ account_id: accountId, channel, messages: count })
+            .onConflict((oc) =>
+              oc.columns(['account_id', 'channel']).doUpdateSet((eb) => ({ messages: eb('account_message_counts.messages', '+', count) })),
+            )
             .execute();
         }
       }
@@ -130,7 +133,7 @@ function percentile(sorted: number[], p: number): number {
 
 async function main(): Promise<void> {
   const { database, cleanup } = await open();
-  const store = storeOf(database);
+  const store = storeOf(database, { channels: CHANNELS });
   const clock = new ManualClock(Date.UTC(2026, 0, 1));
   const { account } = await createAccount(store, clock, { name: 'bench', email: 'bench@example.com' });
   const began = performance.now();

@@ -1,13 +1,13 @@
 import type { FastifyInstance, LightMyRequestResponse } from 'fastify';
 import { AccessTokens, TOKEN_TTL_SECONDS } from '../src/auth/access-tokens.js';
 import { KeyRing } from '../src/auth/key-ring.js';
+import type { AnyChannelModule } from '../src/channels/channel-module.js';
 import { buildProviders } from '../src/channels/providers.js';
 import { type CreateAccountInput, type CreatedAccount, createAccount } from '../src/core/accounts/manage-accounts.js';
 import { ManualClock } from '../src/core/clock.js';
 import { MICROS_PER_CREDIT } from '../src/core/credits.js';
-import type { ProviderRegistry } from '../src/core/delivery/provider.js';
+import type { Provider } from '../src/core/delivery/provider.js';
 import type { Store } from '../src/core/ports.js';
-import { DEFAULT_PRICES } from '../src/core/pricing.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/dispatch/dispatch-context.js';
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
@@ -15,7 +15,8 @@ import { type AppDeps, buildApp } from '../src/http/app.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
-import { channelRoutes } from '../src/main/channels.js';
+import { CHANNEL_MODULES, catalogueOf, channelRoutes, channelScopeDescriptions } from '../src/main/channels.js';
+import { loadConfig } from '../src/main/config.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
@@ -23,6 +24,9 @@ import { allocateDatabase, openDatabase, type TestDatabaseLocation } from './dat
 import { testLogger } from './logs.js';
 
 export const TEST_PUBLIC_URL = 'http://herald.test';
+
+/** The provider of each channel served: those Herald ships, by name, and any a test adds. */
+export type ShippedProviders = Record<'sms' | 'whatsapp' | 'email' | 'telegram', Provider> & Record<string, Provider>;
 
 /** The whole HTTP application on a database of its own, driven through `app.inject()`. */
 export interface TestApp {
@@ -34,7 +38,7 @@ export interface TestApp {
   keys: KeyRing;
   tokens: AccessTokens;
   /** The sandbox carriers (receipt delay 0), replaceable per channel in a test. */
-  providers: ProviderRegistry;
+  providers: ShippedProviders;
   dispatch: DispatchContext;
   /** A worker that runs only when told to (`runOnce`, `drain`), on the manual clock. */
   worker: Worker;
@@ -65,6 +69,12 @@ export interface TestAppOptions {
   webhooks?: { allowPrivateNetworks?: boolean; lookup?: Lookup };
   /** Load shedding; none by default (a test on a busy machine is never shed). */
   admission?: AppDeps['admission'];
+  /**
+   * The channels served; main/channels.ts's list unless given. Their settings are read as a
+   * server reads them, from `env` (empty by default: every channel on the sandbox).
+   */
+  channels?: readonly AnyChannelModule[];
+  env?: Record<string, string>;
   /** Wraps the store the app runs on (to make one of its writes fail, say); the worker's is unwrapped. */
   wrapStore?: (store: Store) => Store;
 }
@@ -91,7 +101,11 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const location = allocateDatabase(dialect);
   const database = await openDatabase(location);
   const clock = new ManualClock(Date.now());
-  const store = storeOf(database);
+  const config = loadConfig(
+    Object.assign({}, options.env, options.emailMaxBytes !== undefined ? { EMAIL_MAX_BYTES: String(options.emailMaxBytes) } : {}),
+    options.channels ?? CHANNEL_MODULES,
+  );
+  const store = storeOf(database, { channels: catalogueOf(config.channels) });
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
   // Every request and job is logged (at trace level) for the suite's secret scan.
@@ -99,7 +113,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const app = await buildApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     clock,
-    prices: DEFAULT_PRICES,
+    prices: config.prices,
     tokens,
     database,
     isDraining: () => false,
@@ -111,16 +125,17 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
       publicUrl: TEST_PUBLIC_URL,
       connections: options.connections,
     },
-    channels: channelRoutes({ emailMaxBytes: options.emailMaxBytes }),
+    channels: channelRoutes(config.channels),
+    channelScopes: channelScopeDescriptions(config.channels),
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
     logger,
   });
   await app.ready();
-  const providers = buildProviders(
-    { sandboxReceiptDelayMs: 0 },
-    { store, clock, logger: logger.child({ component: 'providers' }) },
-  ).registry;
+  const providers = Object.assign(
+    {},
+    buildProviders(config.channels, { store, clock, sandboxReceiptDelayMs: 0, logger: logger.child({ component: 'providers' }) }).registry,
+  ) as ShippedProviders;
   const dispatch: DispatchContext = {
     store,
     clock,

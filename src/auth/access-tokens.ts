@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { errors, type JWTPayload, jwtVerify, SignJWT } from 'jose';
 import type { Clock } from '../core/clock.js';
-import { isScope, normalizeScopes, type Scope, splitScopes } from '../core/scopes.js';
+import { type Scope, splitScopes } from '../core/scopes.js';
 import { type KeyRing, TOKEN_ALGORITHM } from './key-ring.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
@@ -58,7 +58,7 @@ export class AccessTokens {
   async issue(input: { clientId: string; accountId: string; scopes: Scope[] }): Promise<IssuedToken> {
     const key = await this.keys.signingKey();
     const now = Math.floor(this.clock.now() / 1000);
-    const scopes = normalizeScopes(input.scopes);
+    const scopes = [...new Set(input.scopes)];
     const accessToken = await new SignJWT({
       client_id: input.clientId,
       account_id: input.accountId,
@@ -121,7 +121,7 @@ export class AccessTokens {
       throw new InvalidTokenError('claims');
     }
     return {
-      principal: { clientId, accountId, scopes: new Set(splitScopes(scope).filter(isScope)), expiresAt: exp },
+      principal: { clientId, accountId, scopes: new Set(splitScopes(scope)), expiresAt: exp },
       kid,
     };
   }

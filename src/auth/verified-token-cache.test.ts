@@ -1,4 +1,5 @@
 import { describe, expect, it, vi } from 'vitest';
+import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, openDatabase } from '../../test/databases.js';
 import { ManualClock } from '../core/clock.js';
 import { storeOf } from '../storage/store.js';
@@ -53,7 +54,7 @@ describe('AccessTokens with the cache', () => {
     const location = allocateDatabase('sqlite');
     const database = await openDatabase(location);
     const clock = new ManualClock(Date.UTC(2026, 10, 21, 12));
-    const keys = new KeyRing(storeOf(database), clock, TOKEN_TTL_SECONDS * 1000);
+    const keys = new KeyRing(storeOf(database, { channels: CHANNELS }), clock, TOKEN_TTL_SECONDS * 1000);
     const tokens = new AccessTokens(keys, clock, 'https://h.test', 'https://h.test/v1', cacheSize);
     const close = async () => {
       await database.close();

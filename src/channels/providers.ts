@@ -1,33 +1,12 @@
 import type { Clock } from '../core/clock.js';
 import { JOB_KINDS } from '../core/delivery/job-kinds.js';
-import type { Provider, ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
+import type { ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
 import type { Channel } from '../core/ids.js';
 import { applyReceipts } from '../core/messages/lifecycle.js';
 import { batchPerTurn } from '../core/per-turn.js';
 import type { NewJob, Store } from '../core/ports.js';
-import { createSmtpProvider, type SmtpSettings } from './email/smtp.provider.js';
-import { createSandboxProvider } from './sandbox/sandbox.provider.js';
-import { createSmppProvider, type SmppSettings } from './sms/smpp.provider.js';
-import { createTelegramBotProvider, type TelegramBotSettings } from './telegram/bot-api.provider.js';
-import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './whatsapp/cloud-api.provider.js';
-
-/** Which provider carries SMS: the embedded sandbox, or an SMSC over SMPP 3.4. */
-export type SmsProviderSettings = { kind: 'sandbox' } | { kind: 'smpp'; smpp: SmppSettings };
-/** Which provider carries email: the embedded sandbox, or an SMTP server. */
-export type EmailProviderSettings = { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings };
-/** Which provider carries WhatsApp: the embedded sandbox, or Meta's Cloud API. */
-export type WhatsappProviderSettings = { kind: 'sandbox' } | { kind: 'cloud-api'; cloud: WhatsappCloudSettings };
-/** Which provider carries Telegram: the embedded sandbox, or the Bot API. */
-export type TelegramProviderSettings = { kind: 'sandbox' } | { kind: 'bot-api'; bot: TelegramBotSettings };
-
-export interface ProviderSettings {
-  sandboxReceiptDelayMs: number;
-  sms?: SmsProviderSettings | undefined;
-  email?: EmailProviderSettings | undefined;
-  telegram?: TelegramProviderSettings | undefined;
-  whatsapp?: WhatsappProviderSettings | undefined;
-}
+import type { ConfiguredChannel, ProviderDeps } from './channel-module.js';
 
 export interface Providers {
   registry: ProviderRegistry;
@@ -72,27 +51,24 @@ export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger):
   });
 }
 
-/** The provider of each channel. Every channel uses the embedded sandbox until a real provider is configured. */
-export function buildProviders(settings: ProviderSettings, deps: { store: Store; clock: Clock; logger?: HealthLogger }): Providers {
-  const sandbox = { store: deps.store, clock: deps.clock, receiptDelayMs: settings.sandboxReceiptDelayMs };
+/** The provider of each channel, as its module builds it: the embedded sandbox until a real provider is configured. */
+export function buildProviders(
+  channels: readonly ConfiguredChannel[],
+  deps: { store: Store; clock: Clock; sandboxReceiptDelayMs: number; logger?: HealthLogger | undefined },
+): Providers {
   const silent: HealthLogger = { info() {}, warn() {} };
   const logger = deps.logger ?? silent;
-  const chosen: Record<Channel, Provider> = {
-    sms:
-      settings.sms?.kind === 'smpp'
-        ? createSmppProvider(settings.sms.smpp, { onReceipt: takeReceipts(deps.store, deps.clock, logger), clock: deps.clock, logger })
-        : createSandboxProvider('sms', sandbox),
-    whatsapp:
-      settings.whatsapp?.kind === 'cloud-api'
-        ? createWhatsappCloudProvider(settings.whatsapp.cloud)
-        : createSandboxProvider('whatsapp', sandbox),
-    email: settings.email?.kind === 'smtp' ? createSmtpProvider(settings.email.smtp) : createSandboxProvider('email', sandbox),
-    telegram:
-      settings.telegram?.kind === 'bot-api' ? createTelegramBotProvider(settings.telegram.bot) : createSandboxProvider('telegram', sandbox),
+  const providerDeps: ProviderDeps = {
+    store: deps.store,
+    clock: deps.clock,
+    logger,
+    sandbox: { store: deps.store, clock: deps.clock, receiptDelayMs: deps.sandboxReceiptDelayMs },
+    onReceipt: takeReceipts(deps.store, deps.clock, logger),
   };
-  const tracked = Object.fromEntries(
-    Object.entries(chosen).map(([channel, provider]) => [channel, trackHealth(provider, deps.clock, logger)]),
-  ) as Record<Channel, TrackedProvider>;
+  const tracked: Record<Channel, TrackedProvider> = {};
+  for (const { module, settings } of channels) {
+    tracked[module.name] = trackHealth(module.provider(settings, providerDeps), deps.clock, logger);
+  }
   const all = Object.values(tracked);
   return {
     registry: tracked,

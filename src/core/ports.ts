@@ -1,5 +1,6 @@
 import type { Account, ApiClient } from './accounts/account.js';
 import type { LedgerEntry } from './accounts/ledger.js';
+import type { ChannelCatalogue } from './channels.js';
 import type { NewJob } from './delivery/job-kinds.js';
 import type { Channel } from './ids.js';
 import type { ChargeState, Message, MessageStatus, StatusChange } from './messages/message.js';
@@ -9,6 +10,8 @@ import type { ChargeState, Message, MessageStatus, StatusChange } from './messag
  * PostgreSQL; every method takes effect inside the transaction of the Store it was called on.
  */
 export interface Store {
+  /** The channels this Herald serves (core/channels.ts): their names, scopes and status hooks. */
+  readonly channels: ChannelCatalogue;
   readonly accounts: AccountsPort;
   readonly credits: CreditsPort;
   readonly messages: MessagesPort;

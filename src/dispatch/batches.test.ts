@@ -246,7 +246,7 @@ describeEachDialect('deliveries and receipts in batches', (dialect) => {
   });
 
   it('gives a provider with a throughput limit only what it can take within the send timeout; the rest go back untried', async () => {
-    const sandbox = t.dispatch.providers.sms;
+    const sandbox = t.providers.sms;
     t.dispatch.providers = { ...t.dispatch.providers, sms: { ...sandbox, sendMany: undefined, maxPerSecond: 5 } };
     t.dispatch.sendTimeoutMs = 600;
     const ids = [];

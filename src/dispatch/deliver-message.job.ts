@@ -4,10 +4,10 @@ import {
   holdsInDoubt,
   type OutboundMessage,
   type Provider,
+  providerOf,
   recoveryPolicyOf,
   type SendOutcome,
 } from '../core/delivery/provider.js';
-import { CHANNELS } from '../core/ids.js';
 import type { Message } from '../core/messages/message.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
@@ -62,7 +62,7 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
   const marks = new HandOverMarks(store);
   const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
   for (const { message, payload } of marked) {
-    const provider = ctx.providers[message.channel];
+    const provider = providerOf(ctx.providers, message.channel);
     const list = perProvider.get(provider) ?? [];
     list.push({ job: jobOf.get(message.id) as ClaimedJob, message, payload });
     perProvider.set(provider, list);
@@ -112,7 +112,9 @@ async function markBatch(
   // follows the channel's recovery policy; only claimed, it sends them as if nothing had happened.
   // Claiming alone suits only channels that hold: for the others, in flight up front costs nothing
   // more, as a message in doubt is sent again (or asked about) anyway.
-  const claimOnly = CHANNELS.filter((channel) => holdsInDoubt(ctx.providers[channel], ctx.recovery?.[channel]));
+  const claimOnly = Object.entries(ctx.providers)
+    .filter(([channel, provider]) => holdsInDoubt(provider, ctx.recovery?.[channel]))
+    .map(([channel]) => channel);
   const marked = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly, noWait: inClaim });
   const taken = new Set(marked.map((row) => row.message.id));
   // No longer queued: canceled, or a receipt already moved it on.

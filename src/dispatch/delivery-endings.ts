@@ -1,4 +1,4 @@
-import { holdsInDoubt, type ProviderReceipt, type SendOutcome } from '../core/delivery/provider.js';
+import { holdsInDoubt, type ProviderReceipt, providerOf, type SendOutcome } from '../core/delivery/provider.js';
 import {
   applyReceipts,
   captureAccepted,
@@ -164,7 +164,8 @@ export const giveUpDelivery: OnDropped<'deliver_message'> = async (ctx, tx, job,
   if (!job.messageId) return;
   const message = await tx.messages.findById(job.messageId);
   if (message?.status !== 'queued') return;
-  const held = message.dispatchState === 'in_flight' && holdsInDoubt(ctx.providers[message.channel], ctx.recovery?.[message.channel]);
+  const held =
+    message.dispatchState === 'in_flight' && holdsInDoubt(providerOf(ctx.providers, message.channel), ctx.recovery?.[message.channel]);
   let given: boolean;
   if (held) {
     const sent = await markUnconfirmedMany(tx, [message.id], at);

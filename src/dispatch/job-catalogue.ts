@@ -1,7 +1,7 @@
 import Type, { type Static, type TSchema } from 'typebox';
 import { Compile } from 'typebox/compile';
+import { CHANNEL_NAME } from '../core/channels.js';
 import type { JobKind, JobPayloads } from '../core/delivery/job-kinds.js';
-import { CHANNELS } from '../core/ids.js';
 import type { ClaimedJob } from '../core/ports.js';
 import { deliverMessages, markForHandOver } from './deliver-message.job.js';
 import { deliverWebhook, giveUpWebhookDelivery } from './deliver-webhook.job.js';
@@ -82,7 +82,7 @@ function payloadCheck<K extends JobKind, S extends TSchema>(
 }
 
 const providerReceipt = Type.Object({
-  channel: Type.Union(CHANNELS.map((channel) => Type.Literal(channel))),
+  channel: Type.String({ pattern: CHANNEL_NAME.source }),
   providerMessageId: Type.String(),
   alternativeIds: Type.Optional(Type.Array(Type.String())),
   messageId: Type.Optional(Type.String()),

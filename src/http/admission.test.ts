@@ -1,11 +1,11 @@
 import { connect } from 'node:net';
 import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { ALL_SCOPES } from '../../test/channels.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { exchange, parseAll } from '../../test/raw-http.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../core/credits.js';
-import { ALL_SCOPES } from '../core/scopes.js';
 import { type AcceptBacklog, type AdmissionSettings, DEFAULT_ADMISSION_SETTINGS } from './admission.js';
 
 /** Only the accept queue's bounds: the machine's own load never sheds a request in these tests. */

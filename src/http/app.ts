@@ -59,6 +59,8 @@ export interface AppDeps {
   };
   /** The channels' routes, in the order they appear in the API reference (main/channels.ts). */
   channels: readonly ChannelRoutes[];
+  /** What each channel's scopes allow, for the API reference ('sms:send': 'Send SMS'). */
+  channelScopes: Readonly<Record<string, string>>;
   webhooks: {
     /** WEBHOOKS_ALLOW_PRIVATE_NETWORKS: webhook URLs on loopback and private networks are accepted. */
     allowPrivateNetworks: boolean;
@@ -143,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every route, before its schema and handler: text no store can hold, or nesting past the limit.
   app.addHook('preValidation', refuseUnstorableInput);
 
-  await app.register(swagger, openApiOptions(deps.http.publicUrl));
+  await app.register(swagger, openApiOptions(deps.http.publicUrl, deps.channelScopes));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
@@ -168,7 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   };
   for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {
-    v1.addHook('onRequest', bearerAuthHook(deps.tokens));
+    v1.addHook('onRequest', bearerAuthHook(deps.tokens, deps.store.channels));
     v1.addHook('onRequest', ipAllowListHook(deps.store));
     if (deps.rateLimiting) v1.addHook('onRequest', rateLimitHook(deps.rateLimiting, deps.store));
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });

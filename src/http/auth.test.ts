@@ -3,9 +3,9 @@ import type { LightMyRequestResponse } from 'fastify';
 import { type CryptoKey, decodeProtectedHeader, exportJWK, generateKeyPair, type JWK, SignJWT } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../../test/app-harness.js';
+import { ALL_SCOPES } from '../../test/channels.js';
 import { describeEachDialect } from '../../test/databases.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
-import { ALL_SCOPES } from '../core/scopes.js';
 
 const AUDIENCE = `${TEST_PUBLIC_URL}/v1`;
 const TTL_MS = 3600 * 1000;

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
 import { checkCallerAddress } from '../core/accounts/ip-allow-list.js';
+import type { ChannelCatalogue } from '../core/channels.js';
 import { ApiError } from '../core/errors.js';
-import { CHANNELS } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import { readScopeOf, type Scope } from '../core/scopes.js';
 import { HttpApiError } from './error-handler.js';
@@ -25,9 +25,6 @@ export interface TokenVerifier {
 }
 
 const BEARER = /^Bearer +([A-Za-z0-9\-._~+/]+=*) *$/i;
-
-/** The read scope of every channel: any one of them lets a caller list messages. */
-const CHANNEL_READ_SCOPES = CHANNELS.map(readScopeOf);
 
 const unauthorized = (message: string, tokenSent: boolean): ApiError =>
   new HttpApiError('UNAUTHORIZED', message, {
@@ -64,7 +61,9 @@ export function ipAllowListHook(store: Pick<Store, 'accounts'>) {
  * An onRequest hook: verifies the bearer token and the route's scope before anything else reads
  * the request, so an unauthenticated caller learns nothing from validation errors.
  */
-export function bearerAuthHook(verifier: TokenVerifier) {
+export function bearerAuthHook(verifier: TokenVerifier, channels: ChannelCatalogue) {
+  /** The read scope of every channel: any one of them lets a caller list messages. */
+  const channelReadScopes = channels.names.map(readScopeOf);
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
@@ -82,9 +81,9 @@ export function bearerAuthHook(verifier: TokenVerifier) {
     }
     const { scope, anyReadScope } = request.routeOptions.config;
     if (scope) requireScope(request, scope);
-    if (anyReadScope && !CHANNEL_READ_SCOPES.some((read) => request.principal?.scopes.has(read))) {
+    if (anyReadScope && !channelReadScopes.some((read) => request.principal?.scopes.has(read))) {
       throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a read scope of a channel, e.g. sms:read.', {
-        requiredScope: CHANNEL_READ_SCOPES.join(' '),
+        requiredScope: channelReadScopes.join(' '),
       });
     }
   };

@@ -1,7 +1,6 @@
 import Type from 'typebox';
 import { toIso, toIsoOrNull } from '../core/clock.js';
 import { microsToCredits } from '../core/credits.js';
-import { CHANNELS } from '../core/ids.js';
 import { creditsUsedMicros, MESSAGE_STATUSES, type Message, type StatusChange } from '../core/messages/message.js';
 import { commonErrors, ErrorEnvelope, Nullable, Timestamp } from './envelope.js';
 
@@ -9,7 +8,8 @@ export const MessageStatusSchema = Type.Union(
   MESSAGE_STATUSES.map((s) => Type.Literal(s)),
   { description: 'queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back.' },
 );
-export const ChannelSchema = Type.Union(CHANNELS.map((c) => Type.Literal(c)));
+/** One of the channels served (the catalogue's names, core/channels.ts). */
+export const channelSchema = (channels: readonly string[]) => Type.Union(channels.map((c) => Type.Literal(c)));
 
 export const MessageErrorSchema = Nullable(
   Type.Object(
@@ -28,17 +28,18 @@ export const StatusChangeSchema = Type.Object({
 });
 
 /** One message in the same shape whatever its channel: GET /v1/messages/{id} and the list (docs/messages-and-credits.md). */
-export const UniversalMessageSchema = Type.Object({
-  message_id: Type.String(),
-  channel: ChannelSchema,
-  to: Type.String(),
-  status: MessageStatusSchema,
-  status_history: Type.Array(StatusChangeSchema),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  scheduled_at: Nullable(Timestamp),
-  error: MessageErrorSchema,
-});
+export const universalMessageSchema = (channels: readonly string[]) =>
+  Type.Object({
+    message_id: Type.String(),
+    channel: channelSchema(channels),
+    to: Type.String(),
+    status: MessageStatusSchema,
+    status_history: Type.Array(StatusChangeSchema),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+    scheduled_at: Nullable(Timestamp),
+    error: MessageErrorSchema,
+  });
 
 export function presentUniversal(message: Message, history: StatusChange[]) {
   return {

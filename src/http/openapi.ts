@@ -1,22 +1,15 @@
 import type { SwaggerOptions } from '@fastify/swagger';
-import type { ALL_SCOPES } from '../core/scopes.js';
+import type { Scope } from '../core/scopes.js';
 import { MAX_NESTING_DEPTH } from './validation.js';
 
-const SCOPE_DESCRIPTIONS: Record<(typeof ALL_SCOPES)[number], string> = {
-  'sms:send': 'Send SMS',
-  'sms:read': 'Read SMS status',
-  'whatsapp:send': 'Send WhatsApp messages',
-  'whatsapp:read': 'Read WhatsApp status and templates',
-  'email:send': 'Send email',
-  'email:read': 'Read email status and events',
-  'telegram:send': 'Send Telegram messages',
-  'telegram:read': 'Read Telegram status',
+/** What the scopes that belong to no channel allow; each channel describes its own (its module's `scopes`). */
+export const ACCOUNT_SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'account:read': 'Read the account and its credits',
   'webhooks:manage': 'Manage webhooks, their delivery log and replays, and the signing secret',
 };
 
 /** The OpenAPI 3.1 document's frame; paths come from the routes' own schemas. */
-export function openApiOptions(publicUrl: string): SwaggerOptions {
+export function openApiOptions(publicUrl: string, channelScopes: Readonly<Record<Scope, string>>): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -48,7 +41,9 @@ export function openApiOptions(publicUrl: string): SwaggerOptions {
           oauth2: {
             type: 'oauth2',
             description: 'Client credentials; send the token as `Authorization: Bearer <token>`.',
-            flows: { clientCredentials: { tokenUrl: '/oauth/token', scopes: SCOPE_DESCRIPTIONS } },
+            flows: {
+              clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.assign({}, channelScopes, ACCOUNT_SCOPE_DESCRIPTIONS) },
+            },
           },
         },
       },

@@ -1,8 +1,9 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { ALL_SCOPES } from '../../test/channels.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
-import { ALL_SCOPES, type Scope } from '../core/scopes.js';
+import type { Scope } from '../core/scopes.js';
 import { recordInboundMessage } from '../core/whatsapp/manage-templates.js';
 
 /**

@@ -1,22 +1,33 @@
-import { emailChannelRoutes } from '../channels/email/email.routes.js';
-import { smsChannelRoutes } from '../channels/sms/sms.routes.js';
-import { telegramChannelRoutes } from '../channels/telegram/telegram.routes.js';
-import { whatsappChannelRoutes } from '../channels/whatsapp/whatsapp.routes.js';
+import type { AnyChannelModule, ConfiguredChannel } from '../channels/channel-module.js';
+import { emailModule } from '../channels/email/email.module.js';
+import { smsModule } from '../channels/sms/sms.module.js';
+import { telegramModule } from '../channels/telegram/telegram.module.js';
+import { whatsappModule } from '../channels/whatsapp/whatsapp.module.js';
+import { ChannelCatalogue } from '../core/channels.js';
+import { readScopeOf, sendScopeOf } from '../core/scopes.js';
 import type { ChannelRoutes } from '../http/channel-routes.js';
 
-export interface ChannelRouteSettings {
-  /** EMAIL_MAX_BYTES; 10 MiB when absent. */
-  emailMaxBytes?: number | undefined;
-  /** Meta's webhook, when WhatsApp goes through the Cloud API. */
-  whatsappWebhook?: { appSecret: string; verifyToken: string } | undefined;
-}
+/**
+ * The channels Herald serves, in the order of the API reference: the one list. Config reads each
+ * one's settings and prices, services build each one's provider, http registers each one's
+ * routes, and the store carries the catalogue (names, scopes, status hooks) to every use case.
+ * A new channel is a folder under src/channels/ exporting its ChannelModule, and a line here.
+ */
+export const CHANNEL_MODULES: readonly AnyChannelModule[] = [smsModule, whatsappModule, emailModule, telegramModule];
 
-/** Every channel's routes, in the order of the API reference: the one list `http/` registers. */
-export function channelRoutes(settings: ChannelRouteSettings): readonly ChannelRoutes[] {
-  return [
-    smsChannelRoutes,
-    whatsappChannelRoutes(settings.whatsappWebhook),
-    telegramChannelRoutes,
-    emailChannelRoutes({ maxBytes: settings.emailMaxBytes }),
-  ];
-}
+/** The catalogue core and the store see, of the channels this process runs. */
+export const catalogueOf = (channels: readonly ConfiguredChannel[]): ChannelCatalogue =>
+  new ChannelCatalogue(channels.map((channel) => channel.module));
+
+/** What each channel's scopes allow ('sms:send': 'Send SMS'), for the API reference. */
+export const channelScopeDescriptions = (channels: readonly ConfiguredChannel[]): Record<string, string> =>
+  Object.fromEntries(
+    channels.flatMap(({ module }) => [
+      [sendScopeOf(module.name), module.scopes.send],
+      [readScopeOf(module.name), module.scopes.read],
+    ]),
+  );
+
+/** Every channel's routes, for http/ to register. */
+export const channelRoutes = (channels: readonly ConfiguredChannel[]): readonly ChannelRoutes[] =>
+  channels.map(({ module, settings }) => module.routes(settings));

@@ -4,10 +4,12 @@ import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { parseIpRule } from '../core/accounts/ip-allow-list.js';
 import { addCredits, createAccount, rotateClientSecret } from '../core/accounts/manage-accounts.js';
+import { ChannelCatalogue } from '../core/channels.js';
 import { toIso } from '../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
-import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../core/scopes.js';
+import { type Scope, splitScopes } from '../core/scopes.js';
+import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
 import { buildServices, type Services } from './services.js';
@@ -69,10 +71,11 @@ const parseAmount = (text: string): number => {
 };
 
 const parseScopeList = (text: string): Scope[] => {
+  const channels = new ChannelCatalogue(CHANNEL_MODULES);
   const scopes = splitScopes(text);
-  const unknown = scopes.filter((s) => !isScope(s));
+  const unknown = scopes.filter((s) => !channels.isScope(s));
   if (unknown.length > 0 || scopes.length === 0) {
-    throw new InvalidArgumentError(`unknown scope ${unknown.join(' ') || '(none given)'}; known: ${ALL_SCOPES.join(' ')}`);
+    throw new InvalidArgumentError(`unknown scope ${unknown.join(' ') || '(none given)'}; known: ${channels.scopes.join(' ')}`);
   }
   return scopes as Scope[];
 };

@@ -2,7 +2,12 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
-import { ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig } from './config.js';
+
+/** A channel's settings as its module read them. */
+const settingsOf = (config: Config, channel: string): unknown => config.channels.find(({ module }) => module.name === channel)?.settings;
+const smsProviderOf = (config: Config) => settingsOf(config, 'sms');
+const emailProviderOf = (config: Config) => (settingsOf(config, 'email') as { provider: unknown }).provider;
 
 describe('configuration from the environment', () => {
   it('runs with no settings at all: SQLite under ./data on 127.0.0.1:3000', () => {
@@ -24,7 +29,7 @@ describe('configuration from the environment', () => {
   });
 
   it('chooses SMTP for email when told to, and never repeats the SMTP password in an error', () => {
-    expect(loadConfig({ EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtps://u:p@mail.example.com:465' }).emailProvider).toEqual({
+    expect(emailProviderOf(loadConfig({ EMAIL_PROVIDER: 'smtp', SMTP_URL: 'smtps://u:p@mail.example.com:465' }))).toEqual({
       kind: 'smtp',
       smtp: { url: 'smtps://u:p@mail.example.com:465', poolSize: 5 },
     });
@@ -32,13 +37,15 @@ describe('configuration from the environment', () => {
   });
 
   it('sends SMS through the sandbox unless SMS_PROVIDER says smpp', () => {
-    expect(loadConfig({}).smsProvider).toEqual({ kind: 'sandbox' });
-    expect(loadConfig({ SMS_PROVIDER: 'sandbox', SMPP_URL: 'smpp://ignored:x@smsc.example.com' }).smsProvider).toEqual({ kind: 'sandbox' });
+    expect(smsProviderOf(loadConfig({}))).toEqual({ kind: 'sandbox' });
+    expect(smsProviderOf(loadConfig({ SMS_PROVIDER: 'sandbox', SMPP_URL: 'smpp://ignored:x@smsc.example.com' }))).toEqual({
+      kind: 'sandbox',
+    });
   });
 
   it('reads SMPP_URL into host, port, system_id and the decoded password, with every SMPP_* default', () => {
     const env = { SMS_PROVIDER: 'smpp', SMPP_URL: 'smpp://herald%2Dsys:p%40ss%3Aw%2Frd@smsc.example.com:2776' };
-    expect(loadConfig(env).smsProvider).toEqual({
+    expect(smsProviderOf(loadConfig(env))).toEqual({
       kind: 'smpp',
       smpp: {
         host: 'smsc.example.com',
@@ -60,8 +67,9 @@ describe('configuration from the environment', () => {
         binds: 1,
       },
     });
-    const smpp = (loadConfig({ SMS_PROVIDER: 'SMPP', SMPP_URL: 'smpp://herald:secret@smsc.example.com' }).smsProvider as { smpp: object })
-      .smpp;
+    const smpp = (
+      smsProviderOf(loadConfig({ SMS_PROVIDER: 'SMPP', SMPP_URL: 'smpp://herald:secret@smsc.example.com' })) as { smpp: object }
+    ).smpp;
     expect(smpp).toMatchObject({ host: 'smsc.example.com', port: 2775, systemId: 'herald', password: 'secret' });
     expect(smpp).not.toHaveProperty('maxPerSecond');
   });
@@ -85,7 +93,7 @@ describe('configuration from the environment', () => {
       SMPP_THROUGHPUT: '100',
       SMPP_BINDS: '4',
     });
-    expect(config.smsProvider).toEqual({
+    expect(smsProviderOf(config)).toEqual({
       kind: 'smpp',
       smpp: {
         host: '2001:db8::1',
@@ -109,13 +117,15 @@ describe('configuration from the environment', () => {
       },
     });
     // A maximum below the minimum is raised to it; a +number is a valid default sender.
-    const raised = loadConfig({
-      SMS_PROVIDER: 'smpp',
-      SMPP_URL: 'smpp://herald:secret@smsc.example.com',
-      SMPP_RECONNECT_MIN_MS: '5000',
-      SMPP_RECONNECT_MAX_MS: '100',
-      SMPP_DEFAULT_SENDER: '+14155552671',
-    }).smsProvider;
+    const raised = smsProviderOf(
+      loadConfig({
+        SMS_PROVIDER: 'smpp',
+        SMPP_URL: 'smpp://herald:secret@smsc.example.com',
+        SMPP_RECONNECT_MIN_MS: '5000',
+        SMPP_RECONNECT_MAX_MS: '100',
+        SMPP_DEFAULT_SENDER: '+14155552671',
+      }),
+    );
     expect(raised).toMatchObject({ smpp: { reconnectMinMs: 5_000, reconnectMaxMs: 5_000, defaultSender: '+14155552671' } });
   });
 
@@ -247,7 +257,7 @@ describe('configuration from a file (HERALD_CONFIG_FILE)', () => {
     );
     const config = loadConfig({ HERALD_CONFIG_FILE: path, PORT: '5000' });
     expect(config.port).toBe(5000);
-    expect(config.smsProvider).toMatchObject({
+    expect(smsProviderOf(config)).toMatchObject({
       kind: 'smpp',
       smpp: { host: 'smsc.example.com', port: 2776, password: 's3cr3t', windowSize: 20 },
     });

@@ -2,17 +2,12 @@ import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
 import { DEFAULT_TOKEN_CACHE_SIZE } from '../auth/access-tokens.js';
-import type {
-  EmailProviderSettings,
-  SmsProviderSettings,
-  TelegramProviderSettings,
-  WhatsappProviderSettings,
-} from '../channels/providers.js';
+import type { AnyChannelModule, ConfiguredChannel, SettingsReader } from '../channels/channel-module.js';
 import { parseCredits } from '../core/credits.js';
 import { RECOVERY_POLICIES, type RecoveryPolicy } from '../core/delivery/provider.js';
-import { CHANNELS, type Channel } from '../core/ids.js';
+import type { Channel } from '../core/ids.js';
 import type { Plan } from '../core/plans.js';
-import { DEFAULT_PRICES, type PriceList } from '../core/pricing.js';
+import type { PriceList } from '../core/pricing.js';
 import type { RateRule } from '../core/rate-limits.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/dispatch-context.js';
 import type { RetryPolicy } from '../dispatch/retry-policy.js';
@@ -22,6 +17,7 @@ import { type AdmissionSettings, DEFAULT_ADMISSION_SETTINGS } from '../http/admi
 import { type ConnectionLimits, DEFAULT_CONNECTION_LIMITS } from '../http/connection-limits.js';
 import type { RateLimitSettings } from '../http/rate-limits.js';
 import { parseDialect } from '../storage/database.js';
+import { CHANNEL_MODULES } from './channels.js';
 
 /** Every setting Herald reads, with its default. The only module that reads the environment. */
 export interface Config {
@@ -45,11 +41,10 @@ export interface Config {
   connectionLimits: ConnectionLimits;
   /** OVERLOAD_*: bounds past which requests are shed with 503 before any work (0 turns one off). */
   admission: AdmissionSettings;
-  /** Largest email (text parts plus decoded attachments) POST /v1/email/send accepts, in bytes. */
-  emailMaxBytes: number;
   /** Create a demo account (and print its credentials) when the store has no account yet. */
   demoAccount: boolean;
   shutdownTimeoutMs: number;
+  /** PRICE_*: each channel's prices, in micro-credits, by key (each module declares its own). */
   prices: PriceList;
   /** Time from a sandbox acceptance to its delivery receipt. */
   sandboxDelayMs: number;
@@ -59,8 +54,6 @@ export interface Config {
   sendTimeoutMs: number;
   retry: RetryPolicy;
   webhooks: WebhookSettings;
-  /** EMAIL_PROVIDER: the sandbox (default) or SMTP. */
-  emailProvider: EmailProviderSettings;
   /** TLS_CERT_FILE / TLS_KEY_FILE: serve HTTPS directly with this certificate and key (PEM). */
   tls: { cert: string; key: string } | undefined;
   /** HERALD_ENV=production: the API and the token endpoint refuse plain HTTP. */
@@ -69,12 +62,8 @@ export interface Config {
   trustedProxies: string[];
   /** Request rate limits (per client, by plan) and token-endpoint failure limits; REDIS_URL shares them. */
   rateLimits: RateLimitSettings;
-  /** SMS_PROVIDER: the sandbox (default) or an SMSC over SMPP. */
-  smsProvider: SmsProviderSettings;
-  /** TELEGRAM_PROVIDER: the sandbox (default) or the Bot API. */
-  telegramProvider: TelegramProviderSettings;
-  /** WHATSAPP_PROVIDER: the sandbox (default) or Meta's Cloud API. */
-  whatsappProvider: WhatsappProviderSettings;
+  /** The channels served (main/channels.ts), each with its settings: SMS_PROVIDER, SMPP_*, EMAIL_*, SMTP_*, ... */
+  channels: readonly ConfiguredChannel[];
   /** SMS_RECOVERY, EMAIL_RECOVERY, ...: what becomes of a hand-over in doubt; unset, the provider's default. */
   recovery: Partial<Record<Channel, RecoveryPolicy>>;
 }
@@ -137,37 +126,6 @@ function readPem(env: Env, key: string): string {
   } catch (error) {
     throw new ConfigError(key, `could not be read (${(error as NodeJS.ErrnoException).code ?? 'error'}: ${path})`);
   }
-}
-
-function emailProvider(env: Env): EmailProviderSettings {
-  const kind = (env.EMAIL_PROVIDER || 'sandbox').toLowerCase();
-  if (kind === 'sandbox') return { kind };
-  if (kind !== 'smtp') throw new ConfigError('EMAIL_PROVIDER', `must be sandbox or smtp (got "${env.EMAIL_PROVIDER}")`);
-  const url = env.SMTP_URL;
-  if (!url) throw new ConfigError('SMTP_URL', 'is required when EMAIL_PROVIDER=smtp, e.g. smtp://user:password@mail.example.com:587');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // Never echo the value: it carries the SMTP password.
-    throw new ConfigError('SMTP_URL', 'is not a valid URL');
-  }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') throw new ConfigError('SMTP_URL', 'must start with smtp:// or smtps://');
-  const unsubscribe = env.SMTP_LIST_UNSUBSCRIBE || undefined;
-  if (unsubscribe && !/^(mailto:|https:\/\/)/.test(unsubscribe)) {
-    throw new ConfigError('SMTP_LIST_UNSUBSCRIBE', 'must be a mailto: or https:// target');
-  }
-  const maxPerSecond = integer(env, 'SMTP_MAX_PER_SECOND', 0, 0, 100_000);
-  return {
-    kind,
-    smtp: {
-      url,
-      poolSize: integer(env, 'SMTP_POOL_SIZE', 5, 1, 100),
-      ...(env.SMTP_TLS_CA_FILE ? { tlsCa: readPem(env, 'SMTP_TLS_CA_FILE') } : {}),
-      ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
-      ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
-    },
-  };
 }
 
 /** The defaults, per plan: requests per second and burst. */
@@ -245,101 +203,10 @@ function trustedProxies(env: Env): string[] {
   return list;
 }
 
-function smsProvider(env: Env): SmsProviderSettings {
-  const kind = (env.SMS_PROVIDER || 'sandbox').toLowerCase();
-  if (kind === 'sandbox') return { kind };
-  if (kind !== 'smpp') throw new ConfigError('SMS_PROVIDER', `must be sandbox or smpp (got "${env.SMS_PROVIDER}")`);
-  const raw = env.SMPP_URL;
-  if (!raw) throw new ConfigError('SMPP_URL', 'is required when SMS_PROVIDER=smpp, e.g. smpp://system_id:password@smsc.example.com:2775');
-  let parsed: URL;
-  try {
-    parsed = new URL(raw);
-  } catch {
-    // Never echo the value: it carries the SMPP password.
-    throw new ConfigError('SMPP_URL', 'is not a valid URL');
-  }
-  if (parsed.protocol !== 'smpp:') throw new ConfigError('SMPP_URL', 'must start with smpp://');
-  const systemId = decodeURIComponent(parsed.username);
-  if (!systemId || !parsed.hostname)
-    throw new ConfigError('SMPP_URL', 'must name the system_id and the host: smpp://system_id:password@host:2775');
-  const password = decodeURIComponent(parsed.password);
-  const systemType = env.SMPP_SYSTEM_TYPE ?? '';
-  if (systemType.length > 12) throw new ConfigError('SMPP_SYSTEM_TYPE', 'must be at most 12 characters');
-  const optionalByte = (key: string) => (env[key] === undefined || env[key] === '' ? undefined : integer(env, key, 0, 0, 255));
-  const defaultSender = env.SMPP_DEFAULT_SENDER || undefined;
-  if (defaultSender && !/^(\+?\d{1,15}|[A-Za-z0-9 ]{1,11})$/.test(defaultSender)) {
-    throw new ConfigError('SMPP_DEFAULT_SENDER', 'must be a number or up to 11 letters and digits');
-  }
-  const maxPerSecond = integer(env, 'SMPP_THROUGHPUT', 0, 0, 100_000);
-  const reconnectMinMs = integer(env, 'SMPP_RECONNECT_MIN_MS', 1_000, 10, 600_000);
-  return {
-    kind,
-    smpp: {
-      host: parsed.hostname.replace(/^\[|\]$/g, ''),
-      port: parsed.port ? Number(parsed.port) : 2775,
-      systemId,
-      password,
-      systemType,
-      // 10 held submits to 1,515/s against an SMSC answering at once; 100 let them follow the sends (docs/performance.md).
-      windowSize: integer(env, 'SMPP_WINDOW', 100, 1, 1_000),
-      enquireLinkMs: integer(env, 'SMPP_ENQUIRE_LINK_MS', 30_000, 100, 3_600_000),
-      responseTimeoutMs: integer(env, 'SMPP_RESPONSE_TIMEOUT_MS', 10_000, 100, 600_000),
-      reconnectMinMs,
-      reconnectMaxMs: Math.max(reconnectMinMs, integer(env, 'SMPP_RECONNECT_MAX_MS', 30_000, 10, 3_600_000)),
-      sourceTon: optionalByte('SMPP_SOURCE_TON'),
-      sourceNpi: optionalByte('SMPP_SOURCE_NPI'),
-      destTon: integer(env, 'SMPP_DEST_TON', 1, 0, 255),
-      destNpi: integer(env, 'SMPP_DEST_NPI', 1, 0, 255),
-      defaultSender,
-      throttledRetryMs: integer(env, 'SMPP_THROTTLED_RETRY_MS', 5_000, 0, 3_600_000),
-      binds: integer(env, 'SMPP_BINDS', 1, 1, 32),
-      ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
-    },
-  };
-}
-
-function telegramProvider(env: Env): TelegramProviderSettings {
-  const kind = (env.TELEGRAM_PROVIDER || 'sandbox').toLowerCase();
-  if (kind === 'sandbox') return { kind };
-  if (kind !== 'bot-api') throw new ConfigError('TELEGRAM_PROVIDER', `must be sandbox or bot-api (got "${env.TELEGRAM_PROVIDER}")`);
-  const token = env.TELEGRAM_BOT_TOKEN;
-  // The shape of a BotFather token; the value itself is never repeated in an error.
-  if (!token || !/^\d{5,15}:[A-Za-z0-9_-]{30,60}$/.test(token)) {
-    throw new ConfigError(
-      'TELEGRAM_BOT_TOKEN',
-      'is required with TELEGRAM_PROVIDER=bot-api and looks like 123456789:AA... (from @BotFather)',
-    );
-  }
-  return { kind, bot: { token, apiBaseUrl: url(env, 'TELEGRAM_API_BASE_URL', 'https://api.telegram.org') } };
-}
-
 function required(env: Env, key: string, why: string): string {
   const value = env[key];
   if (!value) throw new ConfigError(key, `is required ${why}`);
   return value;
-}
-
-function whatsappProvider(env: Env): WhatsappProviderSettings {
-  const kind = (env.WHATSAPP_PROVIDER || 'sandbox').toLowerCase();
-  if (kind === 'sandbox') return { kind };
-  if (kind !== 'cloud-api') throw new ConfigError('WHATSAPP_PROVIDER', `must be sandbox or cloud-api (got "${env.WHATSAPP_PROVIDER}")`);
-  const why = 'with WHATSAPP_PROVIDER=cloud-api';
-  const phoneNumberId = required(env, 'WHATSAPP_PHONE_NUMBER_ID', why);
-  if (!/^\d{5,20}$/.test(phoneNumberId))
-    throw new ConfigError('WHATSAPP_PHONE_NUMBER_ID', 'must be the numeric id of the business phone number');
-  const apiVersion = env.WHATSAPP_API_VERSION || 'v21.0';
-  if (!/^v\d+\.\d+$/.test(apiVersion)) throw new ConfigError('WHATSAPP_API_VERSION', 'must look like v21.0');
-  return {
-    kind,
-    cloud: {
-      accessToken: required(env, 'WHATSAPP_ACCESS_TOKEN', why),
-      phoneNumberId,
-      graphBaseUrl: url(env, 'WHATSAPP_GRAPH_BASE_URL', 'https://graph.facebook.com'),
-      apiVersion,
-      appSecret: required(env, 'WHATSAPP_APP_SECRET', why),
-      verifyToken: required(env, 'WHATSAPP_VERIFY_TOKEN', why),
-    },
-  };
 }
 
 /**
@@ -393,8 +260,10 @@ function admission(env: Env): AdmissionSettings {
   };
 }
 
-export function loadConfig(environment: Env = process.env): Config {
+export function loadConfig(environment: Env = process.env, modules: readonly AnyChannelModule[] = CHANNEL_MODULES): Config {
   const env = withConfigFile(environment);
+  const reader = settingsReader(env);
+  const channels = modules.map((module): ConfiguredChannel => ({ module, settings: module.settings(reader) }));
   const port = integer(env, 'PORT', 3000, 0, 65535);
   const host = env.HOST || '127.0.0.1';
   const databaseUrl = env.DATABASE_URL || 'sqlite:./data/herald.db';
@@ -437,17 +306,11 @@ export function loadConfig(environment: Env = process.env): Config {
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),
-    emailMaxBytes: integer(env, 'EMAIL_MAX_BYTES', 10 * 1024 * 1024, 1024, 40 * 1024 * 1024),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    prices: {
-      smsSegment: price(env, 'PRICE_SMS_SEGMENT', DEFAULT_PRICES.smsSegment),
-      whatsappTemplate: price(env, 'PRICE_WHATSAPP_TEMPLATE', DEFAULT_PRICES.whatsappTemplate),
-      whatsappSession: price(env, 'PRICE_WHATSAPP_SESSION', DEFAULT_PRICES.whatsappSession),
-      email: price(env, 'PRICE_EMAIL', DEFAULT_PRICES.email),
-      telegramMessage: price(env, 'PRICE_TELEGRAM_MESSAGE', DEFAULT_PRICES.telegramMessage),
-      telegramPhoto: price(env, 'PRICE_TELEGRAM_PHOTO', DEFAULT_PRICES.telegramPhoto),
-    },
+    prices: Object.fromEntries(
+      modules.flatMap((module) => module.prices.map((setting) => [setting.key, price(env, setting.variable, setting.defaultMicros)])),
+    ),
     sandboxDelayMs: integer(env, 'SANDBOX_DELAY_MS', 1_000, 0, 3_600_000),
     worker: {
       batchSize: integer(env, 'WORKER_BATCH_SIZE', DEFAULT_WORKER_OPTIONS.batchSize, 1, 10_000),
@@ -469,15 +332,12 @@ export function loadConfig(environment: Env = process.env): Config {
       timeoutMs: integer(env, 'WEBHOOK_TIMEOUT_MS', DEFAULT_WEBHOOK_SETTINGS.timeoutMs, 100, 60_000),
       perReceiverConcurrency: integer(env, 'WEBHOOK_CONCURRENCY_PER_RECEIVER', DEFAULT_WEBHOOK_SETTINGS.perReceiverConcurrency, 1, 100),
     },
-    emailProvider: emailProvider(env),
     tls: tlsFiles(env),
     production: herald(env),
     trustedProxies: trustedProxies(env),
     rateLimits: rateLimits(env),
-    smsProvider: smsProvider(env),
-    telegramProvider: telegramProvider(env),
-    whatsappProvider: whatsappProvider(env),
-    recovery: recoveryPolicies(env),
+    channels,
+    recovery: recoveryPolicies(env, channels),
   };
 }
 
@@ -485,22 +345,37 @@ export function loadConfig(environment: Env = process.env): Config {
  * `<CHANNEL>_RECOVERY`: `resend`, `hold` or `ask`, per channel. `ask` needs a provider that can say
  * whether it holds a message: of Herald's providers only the sandbox can.
  */
-function recoveryPolicies(env: Env): Partial<Record<Channel, RecoveryPolicy>> {
+function recoveryPolicies(env: Env, channels: readonly ConfiguredChannel[]): Partial<Record<Channel, RecoveryPolicy>> {
   const policies: Partial<Record<Channel, RecoveryPolicy>> = {};
-  for (const channel of CHANNELS) {
-    const key = `${channel.toUpperCase()}_RECOVERY`;
+  for (const { module, settings } of channels) {
+    const key = `${module.name.toUpperCase()}_RECOVERY`;
     const raw = env[key]?.toLowerCase();
     if (!raw) continue;
     const policy = RECOVERY_POLICIES.find((name) => name === raw);
     if (!policy) throw new ConfigError(key, `must be one of ${RECOVERY_POLICIES.join(', ')} (got "${env[key]}")`);
-    const provider = (env[`${channel.toUpperCase()}_PROVIDER`] || 'sandbox').toLowerCase();
-    if (policy === 'ask' && provider !== 'sandbox') {
+    if (policy === 'ask' && !module.canBeAsked(settings)) {
+      const provider = (env[`${module.name.toUpperCase()}_PROVIDER`] || 'sandbox').toLowerCase();
       throw new ConfigError(
         key,
         `ask needs a provider that can be asked whether it holds a message, and ${provider} cannot; use hold or resend`,
       );
     }
-    policies[channel] = policy;
+    policies[module.name] = policy;
   }
   return policies;
+}
+
+/** The channels' view of the environment: the same readers, the same errors naming the variable. */
+function settingsReader(env: Env): SettingsReader {
+  return {
+    text: (key) => env[key] || undefined,
+    required: (key, why) => required(env, key, why),
+    integer: (key, fallback, min, max) => integer(env, key, fallback, min, max),
+    boolean: (key, fallback) => boolean(env, key, fallback),
+    url: (key, fallback) => url(env, key, fallback),
+    pemFile: (key) => readPem(env, key),
+    fail: (key, problem) => {
+      throw new ConfigError(key, problem);
+    },
+  };
 }

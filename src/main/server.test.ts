@@ -1,6 +1,7 @@
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { testLogger } from '../../test/logs.js';
 import { RELAXED_OVERLOAD_BOUNDS } from '../../test/process.js';
@@ -140,7 +141,11 @@ describeEachDialect('IP allow-lists in a running server', (dialect) => {
   });
 
   it('PostgreSQL: answers from the lists it keeps and hears of changes; SQLite: reads the list on every request', async () => {
-    const created = await createAccount(storeOf(other), systemClock, { name: 'Locked', email: 'locked@example.com', creditsMicros: 0 });
+    const created = await createAccount(storeOf(other, { channels: CHANNELS }), systemClock, {
+      name: 'Locked',
+      email: 'locked@example.com',
+      creditsMicros: 0,
+    });
     const tokenResponse = await fetch(`${running.address}/oauth/token`, {
       method: 'POST',
       body: new URLSearchParams({ grant_type: 'client_credentials', client_id: created.clientId, client_secret: created.clientSecret }),
@@ -161,7 +166,7 @@ describeEachDialect('IP allow-lists in a running server', (dialect) => {
     }
     expect(await balance()).toBe(200);
     // The same change made as the CLI makes it is heard of, and applies.
-    await storeOf(other).accounts.addIpRule(created.account.id, '192.0.2.2/32', Date.now());
+    await storeOf(other, { channels: CHANNELS }).accounts.addIpRule(created.account.id, '192.0.2.2/32', Date.now());
     await until(async () => (await balance()) === 403, 'the announced change to apply', 5_000);
   });
 });

@@ -12,6 +12,7 @@ import { createDatabase, type HeraldDatabase } from '../storage/database.js';
 import { IpRulesCache } from '../storage/ip-rules-cache.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import { storeOf } from '../storage/store.js';
+import { catalogueOf } from './channels.js';
 import type { Config } from './config.js';
 
 /** Everything a process of Herald runs on, built once here and handed to routes, jobs and commands. */
@@ -61,24 +62,21 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   });
   const onJobsCommitted = new Set<() => void>();
   const ipRulesCache = database.capabilities.listenNotify ? new IpRulesCache() : undefined;
-  const store = storeOf(
-    database,
-    () => {
+  const store = storeOf(database, {
+    channels: catalogueOf(config.channels),
+    onJobsCommitted: () => {
       for (const listener of onJobsCommitted) listener();
     },
-    { groupCommit: config.groupCommit, ipRulesCache },
-  );
+    groupCommit: config.groupCommit,
+    ipRulesCache,
+  });
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
-  const built = buildProviders(
-    {
-      sandboxReceiptDelayMs: config.sandboxDelayMs,
-      sms: config.smsProvider,
-      email: config.emailProvider,
-      telegram: config.telegramProvider,
-      whatsapp: config.whatsappProvider,
-    },
-    { store, clock, logger: logger.child({ component: 'providers' }) },
-  );
+  const built = buildProviders(config.channels, {
+    store,
+    clock,
+    sandboxReceiptDelayMs: config.sandboxDelayMs,
+    logger: logger.child({ component: 'providers' }),
+  });
   const providers = built.registry;
   const limits = config.rateLimits;
   const rateStore: RateLimitStore = limits.redisUrl

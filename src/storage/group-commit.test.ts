@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import type { Store } from '../core/ports.js';
 import type { HeraldDatabase } from './database.js';
@@ -122,7 +123,7 @@ describeEachDialect('group commit on the store', (dialect) => {
     database = await openDatabase(location);
     // A second connection pool on the same store: it sees committed rows only.
     other = await openDatabase(location);
-    store = storeOf(database);
+    store = storeOf(database, { channels: CHANNELS });
   });
   afterAll(async () => {
     await other.close();

@@ -2,6 +2,7 @@ import net from 'node:net';
 import { sql } from 'kysely';
 import pg from 'pg';
 import { afterEach, beforeEach, describe, expect, inject, it } from 'vitest';
+import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { until } from '../../test/wait.js';
 import { createAccount } from '../core/accounts/manage-accounts.js';
@@ -37,8 +38,8 @@ function useTwoProcesses(dialect: Dialect): TwoProcesses {
     v.serverDb = await openDatabase(v.location);
     v.cliDb = await openDatabase(v.location);
     v.cache = new IpRulesCache();
-    v.server = storeOf(v.serverDb, undefined, { ipRulesCache: v.cache });
-    v.cli = storeOf(v.cliDb);
+    v.server = storeOf(v.serverDb, { channels: CHANNELS, ipRulesCache: v.cache });
+    v.cli = storeOf(v.cliDb, { channels: CHANNELS });
     v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet);
     v.accountId = (await createAccount(v.cli, systemClock, { name: 'Locked', email: 'locked@example.com', creditsMicros: 0 })).account.id;
     v.changeBehindTheBack = (cidr) =>
@@ -192,7 +193,7 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     // A cache told of nothing by PostgreSQL (no listener): only the store's own bookkeeping clears it.
     const local = new IpRulesCache();
     local.setLive(true);
-    const store = storeOf(v.serverDb, undefined, { ipRulesCache: local });
+    const store = storeOf(v.serverDb, { channels: CHANNELS, ipRulesCache: local });
     expect(await store.accounts.ipRules(v.accountId)).toEqual([]);
     await expect(
       store.transaction(async (tx) => {
@@ -234,8 +235,8 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-lists on a schema with the lon
     const listener = listenForIpRuleChanges(serverDb, cache, quiet);
     try {
       await until(async () => cache.live, 'the listener to be in place', 5_000);
-      const server = storeOf(serverDb, undefined, { ipRulesCache: cache });
-      const cli = storeOf(cliDb);
+      const server = storeOf(serverDb, { channels: CHANNELS, ipRulesCache: cache });
+      const cli = storeOf(cliDb, { channels: CHANNELS });
       const { id } = (await createAccount(cli, systemClock, { name: 'Long', email: 'long@example.com', creditsMicros: 0 })).account;
       expect(await server.accounts.ipRules(id)).toEqual([]);
       expect(await cli.accounts.addIpRule(id, '10.0.0.0/8', 1)).toBe(true);

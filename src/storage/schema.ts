@@ -15,11 +15,13 @@ export interface AccountsTable {
   credits_micros: number;
   reserved_micros: number;
   created_at: number;
-  /** Messages ever accepted, per channel: the total of an unfiltered list. */
-  messages_sms: number;
-  messages_whatsapp: number;
-  messages_email: number;
-  messages_telegram: number;
+}
+
+/** Messages ever accepted, per account and channel: the total of an unfiltered list. */
+export interface AccountMessageCountsTable {
+  account_id: string;
+  channel: string;
+  messages: number;
 }
 
 export interface ApiClientsTable {
@@ -238,6 +240,7 @@ export interface WebhookDeliveriesTable {
 
 export interface Database {
   accounts: AccountsTable;
+  account_message_counts: AccountMessageCountsTable;
   api_clients: ApiClientsTable;
   credit_ledger: CreditLedgerTable;
   messages: MessagesTable;

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
+import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { createDatabase, type HeraldDatabase } from './database.js';
 import type { Database } from './schema.js';
@@ -34,7 +35,7 @@ describe('SQLite transactions through handles made once', () => {
       runs.push('transaction');
       return run(work);
     };
-    const store = storeOf({ ...database, transactions: counting });
+    const store = storeOf({ ...database, transactions: counting }, { channels: CHANNELS });
     await store.transaction(async (tx) => tx.jobs.nextDueAt(0));
     await store.groupedTransaction(async (tx) => tx.jobs.nextDueAt(0));
     expect(runs).toEqual(['transaction', 'transaction']);

@@ -1,4 +1,5 @@
 import { type Kysely, sql } from 'kysely';
+import type { ChannelCatalogue } from '../core/channels.js';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
@@ -17,6 +18,8 @@ import { webhooksStore } from './stores/webhooks.store.js';
 
 export interface StoreOptions {
   capabilities: Capabilities;
+  /** The channels this Herald serves, with their hooks into the status machine (the Store carries them to every use case). */
+  channels: ChannelCatalogue;
   /** PostgreSQL channel to NOTIFY when jobs are added (see database.jobsChannel). */
   notifyChannel?: string | undefined;
   /** Called after a commit that added jobs, to wake this process's workers at once. */
@@ -31,20 +34,23 @@ export interface StoreOptions {
   transactions?: TransactionRunner | undefined;
 }
 
-const SINGLE_PROCESS: StoreOptions = {
-  capabilities: { skipLocked: false, listenNotify: false, rowLocks: false, groupCommit: false },
-};
+const SINGLE_PROCESS: StoreOptions['capabilities'] = { skipLocked: false, listenNotify: false, rowLocks: false, groupCommit: false };
 
 /** The Store port of an open database, with what that database can do. */
 export function storeOf(
   database: HeraldDatabase,
-  onJobsCommitted?: () => void,
-  options: { groupCommit?: boolean | undefined; ipRulesCache?: IpRulesCache | undefined } = {},
+  options: {
+    channels: ChannelCatalogue;
+    onJobsCommitted?: (() => void) | undefined;
+    groupCommit?: boolean | undefined;
+    ipRulesCache?: IpRulesCache | undefined;
+  },
 ): Store {
   return createStore(database.db, {
     capabilities: database.capabilities,
+    channels: options.channels,
     notifyChannel: database.jobsChannel,
-    onJobsCommitted,
+    onJobsCommitted: options.onJobsCommitted,
     groupCommit: options.groupCommit,
     ipRulesChannel: database.ipRulesChannel,
     // Serves only once a listener keeps it told of changes (notifications.ts): never on SQLite.
@@ -75,7 +81,15 @@ const executorOf = (tx: Store): Kysely<Database> => {
  * The Store port bound to a database handle or to an open transaction. Without options it assumes
  * nothing of the backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
  */
-export function createStore(db: Kysely<Database>, options: StoreOptions = SINGLE_PROCESS): Store {
+/** A Store on a bare Kysely handle: one process, no row locks or notifications unless `capabilities` says so. */
+export function createStore(
+  db: Kysely<Database>,
+  options: Omit<StoreOptions, 'capabilities'> & { capabilities?: StoreOptions['capabilities'] | undefined },
+): Store {
+  return createBoundStore(db, Object.assign({}, options, { capabilities: options.capabilities ?? SINGLE_PROCESS }));
+}
+
+function createBoundStore(db: Kysely<Database>, options: StoreOptions): Store {
   const notifyOthers = options.capabilities.listenNotify && options.notifyChannel ? coalescedNotify(db, options.notifyChannel) : undefined;
   const store = bind(db, options, undefined, undefined, notifyOthers);
   if (options.groupCommit === false || !options.capabilities.groupCommit) return store;
@@ -140,6 +154,7 @@ function bind(
     notifyOthers?.();
   };
   const store: BoundStore = {
+    channels: options.channels,
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, {
@@ -148,7 +163,7 @@ function bind(
       changed: pending ? (accountId) => pending.ipRuleAccounts.add(accountId) : (accountId) => options.ipRulesCache?.invalidate(accountId),
     }),
     credits: creditsStore(db, options.capabilities),
-    messages: messagesStore(db, options.capabilities),
+    messages: messagesStore(db, options.capabilities, options.channels.names.length),
     jobs: jobsStore(db, {
       capabilities: options.capabilities,
       onEnqueued: pending ? () => (pending.jobs = true) : announce,

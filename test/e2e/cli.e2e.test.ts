@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { ALL_SCOPES } from '../../src/core/scopes.js';
+import { ALL_SCOPES } from '../channels.js';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
 import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCli, runCliOk, startServer } from '../process.js';
 import { api, fetchToken, tokenRequest } from './api.js';

@@ -3,6 +3,7 @@ import { generateWebhookSecret } from '../../src/core/webhooks/signing.js';
 import { createDatabase, type Dialect, type HeraldDatabase } from '../../src/storage/database.js';
 import { storeOf } from '../../src/storage/store.js';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
+import { CHANNELS } from '../channels.js';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
 import { heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer, startWorker } from '../process.js';
 import { startReceiver, type WebhookReceiver } from '../webhook-receiver.js';
@@ -105,7 +106,7 @@ describeEachDialect('webhook delivery survives a worker killed mid-stream', (dia
     // The webhook goes straight into the store (registration has its own tests); the account's
     // secret is made now so the test knows it.
     database = createDatabase({ url: location.url, schema: location.schema, poolSize: 2 });
-    const store = storeOf(database);
+    const store = storeOf(database, { channels: CHANNELS });
     await store.webhooks.create({
       id: 'wh_test_crash',
       accountId: account.account_id,

@@ -1,10 +1,15 @@
+import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { ApiError, type FieldProblem } from '../../core/errors.js';
 import { newMessageId } from '../../core/ids.js';
 import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import type { KeptAnswer } from '../../core/ports.js';
+import { type PriceSetting, priceOf } from '../../core/pricing.js';
 import type { SendEmailBody } from './email.schema.js';
 import type { EmailTracking } from './tracking.js';
+
+/** An email costs 0.1 credits by default. */
+export const EMAIL_PRICE: PriceSetting = { key: 'email', variable: 'PRICE_EMAIL', defaultMicros: 0.1 * MICROS_PER_CREDIT };
 
 export interface SendEmailDeps extends SendDeps {
   tracking: EmailTracking;
@@ -145,7 +150,7 @@ export async function sendEmail(
       sender: payload.from,
       body: input.subject,
       payload: { ...payload },
-      costMicros: deps.prices.email,
+      costMicros: priceOf(deps.prices, EMAIL_PRICE.key),
     },
     answer,
   );

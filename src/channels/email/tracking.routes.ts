@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import { notFound } from '../../core/errors.js';
-import { recordEmailEvent } from '../../core/messages/email-events.js';
 import type { Store } from '../../core/ports.js';
+import { recordEmailEvent } from './email-events.js';
 import { CLICK_PATH, createEmailTracking, OPEN_PATH, type TrackingTarget } from './tracking.js';
 
 /** A transparent 1×1 GIF (43 bytes). */

@@ -40,5 +40,7 @@ export function sandboxBehaviour(channel: Channel, recipient: string): SandboxBe
       return EMAIL[recipient.toLowerCase()] ?? DELIVERED;
     case 'telegram':
       return TELEGRAM[recipient] ?? DELIVERED;
+    default:
+      return DELIVERED;
   }
 }

@@ -3,13 +3,13 @@ import { toIso, toIsoOrNull } from '../../core/clock.js';
 import { microsToCredits } from '../../core/credits.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
-import { type SendDeps, sendSms } from '../../core/messages/send-sms.js';
-import { type BulkResult, sendSmsBulk } from '../../core/messages/send-sms-bulk.js';
 import { requirePrincipal } from '../../http/auth.js';
 import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
+import { type SendDeps, sendSms } from './send-sms.js';
+import { type BulkResult, sendSmsBulk } from './send-sms-bulk.js';
 import {
   type SendSmsBody,
   SendSmsBody as SendSmsBodySchema,

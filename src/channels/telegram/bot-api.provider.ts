@@ -1,6 +1,6 @@
 import type { OutboundMessage, Provider, SendOutcome } from '../../core/delivery/provider.js';
 import { abortableSleep } from '../../core/delivery/rate-limiter.js';
-import type { TelegramPayload } from '../../core/messages/send-telegram.js';
+import type { TelegramPayload } from './send-telegram.js';
 
 export interface TelegramBotSettings {
   /** The bot token from @BotFather. Part of every request URL: never logged. */

@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { DEFAULT_PRICES } from '../../../test/channels.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { accountSnapshot, expectError, expectFieldProblems, expectNothingWritten } from '../../../test/expectations.js';
 import type { CreatedAccount } from '../../core/accounts/manage-accounts.js';
 import { toIso } from '../../core/clock.js';
-import { sendTelegramMessage } from '../../core/messages/send-telegram.js';
-import { DEFAULT_PRICES } from '../../core/pricing.js';
+import { sendTelegramMessage } from './send-telegram.js';
 
 const CHAT = '123456789';
 const PHOTO = 'https://images.example.com/cat.jpg';

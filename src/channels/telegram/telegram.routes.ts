@@ -2,12 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
-import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from '../../core/messages/send-telegram.js';
 import { requirePrincipal } from '../../http/auth.js';
 import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from './send-telegram.js';
 import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });

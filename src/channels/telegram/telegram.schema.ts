@@ -1,7 +1,7 @@
 import Type from 'typebox';
-import { TELEGRAM_CHAT_ID, TELEGRAM_LIMITS, TELEGRAM_PARSE_MODES } from '../../core/messages/send-telegram.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
 import { ProgressProperties } from '../../http/message-view.js';
+import { TELEGRAM_CHAT_ID, TELEGRAM_LIMITS, TELEGRAM_PARSE_MODES } from './send-telegram.js';
 
 const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
 const BUTTON_URL = '^(?:[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*|[Tt][Gg]://[^\\s]+)$';

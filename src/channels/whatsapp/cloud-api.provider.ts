@@ -1,5 +1,5 @@
 import type { Provider, SendOutcome } from '../../core/delivery/provider.js';
-import type { WhatsappPayload } from '../../core/messages/send-whatsapp.js';
+import type { WhatsappPayload } from './send-whatsapp.js';
 
 export interface WhatsappCloudSettings {
   /** A system-user access token with whatsapp_business_messaging. Never logged. */

@@ -3,13 +3,13 @@ import { toIso } from '../../core/clock.js';
 import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
-import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from '../../core/messages/send-whatsapp.js';
 import type { WhatsappTemplate } from '../../core/ports.js';
 import { requirePrincipal } from '../../http/auth.js';
 import type { ChannelRoutes } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from './send-whatsapp.js';
 import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
 

@@ -2,7 +2,7 @@ import type { Clock } from '../clock.js';
 import { newAccountId, newClientId } from '../ids.js';
 import { DEFAULT_PLAN } from '../plans.js';
 import type { Store } from '../ports.js';
-import { ALL_SCOPES, type Scope } from '../scopes.js';
+import type { Scope } from '../scopes.js';
 import { seedSandboxTemplates } from '../whatsapp/templates.js';
 import type { Account } from './account.js';
 import { generateClientSecret, hashClientSecret } from './client-secrets.js';
@@ -40,7 +40,7 @@ export async function createAccount(store: Store, clock: Clock, input: CreateAcc
         name: input.name,
         email: input.email,
         plan: input.plan ?? DEFAULT_PLAN,
-        scopes: input.scopes ?? [...ALL_SCOPES],
+        scopes: store.channels.normalizeScopes(input.scopes ?? store.channels.scopes),
         createdAt: now,
       },
       client: { clientId, accountId, secretHash: hashClientSecret(clientSecret), createdAt: now, secretRotatedAt: null },

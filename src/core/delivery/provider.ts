@@ -168,7 +168,14 @@ export interface ProviderReceipt {
   occurredAt: number;
 }
 
-export type ProviderRegistry = Record<Channel, Provider>;
+export type ProviderRegistry = Readonly<Record<Channel, Provider>>;
+
+/** The provider of a channel. Every channel served has one (channels/providers.ts): a message of another is a defect. */
+export function providerOf(providers: ProviderRegistry, channel: Channel): Provider {
+  const provider = providers[channel];
+  if (!provider) throw new Error(`no provider carries the channel '${channel}'`);
+  return provider;
+}
 
 /** The policy in force for `provider`: the configured one, else the provider's own default. */
 export function recoveryPolicyOf(provider: Provider, configured?: RecoveryPolicy): RecoveryPolicy {

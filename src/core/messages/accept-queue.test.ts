@@ -1,17 +1,17 @@
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { CHANNELS, DEFAULT_PRICES } from '../../../test/channels.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { sendSms } from '../../channels/sms/send-sms.js';
 import { storeOf } from '../../storage/store.js';
 import { sumLedger } from '../accounts/ledger.js';
 import type { CreatedAccount } from '../accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../credits.js';
 import { ApiError } from '../errors.js';
 import type { KeptAnswer, Store } from '../ports.js';
-import { DEFAULT_PRICES } from '../pricing.js';
 import { queuedMessage } from './accept-messages.js';
 import { AcceptQueue, type AcceptUnit } from './accept-queue.js';
 import type { Message } from './message.js';
-import { sendSms } from './send-sms.js';
 
 /** Concurrent requests are accepted in batches (one transaction, multi-row writes); each is answered as if alone. */
 describeEachDialect('accepting concurrent requests together', (dialect) => {
@@ -214,7 +214,7 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
 
   it('writes each request in a transaction of its own under GROUP_COMMIT=false, with the same outcome', async () => {
     const account = await t.createAccount({ credits: 6 });
-    const store = storeOf(t.database, undefined, { groupCommit: false });
+    const store = storeOf(t.database, { channels: CHANNELS, groupCommit: false });
     expect(store.sharesCommits).toBe(false);
     const deps = { store, clock: t.clock, prices: DEFAULT_PRICES };
     const outcomes = await Promise.allSettled(

@@ -2,7 +2,6 @@ import { JOB_KINDS } from '../delivery/job-kinds.js';
 import type { ApiError } from '../errors.js';
 import type { Channel } from '../ids.js';
 import type { KeptAnswer, Store } from '../ports.js';
-import { recordEmailEvent } from './email-events.js';
 import type { Message } from './message.js';
 
 /** One request's messages, to be held for and stored together, all or none. */
@@ -185,7 +184,10 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
     ),
     Math.max(...accepted.map((unit) => unit.now)),
   );
-  for (const unit of accepted) for (const message of unit.messages) await recordEmailEvent(tx, message, 'queued', unit.now);
+  // The channel's own step for each accepted message (its StatusHooks: email's `queued` event).
+  for (const unit of accepted) {
+    for (const message of unit.messages) await tx.channels.hooksOf(message.channel)?.moved?.(tx, message, unit.now);
+  }
   // Last, so a unit whose key was taken over fails the batch only after everything else was tried;
   // the batch is then written again unit by unit and that unit alone fails.
   for (const unit of accepted) await unit.answer?.keep(tx, unit.messages);

@@ -3,13 +3,12 @@ import type { MovedMessage, Store, Transition } from '../ports.js';
 import { emitEvent, emitEvents } from '../webhooks/emit-event.js';
 import { statusEventType } from '../webhooks/event-types.js';
 import { withChanges } from '../with-changes.js';
-import { recordEmailComplaint, recordEmailEvent, recordEmailFailure } from './email-events.js';
 import type { Message, MessageStatus } from './message.js';
 
 /**
  * The message status machine (docs/messages-and-credits.md). Every change goes through here, inside the caller's
- * transaction, so status, history, credits, the email timeline and the webhook event always move
- * together:
+ * transaction, so status, history, credits, the channel's own records (its StatusHooks: email's
+ * event timeline) and the webhook event always move together:
  *
  *   queued ──► sent ──► delivered ──► read        queued ──► failed   (credits released)
  *      │         └────► failed (captured)         queued ──► canceled (credits released)
@@ -21,6 +20,17 @@ export interface FailureReason {
   code: string;
   message: string;
 }
+
+/** The channel's own step after a move (its StatusHooks, core/channels.ts): email's event timeline. */
+async function afterMove(tx: Store, message: MovedMessage, at: number, reason?: FailureReason): Promise<void> {
+  const moved = tx.channels.hooksOf(message.channel)?.moved;
+  if (moved) await moved(tx, message, at, reason);
+}
+
+type StatusReceipt = ProviderReceipt & { status: 'delivered' | 'failed' | 'read' };
+/** A receipt of a status; the others are events of their channel (an email complaint). */
+const isStatusReceipt = (receipt: ProviderReceipt): receipt is StatusReceipt =>
+  receipt.status === 'delivered' || receipt.status === 'failed' || receipt.status === 'read';
 
 /**
  * Applies a transition; when it took effect, emits its `message.<status>` event and returns the
@@ -115,7 +125,7 @@ export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptan
     tx,
     acceptances.map(({ messageId, providerMessageId, at, detail }) => ({ messageId, change: accepted(providerMessageId, at, detail) })),
   );
-  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
+  for (const message of sent) await afterMove(tx, message, message.sentAt as number);
   return sent;
 }
 
@@ -151,7 +161,7 @@ export async function markUnconfirmedMany(tx: Store, messageIds: readonly string
       eventData: error,
     })),
   );
-  for (const message of sent) await recordEmailEvent(tx, message, 'sent', message.sentAt as number);
+  for (const message of sent) await afterMove(tx, message, message.sentAt as number);
   return sent;
 }
 
@@ -178,7 +188,7 @@ export async function recordAccepted(
   const sent = await move(tx, message, accepted(providerMessageId, at, detail));
   if (!sent) return false;
   await tx.credits.capture(message.accountId, message.costMicros, message.id, at);
-  await recordEmailEvent(tx, sent, 'sent', at);
+  await afterMove(tx, sent, at);
   return true;
 }
 
@@ -190,7 +200,7 @@ export async function recordFailed(tx: Store, message: Message, reason: FailureR
   if (await failQueued(tx, message, reason, at)) return true;
   const error = { error: { code: reason.code, message: reason.message } };
   const afterAcceptance = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason }, error);
-  if (afterAcceptance) await recordEmailFailure(tx, afterAcceptance, reason, at);
+  if (afterAcceptance) await afterMove(tx, afterAcceptance, at, reason);
   return afterAcceptance !== undefined;
 }
 
@@ -206,7 +216,7 @@ export async function failQueued(tx: Store, message: Message, reason: FailureRea
   if (!failed) return false;
   await tx.credits.release(message.accountId, message.costMicros, message.id, at);
   await tx.jobs.deleteForMessage(message.id);
-  await recordEmailFailure(tx, failed, reason, at);
+  await afterMove(tx, failed, at, reason);
   return true;
 }
 
@@ -276,7 +286,7 @@ export async function applyReceipts(tx: Store, given: readonly ProviderReceipt[]
     const delivered = new Set<string>();
     for (const message of await moveMany(tx, moves)) {
       delivered.add(message.id);
-      await recordEmailEvent(tx, message, 'delivered', message.deliveredAt as number);
+      await afterMove(tx, message, message.deliveredAt as number);
     }
     return delivered;
   };
@@ -368,8 +378,12 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
     const { undelivered } = await tx.messages.settlePart(receipt.channel, match.part.providerMessageId, receipt.status);
     if (receipt.status === 'delivered' && undelivered > 0) return 'applied';
   }
-  // A complaint is an email event, not a status: it neither implies nor needs any transition.
-  if (receipt.status === 'complained') return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
+  // A receipt that is the channel's own event (an email complaint), not a status: it neither
+  // implies nor needs any transition.
+  if (!isStatusReceipt(receipt)) {
+    const event = tx.channels.hooksOf(message.channel)?.event;
+    return event ? await event(tx, message, receipt.status, at) : 'ignored';
+  }
   if (message.status === 'queued') {
     if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)')) {
       message = withChanges(message, { status: 'sent' });
@@ -378,7 +392,7 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
   switch (receipt.status) {
     case 'delivered': {
       const delivered = await move(tx, message, { from: ['sent'], to: 'delivered', at, detail: receipt.code ?? null, deliveredAt: at });
-      if (delivered) await recordEmailEvent(tx, delivered, 'delivered', at);
+      if (delivered) await afterMove(tx, delivered, at);
       return delivered ? 'applied' : 'ignored';
     }
     case 'read':
@@ -389,7 +403,7 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
         message: receipt.message ?? 'The provider reported the message undeliverable.',
       };
       const failed = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: error.code, error }, { error });
-      if (failed) await recordEmailFailure(tx, failed, error, at);
+      if (failed) await afterMove(tx, failed, at, error);
       return failed ? 'applied' : 'ignored';
     }
   }

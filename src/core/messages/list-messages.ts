@@ -1,5 +1,5 @@
 import { ApiError, validationError } from '../errors.js';
-import { CHANNELS, type Channel } from '../ids.js';
+import type { Channel } from '../ids.js';
 import type { MessageListQuery, Store } from '../ports.js';
 import { readScopeOf, type Scope } from '../scopes.js';
 import { historyAsOf, type Message, type MessageStatus, type StatusChange } from './message.js';
@@ -28,7 +28,10 @@ export async function listMessages(
   scopes: ReadonlySet<Scope>,
   input: ListMessagesInput,
 ): Promise<MessagePage> {
-  const readable = CHANNELS.filter((c) => scopes.has(readScopeOf(c)));
+  const readable = store.channels.names.filter((c) => scopes.has(readScopeOf(c)));
+  if (input.channel && !store.channels.has(input.channel)) {
+    throw validationError([{ field: 'channel', message: `must be one of ${store.channels.names.join(', ')}` }]);
+  }
   if (input.channel && !readable.includes(input.channel)) {
     const scope = readScopeOf(input.channel);
     throw new ApiError('INSUFFICIENT_SCOPE', `Listing ${input.channel} messages needs the '${scope}' scope.`, { requiredScope: scope });

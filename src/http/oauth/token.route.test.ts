@@ -2,10 +2,10 @@ import type { LightMyRequestResponse } from 'fastify';
 import { decodeJwt, decodeProtectedHeader, importJWK, type JWK, jwtVerify } from 'jose';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, TEST_PUBLIC_URL, type TestApp } from '../../../test/app-harness.js';
+import { ALL_SCOPES } from '../../../test/channels.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { hashClientSecret } from '../../core/accounts/client-secrets.js';
 import { type CreatedAccount, rotateClientSecret } from '../../core/accounts/manage-accounts.js';
-import { ALL_SCOPES } from '../../core/scopes.js';
 
 const FORM = 'application/x-www-form-urlencoded';
 

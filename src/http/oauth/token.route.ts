@@ -7,7 +7,7 @@ import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
 import { checkCallerAddress } from '../../core/accounts/ip-allow-list.js';
 import { ApiError, type ErrorCode } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
-import { ALL_SCOPES, isScope, type Scope, splitScopes } from '../../core/scopes.js';
+import { type Scope, splitScopes } from '../../core/scopes.js';
 import { httpStatusOf, impliedHeaders } from '../error-handler.js';
 import type { tokenFailureGuard } from '../rate-limits.js';
 import { type ClientCredentials, readClientCredentials } from './client-authentication.js';
@@ -124,9 +124,10 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
       ctx.scopes = account.scopes;
       return;
     }
-    const unknown = requested.filter((s) => !isScope(s));
+    const { channels } = deps.store;
+    const unknown = requested.filter((s) => !channels.isScope(s));
     if (unknown.length > 0) {
-      throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}. Known scopes: ${ALL_SCOPES.join(' ')}.`);
+      throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}. Known scopes: ${channels.scopes.join(' ')}.`);
     }
     const granted = new Set<string>(account.scopes);
     const denied = requested.filter((s) => !granted.has(s));

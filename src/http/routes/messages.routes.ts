@@ -12,46 +12,53 @@ import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
 import { requirePrincipal, requireScope } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
 import { keptAnswer } from '../idempotency.js';
-import { ChannelSchema, MessageIdParams, MessageStatusSchema, presentUniversal, UniversalMessageSchema } from '../message-view.js';
+import { channelSchema, MessageIdParams, MessageStatusSchema, presentUniversal, universalMessageSchema } from '../message-view.js';
 import { FORMATS } from '../validation.js';
 
-const ListQuery = Type.Object(
-  {
-    channel: Type.Optional(ChannelSchema),
-    status: Type.Optional(MessageStatusSchema),
-    from: Type.Optional(
-      Type.String({
-        format: FORMATS.dateTime,
-        errorMessage: 'must be an ISO 8601 date-time',
-        description: 'created_at at or after this time (inclusive).',
-      }),
-    ),
-    to: Type.Optional(
-      Type.String({
-        format: FORMATS.dateTime,
-        errorMessage: 'must be an ISO 8601 date-time',
-        description: 'created_at before this time (exclusive).',
-      }),
-    ),
-    // Optional with a default (Ajv fills it in), so the OpenAPI document does not call them required.
-    limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' })),
-    offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' })),
-  },
-  { additionalProperties: false },
-);
+const listQuery = (channels: readonly Channel[]) =>
+  Type.Object(
+    {
+      channel: Type.Optional(channelSchema(channels)),
+      status: Type.Optional(MessageStatusSchema),
+      from: Type.Optional(
+        Type.String({
+          format: FORMATS.dateTime,
+          errorMessage: 'must be an ISO 8601 date-time',
+          description: 'created_at at or after this time (inclusive).',
+        }),
+      ),
+      to: Type.Optional(
+        Type.String({
+          format: FORMATS.dateTime,
+          errorMessage: 'must be an ISO 8601 date-time',
+          description: 'created_at before this time (exclusive).',
+        }),
+      ),
+      // Optional with a default (Ajv fills it in), so the OpenAPI document does not call them required.
+      limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 100, default: 20, description: 'Results per page, 1 to 100.' })),
+      offset: Type.Optional(Type.Integer({ minimum: 0, maximum: 1_000_000, default: 0, description: 'Results to skip.' })),
+    },
+    { additionalProperties: false },
+  );
 
-const MessageList = Type.Object({
-  messages: Type.Array(UniversalMessageSchema),
-  pagination: Type.Object({
-    total: Type.Integer({ description: 'Messages matching the filters.' }),
-    limit: Type.Integer(),
-    offset: Type.Integer(),
-    has_more: Type.Boolean({ description: 'Whether a page follows this one.' }),
-  }),
-});
+const messageList = (UniversalMessageSchema: ReturnType<typeof universalMessageSchema>) =>
+  Type.Object({
+    messages: Type.Array(UniversalMessageSchema),
+    pagination: Type.Object({
+      total: Type.Integer({ description: 'Messages matching the filters.' }),
+      limit: Type.Integer(),
+      offset: Type.Integer(),
+      has_more: Type.Boolean({ description: 'Whether a page follows this one.' }),
+    }),
+  });
 
 /** The status of any of the caller's messages, whatever its channel. */
 export async function messagesRoutes(app: FastifyInstance, deps: { store: Store; clock: Clock }): Promise<void> {
+  const { names } = deps.store.channels;
+  const ListQuery = listQuery(names);
+  const UniversalMessageSchema = universalMessageSchema(names);
+  const MessageList = messageList(UniversalMessageSchema);
+  const anyOf = (scopeOf: (channel: Channel) => string) => names.map((channel) => ({ oauth2: [scopeOf(channel)] }));
   app.get<{ Querystring: { channel?: Channel; status?: MessageStatus; from?: string; to?: string; limit: number; offset: number } }>(
     '/v1/messages',
     {
@@ -62,7 +69,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
           "The account's messages, newest first (created_at, then id), limited to the channels the token can read. " +
           'A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.',
         tags: ['Messages'],
-        security: [{ oauth2: ['sms:read'] }, { oauth2: ['whatsapp:read'] }, { oauth2: ['email:read'] }, { oauth2: ['telegram:read'] }],
+        security: anyOf(readScopeOf),
         querystring: ListQuery,
         response: { 200: Envelope(MessageList), 422: ErrorEnvelope, ...commonErrors },
       },
@@ -96,7 +103,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
         summary: 'Get any message',
         description: "Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).",
         tags: ['Messages'],
-        security: [{ oauth2: ['sms:read'] }, { oauth2: ['whatsapp:read'] }, { oauth2: ['email:read'] }, { oauth2: ['telegram:read'] }],
+        security: anyOf(readScopeOf),
         params: MessageIdParams,
         response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
@@ -105,7 +112,8 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       const { accountId } = requirePrincipal(request);
       const id = request.params.message_id;
       const channel = channelOfMessageId(id);
-      if (!channel) throw notFound('Message');
+      // An id of no channel served names no message (and asks for no scope).
+      if (!channel || !names.includes(channel)) throw notFound('Message');
       requireScope(request, readScopeOf(channel));
       const message = await deps.store.messages.findForAccount(id, accountId);
       if (!message) throw notFound('Message');
@@ -125,7 +133,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
           "the provider's throughput limit): 409 MESSAGE_NOT_CANCELABLE. Needs the send scope " +
           "of the message's channel (`sms:send` for `msg_sms_...`).",
         tags: ['Messages'],
-        security: [{ oauth2: ['sms:send'] }, { oauth2: ['whatsapp:send'] }, { oauth2: ['email:send'] }, { oauth2: ['telegram:send'] }],
+        security: anyOf(sendScopeOf),
         params: MessageIdParams,
         response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 409: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
       },
@@ -134,7 +142,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       const { accountId } = requirePrincipal(request);
       const id = request.params.message_id;
       const channel = channelOfMessageId(id);
-      if (!channel) throw notFound('Message');
+      if (!channel || !names.includes(channel)) throw notFound('Message');
       requireScope(request, sendScopeOf(channel));
       const present = ({ message, history }: CanceledMessage) => ({ success: true as const, data: presentUniversal(message, history) });
       return present(await cancelMessage(deps, accountId, id, keptAnswer(request, reply, 200, present)));

@@ -47,7 +47,7 @@ describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dia
 
   it('finds the accounts that wrote to a WhatsApp number, and not those that sent it an SMS', async () => {
     await new Migrator(db, dialect, THROUGH).migrate(T0);
-    const messages = messagesStore(database.db, database.capabilities);
+    const messages = messagesStore(database.db, database.capabilities, 4);
     expect(await messages.whatsAppAccountsWriting('+14155550100')).toEqual(['acc_1']);
     expect((await messages.whatsAppAccountsWriting('+14155550199')).sort()).toEqual(['acc_2']);
     expect(await messages.whatsAppAccountsWriting('+14155550123')).toEqual([]);
@@ -57,7 +57,7 @@ describeEachDialect('migration 0012: an index of WhatsApp recipients only', (dia
     await new Migrator(db, dialect, THROUGH).migrate(T0);
     // The store's own statement, recorded on its way to the database, then explained.
     const { db: recording, statements } = recordingStatements(database);
-    await messagesStore(recording, database.capabilities).whatsAppAccountsWriting('+14155550100');
+    await messagesStore(recording, database.capabilities, 4).whatsAppAccountsWriting('+14155550100');
     const [statement] = statements;
     if (!statement) throw new Error('the store ran no statement');
     const plan = await database.db.transaction().execute(async (trx) => {

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
+import { CHANNELS } from '../../../test/channels.js';
 import { describeEachDialect, indexesOf, migratedStore, type TestDatabaseLocation } from '../../../test/databases.js';
 import { jobIdOfMessage } from '../../core/ids.js';
 import type { HeraldDatabase } from '../database.js';
@@ -66,7 +67,7 @@ describeEachDialect('migration 0014: the job of a message is keyed by the messag
 
   it("removes a migrated message's job by its key, and no other job", async () => {
     await new Migrator(db, dialect, THROUGH).migrate(T0);
-    await storeOf(database).jobs.deleteForMessage('msg_sms_01x');
+    await storeOf(database, { channels: CHANNELS }).jobs.deleteForMessage('msg_sms_01x');
     expect((await jobs()).map((row) => row.id)).toEqual(['job_01cccc', 'job_01dddd', jobIdOfMessage('msg_email_01y')]);
   });
 });

@@ -14,6 +14,7 @@ import * as m0012 from './0012-whatsapp-recipient-index.js';
 import * as m0013 from './0013-ascending-list-indexes.js';
 import * as m0014 from './0014-message-job-ids.js';
 import * as m0015 from './0015-job-failures.js';
+import * as m0016 from './0016-message-counts.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -35,4 +36,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0013-ascending-list-indexes': m0013,
   '0014-message-job-ids': m0014,
   '0015-job-failures': m0015,
+  '0016-message-counts': m0016,
 };

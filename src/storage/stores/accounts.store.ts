@@ -1,7 +1,7 @@
 import { CompiledQuery, type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql } from 'kysely';
 import type { Account, ApiClient } from '../../core/accounts/account.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
-import { normalizeScopes, splitScopes } from '../../core/scopes.js';
+import { splitScopes } from '../../core/scopes.js';
 import { type Executor, isPostgres } from '../database.js';
 import type { IpRulesCache } from '../ip-rules-cache.js';
 import type { AccountsTable, ApiClientsTable, Database } from '../schema.js';
@@ -21,7 +21,8 @@ const toAccount = (row: AccountsTable): Account => ({
   name: row.name,
   email: row.email,
   plan: row.plan,
-  scopes: normalizeScopes(splitScopes(row.scopes)),
+  // Written in the catalogue's order (core/channels.ts) when the account was made.
+  scopes: splitScopes(row.scopes),
   creditsMicros: row.credits_micros,
   reservedMicros: row.reserved_micros,
   createdAt: row.created_at,
@@ -97,10 +98,6 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
           credits_micros: 0,
           reserved_micros: 0,
           created_at: account.createdAt,
-          messages_sms: 0,
-          messages_whatsapp: 0,
-          messages_email: 0,
-          messages_telegram: 0,
         })
         .execute();
       await db

@@ -1,7 +1,7 @@
 import { CompiledQuery } from 'kysely';
 import { type LedgerEntry, type LedgerKind, ledgerDeltas } from '../../core/accounts/ledger.js';
 import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
-import { CHANNELS, type Channel, newLedgerEntryId } from '../../core/ids.js';
+import { newLedgerEntryId } from '../../core/ids.js';
 import type { CreditsPort } from '../../core/ports.js';
 import { type Capabilities, type Executor, isPostgres } from '../database.js';
 import { chunks } from './chunks.js';
@@ -31,27 +31,37 @@ function ledgerRow(accountId: string, kind: LedgerKind, micros: number, messageI
   };
 }
 
-/** The hold's UPDATE by dialect and counted channels, written once each (the hottest statement of a send). */
-const holdStatements = new Map<string, string>();
+/** The hold's UPDATE by dialect, written once (the hottest statement of a send). */
+const holdStatements = new Map<boolean, string>();
 
 /**
- * `update accounts set reserved_micros = reserved_micros + $total, messages_<channel> = … + $n …
- * where id = $account and credits_micros - reserved_micros >= $total`: SQL text written here, not
- * built by Kysely's query builder on every send. Parameters: total, each channel's count, account,
- * total.
+ * `update accounts set reserved_micros = reserved_micros + $total where id = $account and
+ * credits_micros - reserved_micros >= $total`: SQL text written here, not built by Kysely's query
+ * builder on every send.
  */
-function holdSql(postgres: boolean, channels: readonly Channel[]): string {
-  const key = `${postgres ? 'pg' : 'sqlite'}|${channels.join(',')}`;
-  let text = holdStatements.get(key);
+function holdSql(postgres: boolean): string {
+  let text = holdStatements.get(postgres);
+  if (text === undefined) {
+    const [a, b, c] = postgres ? ['$1', '$2', '$3'] : ['?', '?', '?'];
+    text = `update "accounts" set "reserved_micros" = "reserved_micros" + ${a} where "id" = ${b} and "credits_micros" - "reserved_micros" >= ${c}`;
+    holdStatements.set(postgres, text);
+  }
+  return text;
+}
+
+/** The counts' upsert for `rows` channels, by dialect (both speak `on conflict … do update`). */
+const countStatements = new Map<string, string>();
+function countSql(postgres: boolean, rows: number): string {
+  const key = `${postgres}|${rows}`;
+  let text = countStatements.get(key);
   if (text === undefined) {
     let n = 0;
     const mark = () => (postgres ? `$${++n}` : '?');
-    const set = [
-      `"reserved_micros" = "reserved_micros" + ${mark()}`,
-      ...channels.map((c) => `"messages_${c}" = "messages_${c}" + ${mark()}`),
-    ];
-    text = `update "accounts" set ${set.join(', ')} where "id" = ${mark()} and "credits_micros" - "reserved_micros" >= ${mark()}`;
-    holdStatements.set(key, text);
+    const values = Array.from({ length: rows }, () => `(${mark()}, ${mark()}, ${mark()})`);
+    text =
+      `insert into "account_message_counts" ("account_id", "channel", "messages") values ${values.join(', ')} ` +
+      `on conflict ("account_id", "channel") do update set "messages" = "account_message_counts"."messages" + excluded."messages"`;
+    countStatements.set(key, text);
   }
   return text;
 }
@@ -102,12 +112,19 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
     }
     // One conditional UPDATE: the row lock it takes (PostgreSQL) or the single writer (SQLite)
     // makes check-and-hold atomic, so concurrent sends can never overspend.
-    const channels = CHANNELS.filter((channel) => counts[channel] !== undefined);
     const postgres = isPostgres(db);
-    const result = await db.executeQuery(
-      CompiledQuery.raw(holdSql(postgres, channels), [total, ...channels.map((channel) => counts[channel] as number), accountId, total]),
-    );
+    const result = await db.executeQuery(CompiledQuery.raw(holdSql(postgres), [total, accountId, total]));
     if (Number(result.numAffectedRows) !== 1) return false;
+    // Counted under the account's row lock, taken just above: one upsert for the channels sent to.
+    const counted = Object.entries(counts).filter(([, n]) => n !== undefined && n > 0);
+    if (counted.length > 0) {
+      await db.executeQuery(
+        CompiledQuery.raw(
+          countSql(postgres, counted.length),
+          counted.flatMap(([channel, n]) => [accountId, channel, n]),
+        ),
+      );
+    }
     for (const chunk of chunks(holds, 500)) {
       await insertRows(
         db,

@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { CHANNELS } from '../../../test/channels.js';
 import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import { createAccount } from '../../core/accounts/manage-accounts.js';
 import { ManualClock } from '../../core/clock.js';
@@ -13,7 +14,7 @@ describeEachDialect('idempotency store', (dialect) => {
   const LOCK = 60_000;
 
   beforeAll(async () => {
-    store = createStore(test.database.db);
+    store = createStore(test.database.db, { channels: CHANNELS });
     accountId = (await createAccount(store, clock, { name: 'Keys', email: 'keys@example.com', creditsMicros: 0 })).account.id;
   });
 

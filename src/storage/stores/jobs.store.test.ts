@@ -1,5 +1,6 @@
 import { CompiledQuery, sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
+import { CHANNELS } from '../../../test/channels.js';
 import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import { jobIdOfMessage } from '../../core/ids.js';
 import type { Store } from '../../core/ports.js';
@@ -12,7 +13,7 @@ describeEachDialect('job queue store', (dialect) => {
   const T0 = 1_800_000_000_000;
 
   beforeEach(() => {
-    store = storeOf(test.database);
+    store = storeOf(test.database, { channels: CHANNELS });
   });
 
   /** A delivery job; with a payload, a webhook delivery's (the kinds share a priority). */
@@ -204,7 +205,7 @@ describeEachDialect('job queue store', (dialect) => {
 
   it('adds a job in a transaction only when the transaction commits', async () => {
     let announced = 0;
-    const announcing = storeOf(test.database, () => announced++);
+    const announcing = storeOf(test.database, { channels: CHANNELS, onJobsCommitted: () => announced++ });
     await expect(
       announcing.transaction(async (tx) => {
         await tx.jobs.enqueue({ kind: 'deliver_message', messageId: null, payload: null, runAt: T0 }, T0);

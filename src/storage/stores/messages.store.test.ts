@@ -1,4 +1,5 @@
 import { beforeAll, expect, it } from 'vitest';
+import { CHANNELS } from '../../../test/channels.js';
 import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
 import { createAccount } from '../../core/accounts/manage-accounts.js';
 import { ManualClock } from '../../core/clock.js';
@@ -14,7 +15,7 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
   let recipients = 0;
 
   beforeAll(async () => {
-    store = createStore(test.database.db);
+    store = createStore(test.database.db, { channels: CHANNELS });
     accountId = (await createAccount(store, clock, { name: 'Movers', email: 'movers@example.com', creditsMicros: 0 })).account.id;
   });
 

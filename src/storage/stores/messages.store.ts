@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { CHANNELS, type Channel } from '../../core/ids.js';
+import type { Channel } from '../../core/ids.js';
 import type { DispatchState, Message, MessageStatus, StatusChange } from '../../core/messages/message.js';
 import type { MessagesPort, MovedMessage, Transition } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
@@ -87,15 +87,16 @@ const toMessage = (row: MessagesTable): Message =>
     batchId: row.batch_id,
   });
 
-export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>): MessagesPort {
+export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'rowLocks'>, allChannels: number): MessagesPort {
   const countByChannel = async (accountId: string, channels: readonly Channel[]): Promise<number> => {
+    if (channels.length === 0) return 0;
     const row = await db
-      .selectFrom('accounts')
-      .select(['messages_sms', 'messages_whatsapp', 'messages_email', 'messages_telegram'])
-      .where('id', '=', accountId)
+      .selectFrom('account_message_counts')
+      .select((eb) => eb.fn.sum<number | string | null>('messages').as('total'))
+      .where('account_id', '=', accountId)
+      .where('channel', 'in', [...channels])
       .executeTakeFirst();
-    if (!row) return 0;
-    return channels.reduce((sum, channel) => sum + Number(row[`messages_${channel}`]), 0);
+    return Number(row?.total ?? 0);
   };
 
   return {
@@ -150,7 +151,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       const unfiltered = query.status === undefined && query.from === undefined && query.to === undefined;
       let filtered = db.selectFrom('messages').where('account_id', '=', query.accountId);
       // With every channel readable, no channel predicate: the (account, created_at) index serves.
-      if (query.channels.length < CHANNELS.length) filtered = filtered.where('channel', 'in', [...query.channels]);
+      if (query.channels.length < allChannels) filtered = filtered.where('channel', 'in', [...query.channels]);
       if (query.status !== undefined) filtered = filtered.where('status', '=', query.status);
       if (query.from !== undefined) filtered = filtered.where('created_at', '>=', query.from);
       if (query.to !== undefined) filtered = filtered.where('created_at', '<', query.to);

@@ -1,11 +1,26 @@
-import { toIso } from '../clock.js';
-import { ApiError, type FieldProblem, validationError } from '../errors.js';
-import { isValidE164 } from '../phone.js';
-import type { KeptAnswer, WhatsappTemplate } from '../ports.js';
-import { sessionWindowOf } from '../whatsapp/session-window.js';
-import { bodyTextOf, placeholdersOf, renderText } from '../whatsapp/templates.js';
-import { acceptOne, type SendDeps } from './accept-messages.js';
-import type { Message } from './message.js';
+import { toIso } from '../../core/clock.js';
+import { MICROS_PER_CREDIT } from '../../core/credits.js';
+import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
+import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
+import type { Message } from '../../core/messages/message.js';
+import { isValidE164 } from '../../core/phone.js';
+import type { KeptAnswer, WhatsappTemplate } from '../../core/ports.js';
+import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { sessionWindowOf } from '../../core/whatsapp/session-window.js';
+import { bodyTextOf, placeholdersOf, renderText } from '../../core/whatsapp/templates.js';
+
+/** A template message costs 0.8 credits by default. */
+export const WHATSAPP_TEMPLATE_PRICE: PriceSetting = {
+  key: 'whatsappTemplate',
+  variable: 'PRICE_WHATSAPP_TEMPLATE',
+  defaultMicros: 0.8 * MICROS_PER_CREDIT,
+};
+/** A free-form message inside the 24-hour session window costs 0.3 credits by default. */
+export const WHATSAPP_SESSION_PRICE: PriceSetting = {
+  key: 'whatsappSession',
+  variable: 'PRICE_WHATSAPP_SESSION',
+  defaultMicros: 0.3 * MICROS_PER_CREDIT,
+};
 
 /** One value for a `{{n}}` of a template; only text parameters are supported. */
 export interface TemplateParameterInput {
@@ -152,7 +167,7 @@ export async function sendWhatsappTemplate(
       to: input.to,
       body: renderText(bodyTextOf(template), bodyParameters),
       payload,
-      costMicros: deps.prices.whatsappTemplate,
+      costMicros: priceOf(deps.prices, WHATSAPP_TEMPLATE_PRICE.key),
     },
     answer,
   );
@@ -182,7 +197,7 @@ export async function sendWhatsappSession(
   return acceptOne(
     deps,
     accountId,
-    { channel: 'whatsapp', to: input.to, body: input.message, payload, costMicros: deps.prices.whatsappSession },
+    { channel: 'whatsapp', to: input.to, body: input.message, payload, costMicros: priceOf(deps.prices, WHATSAPP_SESSION_PRICE.key) },
     answer,
   );
 }

@@ -1,7 +1,22 @@
-import { type FieldProblem, validationError } from '../errors.js';
-import type { KeptAnswer } from '../ports.js';
-import { acceptOne, type SendDeps } from './accept-messages.js';
-import type { Message } from './message.js';
+import { MICROS_PER_CREDIT } from '../../core/credits.js';
+import { type FieldProblem, validationError } from '../../core/errors.js';
+import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
+import type { Message } from '../../core/messages/message.js';
+import type { KeptAnswer } from '../../core/ports.js';
+import { type PriceSetting, priceOf } from '../../core/pricing.js';
+
+/** A Telegram text message costs 0.05 credits by default. */
+export const TELEGRAM_MESSAGE_PRICE: PriceSetting = {
+  key: 'telegramMessage',
+  variable: 'PRICE_TELEGRAM_MESSAGE',
+  defaultMicros: 0.05 * MICROS_PER_CREDIT,
+};
+/** A Telegram photo costs 0.1 credits by default. */
+export const TELEGRAM_PHOTO_PRICE: PriceSetting = {
+  key: 'telegramPhoto',
+  variable: 'PRICE_TELEGRAM_PHOTO',
+  defaultMicros: 0.1 * MICROS_PER_CREDIT,
+};
 
 /**
  * A Telegram chat: a numeric id written as a string (negative for groups and channels, e.g.
@@ -111,7 +126,7 @@ export async function sendTelegramMessage(
       to: input.chat_id,
       body: input.message,
       payload: payloadOf('sendMessage', input),
-      costMicros: deps.prices.telegramMessage,
+      costMicros: priceOf(deps.prices, TELEGRAM_MESSAGE_PRICE.key),
     },
     answer,
   );
@@ -134,7 +149,7 @@ export async function sendTelegramPhoto(
       to: input.chat_id,
       body: input.caption ?? null,
       payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
-      costMicros: deps.prices.telegramPhoto,
+      costMicros: priceOf(deps.prices, TELEGRAM_PHOTO_PRICE.key),
     },
     answer,
   );

@@ -1,12 +1,12 @@
-import { ApiError, validationError } from '../errors.js';
-import { timeOrderedId } from '../ids.js';
-import { isValidE164 } from '../phone.js';
-import { type KeptAnswer, keptFor } from '../ports.js';
-import { priceSms } from '../pricing.js';
-import { countSegments } from '../segments.js';
-import { acceptMessages, checkCallbackUrl, type SendDeps } from './accept-messages.js';
-import type { Message } from './message.js';
-import { parseSchedule } from './send-sms.js';
+import { ApiError, validationError } from '../../core/errors.js';
+import { timeOrderedId } from '../../core/ids.js';
+import { acceptMessages, checkCallbackUrl, type SendDeps } from '../../core/messages/accept-messages.js';
+import type { Message } from '../../core/messages/message.js';
+import { isValidE164 } from '../../core/phone.js';
+import { type KeptAnswer, keptFor } from '../../core/ports.js';
+import { priceOf } from '../../core/pricing.js';
+import { countSegments } from '../../core/segments.js';
+import { parseSchedule, SMS_SEGMENT_PRICE } from './send-sms.js';
 
 export const BULK_MAX_RECIPIENTS = 1000;
 
@@ -61,7 +61,7 @@ export async function sendSmsBulk(
 
   await checkCallbackUrl(deps, input.callback_url);
   const { segments } = countSegments(input.message);
-  const cost = priceSms(deps.prices, segments);
+  const cost = priceOf(deps.prices, SMS_SEGMENT_PRICE.key) * segments;
   const batchId = `bat_${timeOrderedId(now)}`;
   const messages = await acceptMessages(
     deps,

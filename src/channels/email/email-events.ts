@@ -1,8 +1,8 @@
-import { monotonicTimeOrderedId } from '../ids.js';
-import type { EmailEventType, Store } from '../ports.js';
-import { emitEvent } from '../webhooks/emit-event.js';
-import type { EventType } from '../webhooks/event-types.js';
-import type { Message } from './message.js';
+import type { HookedMessage, StatusHooks } from '../../core/channels.js';
+import { monotonicTimeOrderedId } from '../../core/ids.js';
+import type { EmailEventType, Store } from '../../core/ports.js';
+import { emitEvent } from '../../core/webhooks/emit-event.js';
+import type { EventType } from '../../core/webhooks/event-types.js';
 
 /** Email events that are also webhook events (the others are told as `message.*` status events). */
 const WEBHOOK_EVENTS: Partial<Record<EmailEventType, EventType>> = {
@@ -12,12 +12,12 @@ const WEBHOOK_EVENTS: Partial<Record<EmailEventType, EventType>> = {
   complained: 'email.complained',
 };
 
-type EmailMessage = Pick<Message, 'id' | 'accountId' | 'channel' | 'to' | 'callbackUrl' | 'status'>;
+type EmailMessage = HookedMessage;
 
 /**
- * The email event timeline (docs/email.md, "Events"). Lifecycle steps of an email append their event here in
- * the same transaction as the status change, so the timeline and the status never disagree;
- * opens, clicks and complaints are events only, never statuses. Other channels pass through.
+ * The email event timeline (docs/email.md, "Events"). Lifecycle steps of an email append their
+ * event here (emailStatusHooks) in the same transaction as the status change, so the timeline and
+ * the status never disagree; opens, clicks and complaints are events only, never statuses.
  */
 export async function recordEmailEvent(
   tx: Store,
@@ -55,3 +55,16 @@ export async function recordEmailComplaint(tx: Store, message: EmailMessage, at:
   await recordEmailEvent(tx, message, 'complained', at);
   return true;
 }
+
+/** Email's steps in the status machine: each move of an email appends its event to the timeline. */
+export const emailStatusHooks: StatusHooks = {
+  async moved(tx, message, at, reason) {
+    if (message.status === 'failed' && reason) await recordEmailFailure(tx, message, reason, at);
+    else if (message.status === 'queued' || message.status === 'sent' || message.status === 'delivered')
+      await recordEmailEvent(tx, message, message.status, at);
+  },
+  async event(tx, message, status, at) {
+    if (status !== 'complained') return 'ignored';
+    return (await recordEmailComplaint(tx, message, at)) ? 'applied' : 'ignored';
+  },
+};

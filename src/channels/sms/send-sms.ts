@@ -1,11 +1,15 @@
-import { parseIsoDateTime } from '../datetime.js';
-import { ApiError, type FieldProblem, validationError } from '../errors.js';
-import { isValidE164 } from '../phone.js';
-import type { KeptAnswer } from '../ports.js';
-import { priceSms } from '../pricing.js';
-import { countSegments } from '../segments.js';
-import { acceptOne, checkCallbackUrl, type SendDeps } from './accept-messages.js';
-import type { Message } from './message.js';
+import { MICROS_PER_CREDIT } from '../../core/credits.js';
+import { parseIsoDateTime } from '../../core/datetime.js';
+import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
+import { acceptOne, checkCallbackUrl, type SendDeps } from '../../core/messages/accept-messages.js';
+import type { Message } from '../../core/messages/message.js';
+import { isValidE164 } from '../../core/phone.js';
+import type { KeptAnswer } from '../../core/ports.js';
+import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { countSegments } from '../../core/segments.js';
+
+/** An SMS costs this much per segment (1 credit by default). */
+export const SMS_SEGMENT_PRICE: PriceSetting = { key: 'smsSegment', variable: 'PRICE_SMS_SEGMENT', defaultMicros: MICROS_PER_CREDIT };
 
 export interface SendSmsInput {
   to: string;
@@ -60,7 +64,7 @@ export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsI
       sender: input.sender ?? null,
       body: input.message,
       segments,
-      costMicros: priceSms(deps.prices, segments),
+      costMicros: priceOf(deps.prices, SMS_SEGMENT_PRICE.key) * segments,
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     },

@@ -1,0 +1,60 @@
+import type { ChannelModule, SettingsReader } from '../channel-module.js';
+import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
+import { DEFAULT_EMAIL_MAX_BYTES, emailChannelRoutes } from './email.routes.js';
+import { emailStatusHooks } from './email-events.js';
+import { EMAIL_PRICE } from './send-email.js';
+import { createSmtpProvider, type SmtpSettings } from './smtp.provider.js';
+
+export interface EmailSettings {
+  /** EMAIL_MAX_BYTES: the largest email (text parts plus decoded attachments) POST /v1/email/send accepts. */
+  maxBytes: number;
+  /** Which provider carries email: the embedded sandbox, or an SMTP server (docs/email.md). */
+  provider: { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings };
+}
+
+/** EMAIL_MAX_BYTES, EMAIL_PROVIDER and, with smtp, the SMTP_* settings. */
+export function emailSettings(env: SettingsReader): EmailSettings {
+  const maxBytes = env.integer('EMAIL_MAX_BYTES', DEFAULT_EMAIL_MAX_BYTES, 1024, 40 * 1024 * 1024);
+  const kind = (env.text('EMAIL_PROVIDER') ?? 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { maxBytes, provider: { kind } };
+  if (kind !== 'smtp') env.fail('EMAIL_PROVIDER', `must be sandbox or smtp (got "${env.text('EMAIL_PROVIDER')}")`);
+  const url = env.required('SMTP_URL', 'when EMAIL_PROVIDER=smtp, e.g. smtp://user:password@mail.example.com:587');
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    // Never echo the value: it carries the SMTP password.
+    env.fail('SMTP_URL', 'is not a valid URL');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') env.fail('SMTP_URL', 'must start with smtp:// or smtps://');
+  const unsubscribe = env.text('SMTP_LIST_UNSUBSCRIBE');
+  if (unsubscribe && !/^(mailto:|https:\/\/)/.test(unsubscribe)) env.fail('SMTP_LIST_UNSUBSCRIBE', 'must be a mailto: or https:// target');
+  const maxPerSecond = env.integer('SMTP_MAX_PER_SECOND', 0, 0, 100_000);
+  return {
+    maxBytes,
+    provider: {
+      kind,
+      smtp: {
+        url,
+        poolSize: env.integer('SMTP_POOL_SIZE', 5, 1, 100),
+        ...(env.text('SMTP_TLS_CA_FILE') ? { tlsCa: env.pemFile('SMTP_TLS_CA_FILE') } : {}),
+        ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
+        ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
+      },
+    },
+  };
+}
+
+/** Email: text and HTML with attachments through SMTP, with its own event timeline (opens, clicks, bounces). */
+export const emailModule: ChannelModule<EmailSettings> = {
+  name: 'email',
+  title: 'Email',
+  hooks: emailStatusHooks,
+  scopes: { send: 'Send email', read: 'Read email status and events' },
+  prices: [EMAIL_PRICE],
+  settings: emailSettings,
+  provider: (settings, deps) =>
+    settings.provider.kind === 'smtp' ? createSmtpProvider(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
+  routes: (settings) => emailChannelRoutes({ maxBytes: settings.maxBytes }),
+  canBeAsked: (settings) => settings.provider.kind === 'sandbox',
+};

@@ -1,0 +1,34 @@
+import type { ChannelModule, SettingsReader } from '../channel-module.js';
+import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
+import { createTelegramBotProvider, type TelegramBotSettings } from './bot-api.provider.js';
+import { TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
+import { telegramChannelRoutes } from './telegram.routes.js';
+
+/** Which provider carries Telegram: the embedded sandbox, or the Bot API (docs/telegram.md). */
+export type TelegramSettings = { kind: 'sandbox' } | { kind: 'bot-api'; bot: TelegramBotSettings };
+
+/** TELEGRAM_PROVIDER and, with bot-api, the bot's token. */
+export function telegramSettings(env: SettingsReader): TelegramSettings {
+  const kind = (env.text('TELEGRAM_PROVIDER') ?? 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'bot-api') env.fail('TELEGRAM_PROVIDER', `must be sandbox or bot-api (got "${env.text('TELEGRAM_PROVIDER')}")`);
+  const token = env.text('TELEGRAM_BOT_TOKEN');
+  // The shape of a BotFather token; the value itself is never repeated in an error.
+  if (!token || !/^\d{5,15}:[A-Za-z0-9_-]{30,60}$/.test(token)) {
+    env.fail('TELEGRAM_BOT_TOKEN', 'is required with TELEGRAM_PROVIDER=bot-api and looks like 123456789:AA... (from @BotFather)');
+  }
+  return { kind, bot: { token, apiBaseUrl: env.url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') } };
+}
+
+/** Telegram: text messages and photos through a bot. */
+export const telegramModule: ChannelModule<TelegramSettings> = {
+  name: 'telegram',
+  title: 'Telegram',
+  scopes: { send: 'Send Telegram messages', read: 'Read Telegram status' },
+  prices: [TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE],
+  settings: telegramSettings,
+  provider: (settings, deps) =>
+    settings.kind === 'bot-api' ? createTelegramBotProvider(settings.bot) : createSandboxProvider('telegram', deps.sandbox),
+  routes: () => telegramChannelRoutes,
+  canBeAsked: (settings) => settings.kind === 'sandbox',
+};

@@ -1,0 +1,45 @@
+import type { ChannelModule, SettingsReader } from '../channel-module.js';
+import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
+import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
+import { WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
+import { whatsappChannelRoutes } from './whatsapp.routes.js';
+
+/** Which provider carries WhatsApp: the embedded sandbox, or Meta's Cloud API (docs/whatsapp.md). */
+export type WhatsappSettings = { kind: 'sandbox' } | { kind: 'cloud-api'; cloud: WhatsappCloudSettings };
+
+/** WHATSAPP_PROVIDER and, with cloud-api, the business number and Meta's credentials. */
+export function whatsappSettings(env: SettingsReader): WhatsappSettings {
+  const kind = (env.text('WHATSAPP_PROVIDER') ?? 'sandbox').toLowerCase();
+  if (kind === 'sandbox') return { kind };
+  if (kind !== 'cloud-api') env.fail('WHATSAPP_PROVIDER', `must be sandbox or cloud-api (got "${env.text('WHATSAPP_PROVIDER')}")`);
+  const why = 'with WHATSAPP_PROVIDER=cloud-api';
+  const phoneNumberId = env.required('WHATSAPP_PHONE_NUMBER_ID', why);
+  if (!/^\d{5,20}$/.test(phoneNumberId)) env.fail('WHATSAPP_PHONE_NUMBER_ID', 'must be the numeric id of the business phone number');
+  const apiVersion = env.text('WHATSAPP_API_VERSION') ?? 'v21.0';
+  if (!/^v\d+\.\d+$/.test(apiVersion)) env.fail('WHATSAPP_API_VERSION', 'must look like v21.0');
+  return {
+    kind,
+    cloud: {
+      accessToken: env.required('WHATSAPP_ACCESS_TOKEN', why),
+      phoneNumberId,
+      graphBaseUrl: env.url('WHATSAPP_GRAPH_BASE_URL', 'https://graph.facebook.com'),
+      apiVersion,
+      appSecret: env.required('WHATSAPP_APP_SECRET', why),
+      verifyToken: env.required('WHATSAPP_VERIFY_TOKEN', why),
+    },
+  };
+}
+
+/** WhatsApp: approved templates any time, free text inside the 24-hour session window. */
+export const whatsappModule: ChannelModule<WhatsappSettings> = {
+  name: 'whatsapp',
+  title: 'WhatsApp',
+  scopes: { send: 'Send WhatsApp messages', read: 'Read WhatsApp status and templates' },
+  prices: [WHATSAPP_TEMPLATE_PRICE, WHATSAPP_SESSION_PRICE],
+  settings: whatsappSettings,
+  provider: (settings, deps) =>
+    settings.kind === 'cloud-api' ? createWhatsappCloudProvider(settings.cloud) : createSandboxProvider('whatsapp', deps.sandbox),
+  // Meta's webhook (statuses and inbound messages) exists only where WhatsApp goes through the Cloud API.
+  routes: (settings) => whatsappChannelRoutes(settings.kind === 'cloud-api' ? settings.cloud : undefined),
+  canBeAsked: (settings) => settings.kind === 'sandbox',
+};

@@ -1,0 +1,83 @@
+import type { Channel } from './ids.js';
+import type { MessageStatus } from './messages/message.js';
+import type { Store } from './ports.js';
+import { ACCOUNT_SCOPES, readScopeOf, type Scope, sendScopeOf } from './scopes.js';
+
+/** The fields of a message a channel's hooks are given. */
+export interface HookedMessage {
+  id: string;
+  accountId: string;
+  channel: Channel;
+  to: string;
+  callbackUrl: string | null;
+  status: MessageStatus;
+}
+
+/**
+ * A channel's own steps in the status machine (core/messages/lifecycle.ts), run in the transaction
+ * of the change that calls them, so what they write moves with the status or not at all. Email
+ * keeps its event timeline this way (channels/email/email.module.ts); most channels have none.
+ */
+export interface StatusHooks {
+  /** The message was accepted (`queued`) or moved to `message.status` (sent, delivered, failed: with its `reason`). */
+  moved?(tx: Store, message: HookedMessage, at: number, reason?: { code: string; message: string }): Promise<void>;
+  /**
+   * A receipt that is an event of the channel, not a status (an email complaint): 'applied' when it
+   * was recorded, 'ignored' when it was already. Receipts of a status no channel claims are ignored.
+   */
+  event?(tx: Store, message: HookedMessage, status: string, at: number): Promise<'applied' | 'ignored'>;
+}
+
+/** What core knows of a channel: its name (message ids `msg_<name>_…`, scopes `<name>:send`, `<name>:read`) and its hooks. */
+export interface ChannelDefinition {
+  readonly name: Channel;
+  readonly hooks?: StatusHooks | undefined;
+}
+
+/** A channel's name: lower-case letters and digits, starting with a letter; it is part of ids and scopes. */
+export const CHANNEL_NAME = /^[a-z][a-z0-9]{1,15}$/;
+
+/**
+ * The channels this Herald serves, in the order of the API reference. Built once by the
+ * composition root from its list of channel modules (main/channels.ts) and carried by the Store,
+ * so every use case and adapter asks it rather than naming channels.
+ */
+export class ChannelCatalogue {
+  readonly names: readonly Channel[];
+  /** Every scope a token can carry: send and read per channel, then account:read and webhooks:manage (docs/authentication.md). */
+  readonly scopes: readonly Scope[];
+  readonly #byName: ReadonlyMap<Channel, ChannelDefinition>;
+  readonly #scopes: ReadonlySet<string>;
+
+  constructor(definitions: readonly ChannelDefinition[]) {
+    const byName = new Map<Channel, ChannelDefinition>();
+    for (const definition of definitions) {
+      if (!CHANNEL_NAME.test(definition.name))
+        throw new Error(`a channel's name is 2-16 lower-case letters and digits: '${definition.name}'`);
+      if (byName.has(definition.name)) throw new Error(`the channel '${definition.name}' is listed twice`);
+      byName.set(definition.name, definition);
+    }
+    this.#byName = byName;
+    this.names = [...byName.keys()];
+    this.scopes = [...this.names.flatMap((name) => [sendScopeOf(name), readScopeOf(name)]), ...ACCOUNT_SCOPES];
+    this.#scopes = new Set(this.scopes);
+  }
+
+  has(name: string): boolean {
+    return this.#byName.has(name);
+  }
+
+  isScope(value: string): value is Scope {
+    return this.#scopes.has(value);
+  }
+
+  /** Scopes in the catalogue's order, without repeats; unknown ones are dropped. */
+  normalizeScopes(scopes: Iterable<string>): Scope[] {
+    const wanted = new Set(scopes);
+    return this.scopes.filter((scope) => wanted.has(scope));
+  }
+
+  hooksOf(channel: Channel): StatusHooks | undefined {
+    return this.#byName.get(channel)?.hooks;
+  }
+}
