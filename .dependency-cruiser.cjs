@@ -55,8 +55,8 @@ module.exports = {
       to: { path: '^src/(http|dispatch|channels|main|auth|webhooks)/' },
     },
     {
-      name: 'webhooks-network-side-alone',
-      comment: 'webhooks/ (the SSRF guard, the sender, the verification helper) uses core/ only.',
+      name: 'webhooks-build-on-core',
+      comment: 'webhooks/ (registration, signing, verification, the SSRF guard, the sender) uses core/ only.',
       severity: 'error',
       from: { path: '^src/webhooks/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(?!webhooks/|core/)[^/]+/' },

@@ -1,8 +1,8 @@
 import { perTurn } from '../core/per-turn.js';
 import type { DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
-import { generateWebhookSecret, signDelivery } from '../core/webhooks/signing.js';
 import { withChanges } from '../core/with-changes.js';
 import { postWebhook } from '../webhooks/sender.js';
+import { generateWebhookSecret, signDelivery } from '../webhooks/signing.js';
 import { resolveTarget } from '../webhooks/ssrf-guard.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { DONE, type JobHandler, type JobResult, type OnDropped, recorded } from './job.js';
@@ -20,7 +20,7 @@ export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
 const SLOT_WAIT_MS = 1_000;
 
 /** Re-exported: the overlap belongs to the signing rules in core. */
-export { SECRET_OVERLAP_MS } from '../core/webhooks/signing.js';
+export { SECRET_OVERLAP_MS } from '../webhooks/signing.js';
 
 /**
  * Posts one event to one receiver and records the outcome. At least once: a delivery is only

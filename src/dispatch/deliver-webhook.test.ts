@@ -6,7 +6,7 @@ import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../test/ssrf-cases.js';
 import { type ReceivedDelivery, startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { WebhookDelivery } from '../core/ports.js';
-import { generateWebhookSecret } from '../core/webhooks/signing.js';
+import { generateWebhookSecret } from '../webhooks/signing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { verifyWebhook } from '../webhooks/verify.js';
 import { DISABLE_AFTER_FAILING_MS, SECRET_OVERLAP_MS } from './deliver-webhook.job.js';

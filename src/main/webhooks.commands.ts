@@ -1,6 +1,6 @@
 import type { Command } from 'commander';
 import { toIso } from '../core/clock.js';
-import { currentSigningSecret, rotateSigningSecret, type SigningSecretView } from '../core/webhooks/signing-secret.js';
+import { currentSigningSecret, rotateSigningSecret, type SigningSecretView } from '../webhooks/signing-secret.js';
 import type { Services } from './services.js';
 import type { CommandKit } from './whatsapp.commands.js';
 

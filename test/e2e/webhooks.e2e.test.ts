@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { generateWebhookSecret } from '../../src/core/webhooks/signing.js';
 import { createDatabase, type Dialect, type HeraldDatabase } from '../../src/storage/database.js';
 import { storeOf } from '../../src/storage/store.js';
+import { generateWebhookSecret } from '../../src/webhooks/signing.js';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { CHANNELS } from '../channels.js';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';

@@ -1,8 +1,8 @@
 import type { HookedMessage, StatusHooks } from '../../core/channels.js';
+import { emitEvent } from '../../core/events/emit-event.js';
+import type { EventType } from '../../core/events/event-types.js';
 import { monotonicTimeOrderedId } from '../../core/ids.js';
 import type { EmailEventType, Store } from '../../core/ports.js';
-import { emitEvent } from '../../core/webhooks/emit-event.js';
-import type { EventType } from '../../core/webhooks/event-types.js';
 
 /** Email events that are also webhook events (the others are told as `message.*` status events). */
 const WEBHOOK_EVENTS: Partial<Record<EmailEventType, EventType>> = {

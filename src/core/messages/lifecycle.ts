@@ -1,7 +1,7 @@
 import type { ProviderReceipt } from '../delivery/provider.js';
+import { emitEvent, emitEvents } from '../events/emit-event.js';
+import { statusEventType } from '../events/event-types.js';
 import type { MovedMessage, Store, Transition } from '../ports.js';
-import { emitEvent, emitEvents } from '../webhooks/emit-event.js';
-import { statusEventType } from '../webhooks/event-types.js';
 import { withChanges } from '../with-changes.js';
 import type { Message, MessageStatus } from './message.js';
 

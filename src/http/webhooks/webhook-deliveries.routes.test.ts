@@ -4,8 +4,8 @@ import { describeEachDialect } from '../../../test/databases.js';
 import { type ReceivedDelivery, startReceiver, type WebhookReceiver } from '../../../test/webhook-receiver.js';
 import type { CreatedAccount } from '../../core/accounts/manage-accounts.js';
 import type { DeliveryStatus, WebhookDelivery } from '../../core/ports.js';
-import { MAX_REPLAY_PER_CALL } from '../../core/webhooks/replay-deliveries.js';
-import { SECRET_OVERLAP_MS } from '../../core/webhooks/signing.js';
+import { MAX_REPLAY_PER_CALL } from '../../webhooks/replay-deliveries.js';
+import { SECRET_OVERLAP_MS } from '../../webhooks/signing.js';
 import { verifyWebhook } from '../../webhooks/verify.js';
 
 /**

@@ -10,7 +10,7 @@ import {
   replayDelivery,
   replayFailedSince,
   sendTestEvent,
-} from '../../core/webhooks/replay-deliveries.js';
+} from '../../webhooks/replay-deliveries.js';
 import { requirePrincipal } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
 import { keptAnswer } from '../idempotency.js';

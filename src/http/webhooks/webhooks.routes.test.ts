@@ -3,9 +3,9 @@ import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { EMBEDDED_INTERNAL_IPV4, urlOfHost } from '../../../test/ssrf-cases.js';
 import type { CreatedAccount } from '../../core/accounts/manage-accounts.js';
-import { EVENT_TYPES } from '../../core/webhooks/event-types.js';
-import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../core/webhooks/manage-webhooks.js';
-import { SECRET_OVERLAP_MS } from '../../core/webhooks/signing.js';
+import { EVENT_TYPES } from '../../core/events/event-types.js';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../webhooks/manage-webhooks.js';
+import { SECRET_OVERLAP_MS } from '../../webhooks/signing.js';
 import type { Lookup } from '../../webhooks/ssrf-guard.js';
 
 /**

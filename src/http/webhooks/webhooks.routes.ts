@@ -8,8 +8,8 @@ import {
   MAX_WEBHOOKS_PER_ACCOUNT,
   type ReceiverUrlCheck,
   registerWebhook,
-} from '../../core/webhooks/manage-webhooks.js';
-import { currentSigningSecret, rotateSigningSecret, type SigningSecretView } from '../../core/webhooks/signing-secret.js';
+} from '../../webhooks/manage-webhooks.js';
+import { currentSigningSecret, rotateSigningSecret, type SigningSecretView } from '../../webhooks/signing-secret.js';
 import { type Lookup, resolveTarget } from '../../webhooks/ssrf-guard.js';
 import { requirePrincipal } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';

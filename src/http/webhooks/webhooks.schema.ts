@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { toIso, toIsoOrNull } from '../../core/clock.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../../core/events/event-types.js';
 import { DELIVERY_STATUSES, type LoggedDelivery, type Webhook } from '../../core/ports.js';
-import { ALL_EVENTS, EVENT_TYPES } from '../../core/webhooks/event-types.js';
-import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../core/webhooks/manage-webhooks.js';
-import { MAX_REPLAY_PER_CALL } from '../../core/webhooks/replay-deliveries.js';
+import { MAX_WEBHOOKS_PER_ACCOUNT } from '../../webhooks/manage-webhooks.js';
+import { MAX_REPLAY_PER_CALL } from '../../webhooks/replay-deliveries.js';
 import { Nullable, Timestamp } from '../envelope.js';
 import { FORMATS } from '../validation.js';
 

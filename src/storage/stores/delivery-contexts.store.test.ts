@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { newDelivery } from '../../core/events/queue-deliveries.js';
 import type { Webhook, WebhookDelivery } from '../../core/ports.js';
-import { newDelivery } from '../../core/webhooks/queue-deliveries.js';
 
 describeEachDialect('what sending many webhook deliveries needs, read at once', (dialect) => {
   let t: TestApp;

@@ -1,5 +1,5 @@
-import type { Clock } from '../clock.js';
-import type { KeptAnswer, Store, WebhookSigningSecrets } from '../ports.js';
+import type { Clock } from '../core/clock.js';
+import type { KeptAnswer, Store, WebhookSigningSecrets } from '../core/ports.js';
 import { generateWebhookSecret, SECRET_OVERLAP_MS } from './signing.js';
 
 /** The account's signing secret, and until when the one before it still signs beside it. */

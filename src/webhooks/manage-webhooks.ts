@@ -1,8 +1,8 @@
-import type { Clock } from '../clock.js';
-import { ApiError, type FieldProblem, notFound, validationError } from '../errors.js';
-import { timeOrderedId } from '../ids.js';
-import type { KeptAnswer, Store, Webhook } from '../ports.js';
-import { ALL_EVENTS, EVENT_TYPES, isEventType } from './event-types.js';
+import type { Clock } from '../core/clock.js';
+import { ApiError, type FieldProblem, notFound, validationError } from '../core/errors.js';
+import { ALL_EVENTS, EVENT_TYPES, isEventType } from '../core/events/event-types.js';
+import { timeOrderedId } from '../core/ids.js';
+import type { KeptAnswer, Store, Webhook } from '../core/ports.js';
 
 /**
  * How many webhooks one account may have. Every event is posted to each matching webhook, so the

@@ -1,9 +1,9 @@
-import type { Clock } from '../clock.js';
-import { ApiError, notFound } from '../errors.js';
-import { monotonicTimeOrderedId } from '../ids.js';
-import type { DeliveryStatus, KeptAnswer, LoggedDelivery, Store, Webhook } from '../ports.js';
+import type { Clock } from '../core/clock.js';
+import { ApiError, notFound } from '../core/errors.js';
+import { newDelivery, queueDeliveries } from '../core/events/queue-deliveries.js';
+import { monotonicTimeOrderedId } from '../core/ids.js';
+import type { DeliveryStatus, KeptAnswer, LoggedDelivery, Store, Webhook } from '../core/ports.js';
 import { findWebhook } from './manage-webhooks.js';
-import { newDelivery, queueDeliveries } from './queue-deliveries.js';
 
 /** At most this many deliveries are re-sent by one `replay?since=` call; call again for the rest. */
 export const MAX_REPLAY_PER_CALL = 1000;
