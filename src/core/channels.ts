@@ -32,6 +32,8 @@ export interface StatusHooks {
 export interface ChannelDefinition {
   readonly name: Channel;
   readonly hooks?: StatusHooks | undefined;
+  /** An account is being created (in its transaction): what the channel gives it (WhatsApp: the sandbox templates). */
+  accountCreated?(tx: Store, accountId: string, at: number): Promise<void>;
 }
 
 /** A channel's name: lower-case letters and digits, starting with a letter; it is part of ids and scopes. */
@@ -44,6 +46,7 @@ export const CHANNEL_NAME = /^[a-z][a-z0-9]{1,15}$/;
  */
 export class ChannelCatalogue {
   readonly names: readonly Channel[];
+  readonly definitions: readonly ChannelDefinition[];
   /** Every scope a token can carry: send and read per channel, then account:read and webhooks:manage (docs/authentication.md). */
   readonly scopes: readonly Scope[];
   readonly #byName: ReadonlyMap<Channel, ChannelDefinition>;
@@ -58,6 +61,7 @@ export class ChannelCatalogue {
       byName.set(definition.name, definition);
     }
     this.#byName = byName;
+    this.definitions = [...byName.values()];
     this.names = [...byName.keys()];
     this.scopes = [...this.names.flatMap((name) => [sendScopeOf(name), readScopeOf(name)]), ...ACCOUNT_SCOPES];
     this.#scopes = new Set(this.scopes);

@@ -3,8 +3,8 @@ import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { ALL_SCOPES } from '../../test/channels.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
+import { recordInboundMessage } from '../channels/whatsapp/manage-templates.js';
 import type { Scope } from '../core/scopes.js';
-import { recordInboundMessage } from '../core/whatsapp/manage-templates.js';
 
 /**
  * The scope rules (docs/authentication.md, "Scopes") as a matrix: every /v1 operation of the OpenAPI document, called with a token holding

@@ -1,17 +1,17 @@
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { presentTemplate } from '../channels/whatsapp/whatsapp.routes.js';
-import { toIso } from '../core/clock.js';
-import { ApiError } from '../core/errors.js';
-import { isValidE164 } from '../core/phone.js';
-import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../core/ports.js';
-import { addTemplate, listTemplates, recordInboundMessage, removeTemplate } from '../core/whatsapp/manage-templates.js';
+import { addTemplate, listTemplates, recordInboundMessage, removeTemplate } from '../channels/whatsapp/manage-templates.js';
 import {
   placeholdersOf,
   TEMPLATE_LANGUAGE,
   TEMPLATE_NAME,
   type TemplateCategory,
   type TemplateStatus,
-} from '../core/whatsapp/templates.js';
+} from '../channels/whatsapp/templates.js';
+import { presentTemplate } from '../channels/whatsapp/whatsapp.routes.js';
+import { toIso } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
+import { isValidE164 } from '../core/phone.js';
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../core/ports.js';
 import type { Services } from './services.js';
 
 /** What the WhatsApp commands borrow from the CLI that registers them. */

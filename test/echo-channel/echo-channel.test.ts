@@ -4,7 +4,7 @@ import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { createTestApp, type TestApp } from '../app-harness.js';
 import { describeEachDialect } from '../databases.js';
 import { startReceiver, type WebhookReceiver } from '../webhook-receiver.js';
-import { echoModule, echoMoves } from './echo.module.js';
+import { echoAccounts, echoModule, echoMoves } from './echo.module.js';
 
 /** Polls until `check` holds, for at most 5 s (a functional bound, not a speed check). */
 async function until(check: () => boolean | Promise<boolean>): Promise<void> {
@@ -40,6 +40,7 @@ describeEachDialect('a channel added through the list of channel modules', (dial
   it('is sent, delivered, read back, listed, charged at its configured price and told to a signed webhook', async () => {
     const account = await t.createAccount({ credits: 10 });
     expect(account.account.scopes).toEqual(expect.arrayContaining(['echo:send', 'echo:read']));
+    expect(echoAccounts).toContain(account.account.id);
     const token = await t.tokenFor(account);
     const hook = await t.call('POST', '/v1/webhooks', token, { url: `${receiver.url}/echo`, events: ['message.delivered'] });
     expect(hook.statusCode).toBe(201);

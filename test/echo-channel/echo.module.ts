@@ -25,6 +25,9 @@ export interface EchoSettings {
   failTo: string | undefined;
 }
 
+/** Every account the echo channel was told was created. */
+export const echoAccounts: string[] = [];
+
 /** Every status the echo channel's hook was told of, in order: proof the status machine calls it. */
 export const echoMoves: Array<{ messageId: string; status: string; reason?: string | undefined }> = [];
 
@@ -100,6 +103,9 @@ export const echoModule: ChannelModule<EchoSettings> = {
   title: 'Echo',
   scopes: { send: 'Send echoes', read: 'Read echoes' },
   prices: [ECHO_PRICE],
+  async accountCreated(_tx, accountId) {
+    echoAccounts.push(accountId);
+  },
   hooks: {
     async moved(_tx, message, _at, reason) {
       echoMoves.push({ messageId: message.id, status: message.status, reason: reason?.code });

@@ -6,8 +6,8 @@ import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
 import type { KeptAnswer, WhatsappTemplate } from '../../core/ports.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
-import { sessionWindowOf } from '../../core/whatsapp/session-window.js';
-import { bodyTextOf, placeholdersOf, renderText } from '../../core/whatsapp/templates.js';
+import { sessionWindowOf } from './session-window.js';
+import { bodyTextOf, placeholdersOf, renderText } from './templates.js';
 
 /** A template message costs 0.8 credits by default. */
 export const WHATSAPP_TEMPLATE_PRICE: PriceSetting = {

@@ -2,6 +2,7 @@ import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
 import { WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
+import { seedSandboxTemplates } from './templates.js';
 import { whatsappChannelRoutes } from './whatsapp.routes.js';
 
 /** Which provider carries WhatsApp: the embedded sandbox, or Meta's Cloud API (docs/whatsapp.md). */
@@ -36,6 +37,8 @@ export const whatsappModule: ChannelModule<WhatsappSettings> = {
   title: 'WhatsApp',
   scopes: { send: 'Send WhatsApp messages', read: 'Read WhatsApp status and templates' },
   prices: [WHATSAPP_TEMPLATE_PRICE, WHATSAPP_SESSION_PRICE],
+  // Every account starts with the sandbox's approved templates, to send one at once (docs/whatsapp.md).
+  accountCreated: seedSandboxTemplates,
   settings: whatsappSettings,
   provider: (settings, deps) =>
     settings.kind === 'cloud-api' ? createWhatsappCloudProvider(settings.cloud) : createSandboxProvider('whatsapp', deps.sandbox),

@@ -1,9 +1,9 @@
 import Type from 'typebox';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../../core/ports.js';
-import { TEMPLATE_LANGUAGE, TEMPLATE_NAME } from '../../core/whatsapp/templates.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
 import { ProgressProperties } from '../../http/message-view.js';
 import { FORMATS } from '../../http/validation.js';
+import { TEMPLATE_LANGUAGE, TEMPLATE_NAME } from './templates.js';
 
 const literals = <T extends string>(values: readonly T[], description?: string) =>
   Type.Union(

@@ -5,7 +5,7 @@ import { expectError, expectFieldProblems, expectNothingWritten } from '../../..
 import { openSessionWindow } from '../../../test/whatsapp.js';
 import type { CreatedAccount } from '../../core/accounts/manage-accounts.js';
 import { toIso } from '../../core/clock.js';
-import { SESSION_WINDOW_MS } from '../../core/whatsapp/session-window.js';
+import { SESSION_WINDOW_MS } from './session-window.js';
 
 const TO = '+14155552671';
 const HOUR_MS = 3600_000;

@@ -3,7 +3,6 @@ import { newAccountId, newClientId } from '../ids.js';
 import { DEFAULT_PLAN } from '../plans.js';
 import type { Store } from '../ports.js';
 import type { Scope } from '../scopes.js';
-import { seedSandboxTemplates } from '../whatsapp/templates.js';
 import type { Account } from './account.js';
 import { generateClientSecret, hashClientSecret } from './client-secrets.js';
 
@@ -26,7 +25,7 @@ export interface CreatedAccount {
 
 /**
  * Creates an account with one API client and, in the same transaction, its opening balance and
- * the sandbox WhatsApp templates.
+ * what each channel gives a new account (the sandbox WhatsApp templates).
  */
 export async function createAccount(store: Store, clock: Clock, input: CreateAccountInput): Promise<CreatedAccount> {
   const now = clock.now();
@@ -46,7 +45,8 @@ export async function createAccount(store: Store, clock: Clock, input: CreateAcc
       client: { clientId, accountId, secretHash: hashClientSecret(clientSecret), createdAt: now, secretRotatedAt: null },
     });
     if (input.creditsMicros) await tx.credits.topUp(accountId, input.creditsMicros, now, 'opening balance');
-    await seedSandboxTemplates(tx, accountId, now);
+    // What each channel gives a new account (WhatsApp: its sandbox templates).
+    for (const channel of tx.channels.definitions) await channel.accountCreated?.(tx, accountId, now);
   });
   const account = await store.accounts.findAccount(accountId);
   if (!account) throw new Error(`account ${accountId} vanished after it was created`);

@@ -1,4 +1,4 @@
-import type { Store } from '../ports.js';
+import type { Store } from '../../core/ports.js';
 
 /**
  * WhatsApp's customer-service window: free-form (session) messages may be sent to someone for

@@ -1,8 +1,8 @@
-import type { Account } from '../accounts/account.js';
-import type { Clock } from '../clock.js';
-import { validationError } from '../errors.js';
-import type { Store, WhatsappTemplate } from '../ports.js';
-import { withChanges } from '../with-changes.js';
+import type { Account } from '../../core/accounts/account.js';
+import type { Clock } from '../../core/clock.js';
+import { validationError } from '../../core/errors.js';
+import type { Store, WhatsappTemplate } from '../../core/ports.js';
+import { withChanges } from '../../core/with-changes.js';
 import { SESSION_WINDOW_MS } from './session-window.js';
 import { type TemplateCategory, type TemplateStatus, templateProblems } from './templates.js';
 

@@ -1,5 +1,5 @@
-import type { FieldProblem } from '../errors.js';
-import { type Store, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type WhatsappTemplate } from '../ports.js';
+import type { FieldProblem } from '../../core/errors.js';
+import { type Store, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type WhatsappTemplate } from '../../core/ports.js';
 
 /** WhatsApp's own rule for template names: lower-case letters, digits and underscores, up to 512. */
 export const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
