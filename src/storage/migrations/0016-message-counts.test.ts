@@ -61,6 +61,8 @@ describeEachDialect('migration 0016: messages per channel are rows, not columns'
     await sql`update accounts set credits_micros = 10 where id = 'acc_2'`.execute(db);
     expect(await store.credits.reserveMany('acc_2', [{ messageId: 'msg_echo_1', micros: 1 }], T0, { echo: 3, sms: 1 })).toBe(true);
     expect(await store.credits.reserveMany('acc_2', [{ messageId: 'msg_echo_2', micros: 1 }], T0, { echo: 2 })).toBe(true);
+    // A hold that does not take counts nothing.
+    expect(await store.credits.reserveMany('acc_2', [{ messageId: 'msg_echo_3', micros: 100 }], T0, { echo: 7, sms: 7 })).toBe(false);
     const rows = (
       await sql<{ channel: string; messages: number | string }>`
         select channel, messages from account_message_counts where account_id = 'acc_2' order by channel`.execute(db)

@@ -49,19 +49,38 @@ function holdSql(postgres: boolean): string {
   return text;
 }
 
-/** The counts' upsert for `rows` channels, by dialect (both speak `on conflict … do update`). */
-const countStatements = new Map<string, string>();
-function countSql(postgres: boolean, rows: number): string {
-  const key = `${postgres}|${rows}`;
-  let text = countStatements.get(key);
+const UPSERT_COUNTS =
+  'on conflict ("account_id", "channel") do update set "messages" = "account_message_counts"."messages" + excluded."messages"';
+
+/** SQLite: the counts' upsert for `rows` channels. Parameters: account, channel and count, for each. */
+const countStatements = new Map<number, string>();
+function countSql(rows: number): string {
+  let text = countStatements.get(rows);
   if (text === undefined) {
-    let n = 0;
-    const mark = () => (postgres ? `$${++n}` : '?');
-    const values = Array.from({ length: rows }, () => `(${mark()}, ${mark()}, ${mark()})`);
+    const values = Array.from({ length: rows }, () => '(?, ?, ?)');
+    text = `insert into "account_message_counts" ("account_id", "channel", "messages") values ${values.join(', ')} ${UPSERT_COUNTS}`;
+    countStatements.set(rows, text);
+  }
+  return text;
+}
+
+/**
+ * PostgreSQL: the hold and the counts' upsert in one statement, the upsert fed by the hold's row,
+ * so it counts only when the hold took; a row per channel comes back then, none otherwise.
+ * Parameters: total, account, total, then channel and count for each.
+ */
+const holdAndCountStatements = new Map<number, string>();
+function holdAndCountSql(rows: number): string {
+  let text = holdAndCountStatements.get(rows);
+  if (text === undefined) {
+    const values = Array.from({ length: rows }, (_, i) => `($${4 + 2 * i}::text, $${5 + 2 * i}::bigint)`);
     text =
-      `insert into "account_message_counts" ("account_id", "channel", "messages") values ${values.join(', ')} ` +
-      `on conflict ("account_id", "channel") do update set "messages" = "account_message_counts"."messages" + excluded."messages"`;
-    countStatements.set(key, text);
+      'with "held" as (update "accounts" set "reserved_micros" = "reserved_micros" + $1 ' +
+      'where "id" = $2 and "credits_micros" - "reserved_micros" >= $3 returning "id") ' +
+      'insert into "account_message_counts" ("account_id", "channel", "messages") ' +
+      `select "held"."id", "counted"."channel", "counted"."messages" from "held" cross join (values ${values.join(', ')}) as "counted" ("channel", "messages") ` +
+      `${UPSERT_COUNTS} returning 1`;
+    holdAndCountStatements.set(rows, text);
   }
   return text;
 }
@@ -111,19 +130,24 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       total += hold.micros;
     }
     // One conditional UPDATE: the row lock it takes (PostgreSQL) or the single writer (SQLite)
-    // makes check-and-hold atomic, so concurrent sends can never overspend.
+    // makes check-and-hold atomic, so concurrent sends can never overspend. The channels' counts
+    // move under that lock: on PostgreSQL in the same statement (no round trip more with the
+    // account's row held), on SQLite in a second one (in process, microseconds).
     const postgres = isPostgres(db);
-    const result = await db.executeQuery(CompiledQuery.raw(holdSql(postgres), [total, accountId, total]));
-    if (Number(result.numAffectedRows) !== 1) return false;
-    // Counted under the account's row lock, taken just above: one upsert for the channels sent to.
-    const counted = Object.entries(counts).filter(([, n]) => n !== undefined && n > 0);
-    if (counted.length > 0) {
-      await db.executeQuery(
-        CompiledQuery.raw(
-          countSql(postgres, counted.length),
-          counted.flatMap(([channel, n]) => [accountId, channel, n]),
-        ),
+    const counted = Object.entries(counts).filter((entry): entry is [string, number] => entry[1] !== undefined && entry[1] > 0);
+    const countParameters = counted.flatMap(([channel, n]) => [channel, n]);
+    if (postgres && counted.length > 0) {
+      const result = await db.executeQuery(
+        CompiledQuery.raw(holdAndCountSql(counted.length), [total, accountId, total, ...countParameters]),
       );
+      if (result.rows.length === 0) return false;
+    } else {
+      const result = await db.executeQuery(CompiledQuery.raw(holdSql(postgres), [total, accountId, total]));
+      if (Number(result.numAffectedRows) !== 1) return false;
+      if (counted.length > 0) {
+        const parameters = counted.flatMap(([channel, n]) => [accountId, channel, n]);
+        await db.executeQuery(CompiledQuery.raw(countSql(counted.length), parameters));
+      }
     }
     for (const chunk of chunks(holds, 500)) {
       await insertRows(
