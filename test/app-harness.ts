@@ -15,7 +15,7 @@ import { type AppDeps, buildApp } from '../src/http/app.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
-import { CHANNEL_MODULES, catalogueOf, channelRoutes, channelScopeDescriptions } from '../src/main/channels.js';
+import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes } from '../src/main/channels.js';
 import { loadConfig } from '../src/main/config.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
@@ -126,7 +126,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
       connections: options.connections,
     },
     channels: channelRoutes(config.channels),
-    channelScopes: channelScopeDescriptions(config.channels),
+    channelReference: channelReference(config.channels),
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
     logger,

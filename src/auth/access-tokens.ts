@@ -58,6 +58,7 @@ export class AccessTokens {
   async issue(input: { clientId: string; accountId: string; scopes: Scope[] }): Promise<IssuedToken> {
     const key = await this.keys.signingKey();
     const now = Math.floor(this.clock.now() / 1000);
+    // Given in the catalogue's order by the token endpoint (core/channels.ts), without repeats.
     const scopes = [...new Set(input.scopes)];
     const accessToken = await new SignJWT({
       client_id: input.clientId,

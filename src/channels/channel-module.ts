@@ -44,8 +44,10 @@ export interface ProviderDeps {
  * its module, plus one line in that list.
  */
 export interface ChannelModule<Settings = unknown> extends ChannelDefinition {
-  /** The channel as people write it ("SMS", "WhatsApp"): API reference tags and scope descriptions. */
+  /** The channel as people write it ("SMS", "WhatsApp"): its tag in the API reference. */
   readonly title: string;
+  /** What it offers, under its tag in the API reference. */
+  readonly description?: string | undefined;
   /** What its scopes allow, for the API reference: `<name>:send` and `<name>:read`. */
   readonly scopes: { readonly send: string; readonly read: string };
   /** Its prices, each overridable by its variable. */

@@ -19,7 +19,7 @@ export const DISABLE_AFTER_FAILING_MS = 3 * 24 * 3_600_000;
  */
 const SLOT_WAIT_MS = 1_000;
 
-/** Re-exported: the overlap belongs to the signing rules in core. */
+/** Re-exported: the overlap belongs to the signing rules (webhooks/signing.ts). */
 export { SECRET_OVERLAP_MS } from '../webhooks/signing.js';
 
 /**

@@ -16,7 +16,7 @@ import { deferSchemas } from './deferred-schemas.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
 import { tokenEndpoint } from './oauth/token.route.js';
-import { openApiOptions } from './openapi.js';
+import { type ChannelReference, openApiOptions } from './openapi.js';
 import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
 import { requestIdOf } from './request-id.js';
 import { accountRoutes } from './routes/account.routes.js';
@@ -59,8 +59,8 @@ export interface AppDeps {
   };
   /** The channels' routes, in the order they appear in the API reference (main/channels.ts). */
   channels: readonly ChannelRoutes[];
-  /** What each channel's scopes allow, for the API reference ('sms:send': 'Send SMS'). */
-  channelScopes: Readonly<Record<string, string>>;
+  /** What the API reference says of each channel: its tag and what its scopes allow. */
+  channelReference: ChannelReference;
   webhooks: {
     /** WEBHOOKS_ALLOW_PRIVATE_NETWORKS: webhook URLs on loopback and private networks are accepted. */
     allowPrivateNetworks: boolean;
@@ -145,7 +145,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Every route, before its schema and handler: text no store can hold, or nesting past the limit.
   app.addHook('preValidation', refuseUnstorableInput);
 
-  await app.register(swagger, openApiOptions(deps.http.publicUrl, deps.channelScopes));
+  await app.register(swagger, openApiOptions(deps.http.publicUrl, deps.channelReference));
   await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 

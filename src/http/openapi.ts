@@ -9,7 +9,18 @@ export const ACCOUNT_SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
 };
 
 /** The OpenAPI 3.1 document's frame; paths come from the routes' own schemas. */
-export function openApiOptions(publicUrl: string, channelScopes: Readonly<Record<Scope, string>>): SwaggerOptions {
+/** What the API reference says of the channels served, from their modules (main/channels.ts). */
+export interface ChannelReference {
+  /** Each channel's tag, in the order of the reference: its title and what it offers. */
+  tags: ReadonlyArray<{ name: string; description?: string | undefined }>;
+  /** What each channel scope allows ('sms:send': 'Send SMS'). */
+  scopes: Readonly<Record<Scope, string>>;
+}
+
+const listed = (names: readonly string[]): string =>
+  names.length <= 1 ? (names[0] ?? '') : `${names.slice(0, -1).join(', ')} and ${names[names.length - 1]}`;
+
+export function openApiOptions(publicUrl: string, channels: ChannelReference): SwaggerOptions {
   return {
     openapi: {
       openapi: '3.1.0',
@@ -17,7 +28,7 @@ export function openApiOptions(publicUrl: string, channelScopes: Readonly<Record
         title: 'Herald API',
         version: '1.0.0',
         description:
-          'Send SMS, WhatsApp, email and Telegram messages and follow them from `queued` to `delivered`. ' +
+          `Send ${listed(channels.tags.map((tag) => tag.name))} messages and follow them from \`queued\` to \`delivered\`. ` +
           'Every /v1 response is `{success, data}` or `{success: false, error: {code, message, details?}}` ' +
           'and carries `X-Request-Id`. Authenticate with an OAuth 2.0 client-credentials token from `/oauth/token`. ' +
           `Request limits: arrays and objects in a body nest at most ${MAX_NESTING_DEPTH} levels (400 INVALID_REQUEST above), ` +
@@ -27,10 +38,7 @@ export function openApiOptions(publicUrl: string, channelScopes: Readonly<Record
       servers: [{ url: publicUrl }],
       tags: [
         { name: 'OAuth', description: 'Access tokens' },
-        { name: 'SMS' },
-        { name: 'WhatsApp', description: 'Template messages, session messages inside the 24 h window, templates' },
-        { name: 'Telegram', description: 'Messages and photos through a bot' },
-        { name: 'Email', description: 'Email with attachments, open and click tracking, and its event timeline' },
+        ...channels.tags,
         { name: 'Messages', description: 'Any channel' },
         { name: 'Account' },
         { name: 'Webhooks', description: 'Signed event deliveries: registration, signing secret, delivery log, replay' },
@@ -42,7 +50,7 @@ export function openApiOptions(publicUrl: string, channelScopes: Readonly<Record
             type: 'oauth2',
             description: 'Client credentials; send the token as `Authorization: Bearer <token>`.',
             flows: {
-              clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.assign({}, channelScopes, ACCOUNT_SCOPE_DESCRIPTIONS) },
+              clientCredentials: { tokenUrl: '/oauth/token', scopes: Object.assign({}, channels.scopes, ACCOUNT_SCOPE_DESCRIPTIONS) },
             },
           },
         },

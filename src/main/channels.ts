@@ -6,9 +6,10 @@ import { whatsappModule } from '../channels/whatsapp/whatsapp.module.js';
 import { ChannelCatalogue } from '../core/channels.js';
 import { readScopeOf, sendScopeOf } from '../core/scopes.js';
 import type { ChannelRoutes } from '../http/channel-routes.js';
+import type { ChannelReference } from '../http/openapi.js';
 
 /**
- * The channels Herald serves, in the order of the API reference: the one list. Config reads each
+ * The channels Herald serves, in the order of the API reference and of the scopes: the one list. Config reads each
  * one's settings and prices, services build each one's provider, http registers each one's
  * routes, and the store carries the catalogue (names, scopes, status hooks) to every use case.
  * A new channel is a folder under src/channels/ exporting its ChannelModule, and a line here.
@@ -19,14 +20,16 @@ export const CHANNEL_MODULES: readonly AnyChannelModule[] = [smsModule, whatsapp
 export const catalogueOf = (channels: readonly ConfiguredChannel[]): ChannelCatalogue =>
   new ChannelCatalogue(channels.map((channel) => channel.module));
 
-/** What each channel's scopes allow ('sms:send': 'Send SMS'), for the API reference. */
-export const channelScopeDescriptions = (channels: readonly ConfiguredChannel[]): Record<string, string> =>
-  Object.fromEntries(
+/** What the API reference says of each channel: its tag, and what its scopes allow ('sms:send': 'Send SMS'). */
+export const channelReference = (channels: readonly ConfiguredChannel[]): ChannelReference => ({
+  tags: channels.map(({ module }) => ({ name: module.title, description: module.description })),
+  scopes: Object.fromEntries(
     channels.flatMap(({ module }) => [
       [sendScopeOf(module.name), module.scopes.send],
       [readScopeOf(module.name), module.scopes.read],
     ]),
-  );
+  ),
+});
 
 /** Every channel's routes, for http/ to register. */
 export const channelRoutes = (channels: readonly ConfiguredChannel[]): readonly ChannelRoutes[] =>

@@ -2,6 +2,8 @@ import { mkdtempSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
+import { smsModule } from '../channels/sms/sms.module.js';
+import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 
 /** A channel's settings as its module read them. */
@@ -165,6 +167,19 @@ describe('configuration from the environment', () => {
 
   it('reads prices as credits with up to 6 decimals', () => {
     expect(loadConfig({ PRICE_SMS_SEGMENT: '0.075' }).prices.smsSegment).toBe(75_000);
+  });
+
+  it("reads each channel module's prices, and refuses a list where two modules declare one price", () => {
+    expect(loadConfig({}).prices).toEqual({
+      smsSegment: 1_000_000,
+      whatsappTemplate: 800_000,
+      whatsappSession: 300_000,
+      email: 100_000,
+      telegramMessage: 50_000,
+      telegramPhoto: 100_000,
+    });
+    const twin = Object.assign({}, smsModule, { name: 'twin' });
+    expect(() => loadConfig({}, [...CHANNEL_MODULES, twin])).toThrow(/price 'smsSegment'/);
   });
 
   it('derives the public URL from host and port, and trims a trailing slash from PUBLIC_URL', () => {

@@ -308,9 +308,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
-    prices: Object.fromEntries(
-      modules.flatMap((module) => module.prices.map((setting) => [setting.key, price(env, setting.variable, setting.defaultMicros)])),
-    ),
+    prices: prices(env, modules),
     sandboxDelayMs: integer(env, 'SANDBOX_DELAY_MS', 1_000, 0, 3_600_000),
     worker: {
       batchSize: integer(env, 'WORKER_BATCH_SIZE', DEFAULT_WORKER_OPTIONS.batchSize, 1, 10_000),
@@ -363,6 +361,20 @@ function recoveryPolicies(env: Env, channels: readonly ConfiguredChannel[]): Par
     policies[module.name] = policy;
   }
   return policies;
+}
+
+/** PRICE_*: each channel module's prices, by key; two modules naming one key or variable is a defect of the list. */
+function prices(env: Env, modules: readonly AnyChannelModule[]): PriceList {
+  const list: Record<string, number> = {};
+  const variables = new Set<string>();
+  for (const setting of modules.flatMap((module) => module.prices)) {
+    if (setting.key in list || variables.has(setting.variable)) {
+      throw new Error(`two channel modules declare the price '${setting.key}' or its variable ${setting.variable}`);
+    }
+    variables.add(setting.variable);
+    list[setting.key] = price(env, setting.variable, setting.defaultMicros);
+  }
+  return list;
 }
 
 /** The channels' view of the environment: the same readers, the same errors naming the variable. */

@@ -3,7 +3,7 @@ import { type CreatedAccount, createAccount } from '../core/accounts/manage-acco
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
-import { channelRoutes, channelScopeDescriptions } from './channels.js';
+import { channelReference, channelRoutes } from './channels.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
 import type { Services } from './services.js';
@@ -139,7 +139,7 @@ export async function startServer(services: Services, options: ServerOptions): P
       connections: config.connectionLimits,
     },
     channels: channelRoutes(config.channels),
-    channelScopes: channelScopeDescriptions(config.channels),
+    channelReference: channelReference(config.channels),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.

@@ -78,10 +78,9 @@ const executorOf = (tx: Store): Kysely<Database> => {
 };
 
 /**
- * The Store port bound to a database handle or to an open transaction. Without options it assumes
- * nothing of the backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
+ * The Store port bound to a database handle. Without `capabilities` it assumes nothing of the
+ * backend (no SKIP LOCKED, no NOTIFY): right for one process, slower for many.
  */
-/** A Store on a bare Kysely handle: one process, no row locks or notifications unless `capabilities` says so. */
 export function createStore(
   db: Kysely<Database>,
   options: Omit<StoreOptions, 'capabilities'> & { capabilities?: StoreOptions['capabilities'] | undefined },
@@ -157,7 +156,7 @@ function bind(
     channels: options.channels,
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
-    accounts: accountsStore(db, {
+    accounts: accountsStore(db, options.channels, {
       channel: options.ipRulesChannel,
       cache: pending ? undefined : options.ipRulesCache,
       changed: pending ? (accountId) => pending.ipRuleAccounts.add(accountId) : (accountId) => options.ipRulesCache?.invalidate(accountId),

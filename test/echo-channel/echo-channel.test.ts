@@ -76,7 +76,7 @@ describeEachDialect('a channel added through the list of channel modules', (dial
       data: { message_id: id, channel: 'echo', to: 'alice' },
     });
 
-    // The channel's own hook heard each move, in the transaction of each.
+    // The channel's own hook heard each move.
     expect(echoMoves.filter((move) => move.messageId === id).map((move) => move.status)).toEqual(['queued', 'sent', 'delivered']);
   });
 
@@ -87,6 +87,7 @@ describeEachDialect('a channel added through the list of channel modules', (dial
     await t.drain();
     const message = (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
     expect(message).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'ECHO_REFUSED' } });
+    expect((await t.call('GET', '/v1/account/balance', token)).json().data).toMatchObject({ credits: 10, reserved: 0, available: 10 });
     expect(echoMoves.filter((move) => move.messageId === id)).toEqual([
       { messageId: id, status: 'queued', reason: undefined },
       { messageId: id, status: 'failed', reason: 'ECHO_REFUSED' },
@@ -106,6 +107,8 @@ describeEachDialect('a channel added through the list of channel modules', (dial
       'echo:read': 'Read echoes',
     });
     expect(Object.keys(reference.paths)).toEqual(expect.arrayContaining(['/v1/echo/send', '/v1/echo/{message_id}']));
+    expect(reference.tags.map((tag: { name: string }) => tag.name)).toEqual(expect.arrayContaining(['SMS', 'Echo']));
+    expect(reference.info.description).toMatch(/^Send SMS, WhatsApp, Email, Telegram and Echo messages/);
   });
 
   it('is unknown to a Herald whose list does not name it: its id is not found, its scope not granted', async () => {

@@ -101,6 +101,7 @@ async function echoRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
 export const echoModule: ChannelModule<EchoSettings> = {
   name: 'echo',
   title: 'Echo',
+  description: 'Text sent to nobody, delivered at once',
   scopes: { send: 'Send echoes', read: 'Read echoes' },
   prices: [ECHO_PRICE],
   async accountCreated(_tx, accountId) {

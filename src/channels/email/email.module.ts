@@ -50,6 +50,7 @@ export const emailModule: ChannelModule<EmailSettings> = {
   name: 'email',
   title: 'Email',
   hooks: emailStatusHooks,
+  description: 'Email with attachments, open and click tracking, and its event timeline',
   scopes: { send: 'Send email', read: 'Read email status and events' },
   prices: [EMAIL_PRICE],
   settings: emailSettings,

@@ -24,6 +24,7 @@ export function telegramSettings(env: SettingsReader): TelegramSettings {
 export const telegramModule: ChannelModule<TelegramSettings> = {
   name: 'telegram',
   title: 'Telegram',
+  description: 'Messages and photos through a bot',
   scopes: { send: 'Send Telegram messages', read: 'Read Telegram status' },
   prices: [TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE],
   settings: telegramSettings,

@@ -35,6 +35,7 @@ export function whatsappSettings(env: SettingsReader): WhatsappSettings {
 export const whatsappModule: ChannelModule<WhatsappSettings> = {
   name: 'whatsapp',
   title: 'WhatsApp',
+  description: 'Template messages, session messages inside the 24 h window, templates',
   scopes: { send: 'Send WhatsApp messages', read: 'Read WhatsApp status and templates' },
   prices: [WHATSAPP_TEMPLATE_PRICE, WHATSAPP_SESSION_PRICE],
   // Every account starts with the sandbox's approved templates, to send one at once (docs/whatsapp.md).
@@ -43,6 +44,9 @@ export const whatsappModule: ChannelModule<WhatsappSettings> = {
   provider: (settings, deps) =>
     settings.kind === 'cloud-api' ? createWhatsappCloudProvider(settings.cloud) : createSandboxProvider('whatsapp', deps.sandbox),
   // Meta's webhook (statuses and inbound messages) exists only where WhatsApp goes through the Cloud API.
-  routes: (settings) => whatsappChannelRoutes(settings.kind === 'cloud-api' ? settings.cloud : undefined),
+  routes: (settings) =>
+    whatsappChannelRoutes(
+      settings.kind === 'cloud-api' ? { appSecret: settings.cloud.appSecret, verifyToken: settings.cloud.verifyToken } : undefined,
+    ),
   canBeAsked: (settings) => settings.kind === 'sandbox',
 };

@@ -120,11 +120,11 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     const account = ctx.client && (await deps.store.accounts.findAccount(ctx.client.accountId));
     if (!account) throw new OAuthError('invalid_client', 'Client authentication failed.');
     const requested = splitScopes(ctx.form.scope ?? '');
+    const { channels } = deps.store;
     if (requested.length === 0) {
       ctx.scopes = account.scopes;
       return;
     }
-    const { channels } = deps.store;
     const unknown = requested.filter((s) => !channels.isScope(s));
     if (unknown.length > 0) {
       throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}. Known scopes: ${channels.scopes.join(' ')}.`);
@@ -134,7 +134,7 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     if (denied.length > 0) {
       throw new OAuthError('invalid_scope', `This client may not be granted: ${denied.join(' ')}.`);
     }
-    ctx.scopes = requested as Scope[];
+    ctx.scopes = channels.normalizeScopes(requested);
   };
 
   return [parseBody, authenticateClient, checkAddress, checkGrantType, checkScope];

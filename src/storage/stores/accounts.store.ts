@@ -1,5 +1,6 @@
 import { CompiledQuery, type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql } from 'kysely';
 import type { Account, ApiClient } from '../../core/accounts/account.js';
+import type { ChannelCatalogue } from '../../core/channels.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { splitScopes } from '../../core/scopes.js';
 import { type Executor, isPostgres } from '../database.js';
@@ -16,13 +17,13 @@ export interface IpRulesSharing {
   changed?: ((accountId: string) => void) | undefined;
 }
 
-const toAccount = (row: AccountsTable): Account => ({
+const toAccount = (row: AccountsTable, channels: ChannelCatalogue): Account => ({
   id: row.id,
   name: row.name,
   email: row.email,
   plan: row.plan,
-  // Written in the catalogue's order (core/channels.ts) when the account was made.
-  scopes: splitScopes(row.scopes),
+  // In the catalogue's order, and only those of the channels served (core/channels.ts).
+  scopes: channels.normalizeScopes(splitScopes(row.scopes)),
   creditsMicros: row.credits_micros,
   reservedMicros: row.reserved_micros,
   createdAt: row.created_at,
@@ -47,7 +48,12 @@ const IP_RULES_SQL = {
 };
 
 /** `ipRules` without a cache when the store is bound to a transaction (it may read its own uncommitted changes). */
-export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel: undefined, cache: undefined }): AccountsPort {
+export function accountsStore(
+  db: Executor,
+  channels: ChannelCatalogue,
+  sharing: IpRulesSharing = { channel: undefined, cache: undefined },
+): AccountsPort {
+  const accountOf = (row: AccountsTable): Account => toAccount(row, channels);
   const { channel, cache, changed } = sharing;
   const ipRulesSql = isPostgres(db) ? IP_RULES_SQL.postgres : IP_RULES_SQL.sqlite;
   const readIpRules = async (accountId: string): Promise<string[]> => {
@@ -57,7 +63,7 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
 
   const findAccount = async (accountId: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
-    return row && toAccount(row);
+    return row && accountOf(row);
   };
 
   /**
@@ -122,14 +128,14 @@ export function accountsStore(db: Executor, sharing: IpRulesSharing = { channel:
           .selectAll('accounts')
           .where('api_clients.client_id', '=', reference)
           .executeTakeFirst();
-        return row && toAccount(row);
+        return row && accountOf(row);
       }
       return findAccount(reference);
     },
 
     async listAccounts() {
       const rows = await db.selectFrom('accounts').selectAll().orderBy('created_at').orderBy('id').execute();
-      return rows.map(toAccount);
+      return rows.map(accountOf);
     },
 
     async countAccounts() {
