@@ -75,6 +75,8 @@ export interface TestAppOptions {
    */
   channels?: readonly AnyChannelModule[];
   env?: Record<string, string>;
+  /** Whether the node is shutting down (draining); never by default. */
+  isDraining?: () => boolean;
   /** Wraps the store the app runs on (to make one of its writes fail, say); the worker's is unwrapped. */
   wrapStore?: (store: Store) => Store;
 }
@@ -116,7 +118,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     prices: config.prices,
     tokens,
     database,
-    isDraining: () => false,
+    isDraining: options.isDraining ?? (() => false),
     security: options.security,
     rateLimiting: options.rateLimiting,
     admission: options.admission,

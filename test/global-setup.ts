@@ -1,9 +1,14 @@
+import { execFileSync } from 'node:child_process';
 import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import pg from 'pg';
 import type { TestProject } from 'vitest/node';
+import { isCI } from './ci.js';
 import { TEST_LOG_DIR_ENV, TEST_LOG_DIR_OWNED_ENV } from './logs.js';
+
+/** The TypeScript compiler of this checkout. */
+export const TSC = join('node_modules', 'typescript', 'bin', 'tsc');
 
 declare module 'vitest' {
   export interface ProvidedContext {
@@ -17,6 +22,7 @@ declare module 'vitest' {
  * an unreachable server fails the run instead of silently skipping half the tests.
  */
 export default async function setup(project: TestProject): Promise<void> {
+  buildFromSources();
   // One directory per run for every log the suite writes; the summary reporter scans it at the end.
   // Test workers inherit the environment.
   if (!process.env[TEST_LOG_DIR_ENV]) {
@@ -31,12 +37,26 @@ export default async function setup(project: TestProject): Promise<void> {
     project.provide('postgresUrl', url);
   } catch (error) {
     const reason = error instanceof Error ? error.message : String(error);
-    if (process.env.CI === 'true') {
-      throw new Error(`CI=true but PostgreSQL at ${url} is unreachable (${reason}); the PostgreSQL suite must run in CI.`);
+    if (isCI()) {
+      throw new Error(`CI=${process.env.CI} but PostgreSQL at ${url} is unreachable (${reason}); the PostgreSQL suite must run in CI.`);
     }
     process.stdout.write(`\n*** PostgreSQL suite SKIPPED: ${url} is unreachable (${reason}). Only SQLite was tested. ***\n\n`);
     project.provide('postgresUrl', null);
   } finally {
     await client.end().catch(() => {});
+  }
+}
+
+/**
+ * End-to-end tests run the `herald` of dist/: it is built here from the current sources first
+ * (incremental, under a second when nothing changed), so `npx vitest run` after an edit never tests
+ * a stale build. test/built-from-sources.test.ts checks that the build is current.
+ */
+function buildFromSources(): void {
+  try {
+    execFileSync(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { stdio: 'pipe' });
+  } catch (error) {
+    const output = (error as { stdout?: Buffer }).stdout?.toString() ?? String(error);
+    throw new Error(`the build (tsc -b tsconfig.build.json) failed, so the end-to-end tests cannot run:\n${output}`);
   }
 }

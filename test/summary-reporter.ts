@@ -1,5 +1,6 @@
 import { rmSync } from 'node:fs';
 import type { Reporter, TestModule } from 'vitest/node';
+import { isCI } from './ci.js';
 import { scanLogs } from './log-scan.js';
 import { TEST_LOG_DIR_ENV, TEST_LOG_DIR_OWNED_ENV } from './logs.js';
 
@@ -34,7 +35,7 @@ export default class SummaryReporter implements Reporter {
     const dir = process.env[TEST_LOG_DIR_ENV];
     if (!dir) return 0;
     const { files, records, leaks } = scanLogs(dir);
-    if (records === 0 && process.env.CI === 'true') {
+    if (records === 0 && isCI()) {
       // The whole suite always logs: nothing to scan means the logs went somewhere else.
       process.stdout.write(`\nlog scan: no log record reached ${dir}; the scan saw nothing, so it cannot pass\n`);
       process.exitCode = 1;

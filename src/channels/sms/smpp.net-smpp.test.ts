@@ -1,4 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { isCI } from '../../../test/ci.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { testLogger } from '../../../test/logs.js';
 import { smppSettings } from '../../../test/smsc/fake-smsc.js';
@@ -10,7 +11,7 @@ import { createSmppProvider } from './smpp.provider.js';
 // An SMSC written on Net::SMPP (Debian's libnet-smpp-perl): an SMPP implementation that shares no
 // code with the `smpp` package Herald binds through. CI installs it (.ci/run) and must run these.
 const available = netSmppAvailable();
-if (!available && process.env.CI === 'true') {
+if (!available && isCI()) {
   throw new Error('libnet-smpp-perl is not installed: .ci/run installs it (apt-get install libnet-smpp-perl)');
 }
 if (!available) console.warn('[smpp] libnet-smpp-perl is not installed: the Net::SMPP interoperability suite was skipped');

@@ -1,0 +1,94 @@
+import { sql } from 'kysely';
+import { afterEach, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+import type { Store } from '../core/ports.js';
+
+/**
+ * The answers an operator relies on when something is wrong: each test names the breakage it
+ * catches, one that an earlier version of the suite let pass.
+ */
+describeEachDialect('operational paths', (dialect) => {
+  let t: TestApp | undefined;
+  afterEach(async () => {
+    await t?.close();
+    t = undefined;
+  });
+
+  // Breakage caught: the 500 path answering another status, or putting the error's message or stack in the body.
+  it('answers a bug with 500 INTERNAL_ERROR in the envelope, its request id, and nothing of the error itself', async () => {
+    let broken = false;
+    const failing = (store: Store): Store =>
+      Object.assign(Object.create(store) as Store, {
+        accounts: Object.assign(Object.create(store.accounts), {
+          findAccount: async (accountId: string) => {
+            if (broken) throw new Error('boom: password=hunter2 at /srv/herald/secret.ts');
+            return store.accounts.findAccount(accountId);
+          },
+        }),
+      });
+    t = await createTestApp(dialect, { wrapStore: failing });
+    const token = await t.tokenFor(await t.createAccount());
+    broken = true;
+    const response = await t.call('GET', '/v1/account', token);
+    expect(response.statusCode).toBe(500);
+    expect(response.json()).toEqual({
+      success: false,
+      error: { code: 'INTERNAL_ERROR', message: 'Something went wrong on our side. Quote the request id when you contact support.' },
+    });
+    expect(response.headers['x-request-id']).toEqual(expect.any(String));
+    expect(response.body).not.toMatch(/boom|hunter2|secret\.ts|\bat \//);
+  });
+
+  // Breakage caught: requests served (or shed without the envelope) while the node drains.
+  it('answers every API request 503 SERVICE_UNAVAILABLE with Retry-After and Connection: close while draining; /healthz stays up', async () => {
+    let draining = false;
+    t = await createTestApp(dialect, { isDraining: () => draining });
+    const token = await t.tokenFor(await t.createAccount());
+    draining = true;
+    const send = await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'hi' });
+    expect(send.statusCode).toBe(503);
+    expect(send.json()).toMatchObject({ success: false, error: { code: 'SERVICE_UNAVAILABLE' } });
+    expect(send.headers['retry-after']).toBe('1');
+    expect(send.headers.connection).toBe('close');
+    expect(
+      (
+        await t.store.messages.list({
+          accountId: (await t.store.accounts.listAccounts())[0]?.id ?? '',
+          channels: ['sms'],
+          limit: 1,
+          offset: 0,
+        })
+      ).total,
+    ).toBe(0);
+    expect((await t.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'draining' });
+  });
+
+  // Breakage caught: /readyz saying ready with migrations pending.
+  it('is not ready while a migration is pending, and names it', async () => {
+    t = await createTestApp(dialect);
+    expect((await t.app.inject({ method: 'GET', url: '/readyz' })).statusCode).toBe(200);
+    await sql`delete from herald_migrations where name = '0016-message-counts'`.execute(t.database.db);
+    const ready = await t.app.inject({ method: 'GET', url: '/readyz' });
+    expect(ready.statusCode).toBe(503);
+    expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { store: 'ok', migrations: 'pending: 0016-message-counts' } });
+  });
+
+  // Breakage caught: /readyz saying ready with the store down.
+  it('is not ready when the store does not answer', async () => {
+    const app = await createTestApp(dialect);
+    try {
+      await app.database.close();
+      const ready = await app.app.inject({ method: 'GET', url: '/readyz' });
+      expect(ready.statusCode).toBe(503);
+      expect(ready.json()).toMatchObject({ status: 'unavailable', checks: { store: 'unreachable' } });
+      expect((await app.app.inject({ method: 'GET', url: '/healthz' })).statusCode).toBe(200);
+    } finally {
+      await app.app.close();
+      await app.location.drop();
+    }
+  });
+});
