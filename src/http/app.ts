@@ -18,6 +18,7 @@ import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempot
 import { tokenEndpoint } from './oauth/token.route.js';
 import { type ChannelReference, openApiOptions } from './openapi.js';
 import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
+import { REFERENCE_PAGE } from './reference-page.js';
 import { requestIdOf } from './request-id.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
@@ -146,7 +147,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.addHook('preValidation', refuseUnstorableInput);
 
   await app.register(swagger, openApiOptions(deps.http.publicUrl, deps.channelReference));
-  await app.register(swaggerUi, { routePrefix: '/docs', uiConfig: { docExpansion: 'list', deepLinking: true } });
+  await app.register(swaggerUi, REFERENCE_PAGE);
   app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
 
   await app.register(healthRoutes, {

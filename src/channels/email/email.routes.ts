@@ -47,6 +47,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       attachValidation: true,
       schema: {
         summary: 'Send an email',
+        operationId: 'sendEmail',
         description:
           'Reserves the cost (0.1 credit by default) and queues the email. `to`, `from`, `subject` and at least one ' +
           'of `html`/`text` are required. Opens and clicks can be tracked; see the events endpoint. ' +
@@ -74,6 +75,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       config: { scope: 'email:read' },
       schema: {
         summary: 'Get an email',
+        operationId: 'getEmail',
         description:
           'What was sent (addresses, subject, which bodies, attachments by name and size; not the bodies, which may be ' +
           'megabytes) and its status. Ids of other channels are 404. What happened to it, opens and clicks included: ' +
@@ -120,6 +122,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       config: { scope: 'email:read' },
       schema: {
         summary: 'Get the events of an email',
+        operationId: 'listEmailEvents',
         description:
           'Everything that happened to an email, oldest first: queued, sent, delivered, bounced, failed (with the ' +
           'status), and opened, clicked (with `user_agent`, `ip`, and `url` for clicks) and complained.',

@@ -28,6 +28,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       config: { scope: 'sms:send' },
       schema: {
         summary: 'Send an SMS',
+        operationId: 'sendSms',
         description:
           'Reserves the cost (1 credit per segment by default) and queues the message. ' +
           'Errors: 422 VALIDATION_ERROR / INVALID_PHONE, 402 INSUFFICIENT_CREDITS.',
@@ -56,6 +57,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       config: { scope: 'sms:send' },
       schema: {
         summary: 'Send one SMS to many recipients',
+        operationId: 'sendSmsBulk',
         description:
           'Up to 1000 recipients in one request and one transaction. Repeated numbers collapse to one; invalid numbers are ' +
           'listed in `rejected` while the valid ones are queued under one `batch_id`. The cost of every accepted recipient ' +
@@ -92,6 +94,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       config: { scope: 'sms:read' },
       schema: {
         summary: 'Get an SMS',
+        operationId: 'getSms',
         tags: ['SMS'],
         security: [{ oauth2: ['sms:read'] }],
         params: MessageIdParams,

@@ -24,6 +24,7 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'telegram:send' },
       schema: {
         summary: 'Send a Telegram message',
+        operationId: 'sendTelegramMessage',
         description:
           `Sends text to a chat (\`to\` in the response is the chat_id). Costs 0.05 credits by default. ${KEYBOARD_RULES} ` +
           'Errors: 422 VALIDATION_ERROR (one detail per invalid field), 402 INSUFFICIENT_CREDITS.',
@@ -45,6 +46,7 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'telegram:send' },
       schema: {
         summary: 'Send a Telegram photo',
+        operationId: 'sendTelegramPhoto',
         description:
           'Sends a photo by URL, with an optional caption of up to 1024 characters. Costs 0.1 credits by default. ' +
           `${KEYBOARD_RULES} Errors: 422 VALIDATION_ERROR, 402 INSUFFICIENT_CREDITS.`,
@@ -64,6 +66,7 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'telegram:read' },
       schema: {
         summary: 'Get a Telegram message',
+        operationId: 'getTelegramMessage',
         description: 'What was sent and its status. Ids of other channels are 404.',
         tags: ['Telegram'],
         security: [{ oauth2: ['telegram:read'] }],

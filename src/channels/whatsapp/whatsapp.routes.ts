@@ -33,6 +33,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'whatsapp:send' },
       schema: {
         summary: 'Send a WhatsApp template message',
+        operationId: 'sendWhatsappTemplate',
         description:
           'Sends an approved template, the only kind of message WhatsApp allows outside the 24 h session window. ' +
           'The template must exist for the account in `language` (422 TEMPLATE_NOT_FOUND, naming the languages it does exist in) and be ' +
@@ -57,6 +58,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'whatsapp:send' },
       schema: {
         summary: 'Send a WhatsApp session message',
+        operationId: 'sendWhatsappSession',
         description:
           "Sends free-form text, allowed only within 24 hours of the recipient's last message to the account " +
           '(422 SESSION_WINDOW_CLOSED otherwise, saying when the window closed; send a template instead). ' +
@@ -79,6 +81,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'whatsapp:read' },
       schema: {
         summary: 'List WhatsApp templates',
+        operationId: 'listWhatsappTemplates',
         description:
           "The account's templates, by name then language, optionally filtered. New accounts start with sandbox templates " +
           '(`welcome`, `verification_code`, `order_update`, `appointment_reminder`, and `spring_sale`, which is PENDING).',
@@ -106,6 +109,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
       config: { scope: 'whatsapp:read' },
       schema: {
         summary: 'Get a WhatsApp message',
+        operationId: 'getWhatsappMessage',
         description: "What was sent (a template's body with its parameters filled in) and its status. Ids of other channels are 404.",
         tags: ['WhatsApp'],
         security: [{ oauth2: ['whatsapp:read'] }],

@@ -37,6 +37,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
       config: { scope: 'account:read' },
       schema: {
         summary: 'Get the account',
+        operationId: 'getAccount',
         tags: ['Account'],
         security: [{ oauth2: ['account:read'] }],
         response: { 200: Envelope(AccountSchema), 404: commonErrors[400], ...commonErrors },
@@ -65,6 +66,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
       config: { scope: 'account:read' },
       schema: {
         summary: 'Get the credit balance',
+        operationId: 'getBalance',
         tags: ['Account'],
         security: [{ oauth2: ['account:read'] }],
         response: { 200: Envelope(BalanceSchema), 404: commonErrors[400], ...commonErrors },

@@ -54,7 +54,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   app.get(
     '/healthz',
     {
-      schema: { summary: 'Liveness', tags: ['Operations'], response: { 200: Health } },
+      schema: { summary: 'Liveness', operationId: 'getLiveness', security: [], tags: ['Operations'], response: { 200: Health } },
       logLevel: 'warn',
       config: { alwaysAdmitted: true },
     },
@@ -64,7 +64,13 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   app.get(
     '/readyz',
     {
-      schema: { summary: 'Readiness', tags: ['Operations'], response: { 200: Health, 503: Health } },
+      schema: {
+        summary: 'Readiness',
+        operationId: 'getReadiness',
+        security: [],
+        tags: ['Operations'],
+        response: { 200: Health, 503: Health },
+      },
       logLevel: 'warn',
       config: { alwaysAdmitted: true },
     },

@@ -65,6 +65,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       config: { anyReadScope: true },
       schema: {
         summary: 'List messages',
+        operationId: 'listMessages',
         description:
           "The account's messages, newest first (created_at, then id), limited to the channels the token can read. " +
           'A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.',
@@ -101,6 +102,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       config: { anyReadScope: true },
       schema: {
         summary: 'Get any message',
+        operationId: 'getMessage',
         description: "Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).",
         tags: ['Messages'],
         security: anyOf(readScopeOf),
@@ -127,6 +129,7 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
     {
       schema: {
         summary: 'Cancel a message',
+        operationId: 'cancelMessage',
         description:
           'Cancels a message no worker has taken for delivery yet (typically a scheduled one): it becomes ' +
           '`canceled` and its credits are released. Once a worker has taken it (even while it still waits for ' +

@@ -26,6 +26,7 @@ export async function tokenInfoRoutes(app: FastifyInstance): Promise<void> {
     {
       schema: {
         summary: 'Describe the access token',
+        operationId: 'getTokenInfo',
         description: 'Any valid token may call it. Answers with the client, account, scopes and expiry of the token sent.',
         tags: ['Account'],
         security: [{ oauth2: [] }],

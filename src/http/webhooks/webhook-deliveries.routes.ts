@@ -41,6 +41,7 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       config: SCOPE,
       schema: {
         summary: 'List deliveries',
+        operationId: 'listWebhookDeliveries',
         description:
           "The webhook's deliveries, newest first: the event, attempts made, the last status code, error and latency, and the " +
           'next retry. Filter by `status`. Deliveries to a `callback_url` are not listed here.',
@@ -74,6 +75,7 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       config: SCOPE,
       schema: {
         summary: 'Replay a delivery',
+        operationId: 'replayWebhookDelivery',
         description:
           "Sends the delivery's event to the webhook again now, as a new delivery (202, the new delivery) with its own attempts " +
           'and retries; the old one stays in the log unchanged. The event keeps its id, so receivers can deduplicate. A delivery ' +
@@ -99,6 +101,7 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       config: SCOPE,
       schema: {
         summary: 'Replay failed deliveries since a time',
+        operationId: 'replayWebhookDeliveries',
         description:
           'Re-sends, as new deliveries, every event whose delivery to this webhook failed and was made at or after `since`, ' +
           `oldest first, at most ${MAX_REPLAY_PER_CALL} per call (\`has_more\` says to call again). Events already re-sent ` +
@@ -130,6 +133,7 @@ export async function webhookDeliveriesRoutes(app: FastifyInstance, deps: { stor
       config: SCOPE,
       schema: {
         summary: 'Send a test event',
+        operationId: 'sendWebhookTestEvent',
         description:
           'Queues a signed `webhook.test` event (`data: {webhook_id}`) to this webhook only, whatever kinds it subscribes to, ' +
           'through the same queue, signing, retries and log as every event. Answers 202 with the delivery; follow it in ' +

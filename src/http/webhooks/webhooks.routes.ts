@@ -61,6 +61,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Register a webhook',
+        operationId: 'createWebhook',
         description:
           'Events of the given kinds are posted to `url`, signed with the account signing secret (`GET /v1/webhooks/secret`). ' +
           'A URL on a private network, or one whose host does not resolve, is 422 VALIDATION_ERROR on `url`; an unknown event ' +
@@ -86,6 +87,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'List webhooks',
+        operationId: 'listWebhooks',
         description: 'Every webhook of the account, oldest first, disabled ones included (`active: false` with `disabled_reason`).',
         tags: TAGS,
         security: SECURITY,
@@ -104,6 +106,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Get the signing secret',
+        operationId: 'getWebhookSigningSecret',
         description:
           'The secret every delivery of the account is signed with (registered webhooks and `callback_url` alike); made on first use. ' +
           'After a rotation, `previous_secret_expires_at` says until when the old secret still signs beside it.',
@@ -124,6 +127,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Rotate the signing secret',
+        operationId: 'rotateWebhookSigningSecret',
         description:
           'Makes a new signing secret and returns it. For 24 hours deliveries carry signatures by both the new and the old secret ' +
           '(comma-separated in `X-Service-Signature`, space-separated in `webhook-signature`), so receivers can switch without ' +
@@ -145,6 +149,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Get a webhook',
+        operationId: 'getWebhook',
         tags: TAGS,
         security: SECURITY,
         params: WebhookIdParams,
@@ -163,6 +168,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Delete a webhook',
+        operationId: 'deleteWebhook',
         description: 'Deliveries still waiting for it are canceled. Unknown, already deleted or another account’s: 404.',
         tags: TAGS,
         security: SECURITY,
@@ -183,6 +189,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Re-enable a webhook',
+        operationId: 'enableWebhook',
         description:
           'Turns a disabled webhook (410 Gone, or 3 days of failed deliveries) back on and starts its failure count afresh. ' +
           'Events from while it was disabled are not re-sent by this; use `POST /v1/webhooks/{webhook_id}/replay?since=`. ' +
