@@ -3,8 +3,16 @@ import { createTestApp, type TestApp } from '../../test/app-harness.js';
 
 interface Operation {
   operationId?: string;
+  responses?: Record<
+    string,
+    { description?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: ErrorSchema }> }
+  >;
   security?: Array<Record<string, string[]>>;
   tags?: string[];
+}
+
+interface ErrorSchema {
+  properties?: { error?: { properties?: { code?: { enum?: string[] } } } };
 }
 
 /** The API reference (/openapi.json, /docs) as a client generator and a reader find it. */
@@ -37,6 +45,43 @@ describe('the API reference', () => {
       if (path.startsWith('/v1/')) expect(operation.security?.length, `${method} ${path}`).toBeGreaterThan(0);
       else expect(operation.security, `${method} ${path}`).toEqual([]);
     }
+  });
+
+  it('describes every response, and documents the headers Herald sends with it', () => {
+    for (const { path, method, operation } of operations) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const where = `${method} ${path} ${status}`;
+        expect(response.description, where).not.toBe('Default Response');
+        expect(response.headers, where).toHaveProperty('X-Request-Id');
+        if (path.startsWith('/v1/')) expect(response.headers, where).toHaveProperty('RateLimit-Remaining');
+        if (status === '429' || status === '503') expect(response.headers, where).toHaveProperty('Retry-After');
+      }
+    }
+    const send = operations.find(({ operation }) => operation.operationId === 'sendSms')?.operation;
+    expect(send?.responses?.['200']?.headers).toHaveProperty('Idempotent-Replayed');
+    expect(send?.responses?.['402']?.description).toBe('Not enough credits: INSUFFICIENT_CREDITS');
+  });
+
+  it('gives each error status only the codes it can carry (402 INSUFFICIENT_CREDITS, 404 NOT_FOUND)', () => {
+    const codesOf = (operationId: string, status: string) =>
+      operations.find(({ operation }) => operation.operationId === operationId)?.operation.responses?.[status]?.content?.[
+        'application/json'
+      ]?.schema?.properties?.error?.properties?.code?.enum;
+    expect(codesOf('sendSms', '402')).toEqual(['INSUFFICIENT_CREDITS']);
+    expect(codesOf('getMessage', '404')).toEqual(['NOT_FOUND']);
+    expect(codesOf('sendSms', '422')).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'INVALID_PHONE']));
+    expect(codesOf('sendSms', '422')).not.toContain('NOT_FOUND');
+  });
+
+  it("keeps the validator's own keywords and formats out of the document, and still validates with them", async () => {
+    const text = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
+    expect(text).not.toMatch(/"errorMessage"|"maxBytes"|"iso-date-time"|"format":"e164"/);
+    expect(text).toContain('"x-max-bytes"');
+    // The routes still answer with their own wording and limits.
+    const token = await t.tokenFor(await t.createAccount());
+    const bad = await t.call('POST', '/v1/sms/send', token, { to: '+1', message: 'hi', scheduled_at: 'tomorrow' });
+    expect(bad.statusCode).toBe(422);
+    expect(JSON.stringify(bad.json().error.details)).toContain('must be an ISO 8601 date-time');
   });
 
   it("is Herald's reference page, not Swagger UI's", async () => {

@@ -1,5 +1,6 @@
 import type { SwaggerOptions } from '@fastify/swagger';
 import type { Scope } from '../core/scopes.js';
+import { finishDocument } from './openapi-document.js';
 import { MAX_NESTING_DEPTH } from './validation.js';
 
 /** What the scopes that belong to no channel allow; each channel describes its own (its module's `scopes`). */
@@ -22,11 +23,14 @@ const listed = (names: readonly string[]): string =>
 
 export function openApiOptions(publicUrl: string, channels: ChannelReference): SwaggerOptions {
   return {
+    // Descriptions, headers and per-status error codes for every response, and schemas any tool reads (openapi-document.ts).
+    transformObject: (document) => finishDocument('openapiObject' in document ? document.openapiObject : document.swaggerObject),
     openapi: {
       openapi: '3.1.0',
       info: {
         title: 'Herald API',
         version: '1.0.0',
+        license: { name: 'MIT', identifier: 'MIT' },
         description:
           `Send ${listed(channels.tags.map((tag) => tag.name))} messages and follow them from \`queued\` to \`delivered\`. ` +
           'Every /v1 response is `{success, data}` or `{success: false, error: {code, message, details?}}` ' +
@@ -40,7 +44,7 @@ export function openApiOptions(publicUrl: string, channels: ChannelReference): S
         { name: 'OAuth', description: 'Access tokens' },
         ...channels.tags,
         { name: 'Messages', description: 'Any channel' },
-        { name: 'Account' },
+        { name: 'Account', description: 'The account and its credit balance' },
         { name: 'Webhooks', description: 'Signed event deliveries: registration, signing secret, delivery log, replay' },
         { name: 'Operations', description: 'Health checks for load balancers and orchestrators' },
       ],

@@ -63,6 +63,7 @@ export function smsSettings(env: SettingsReader): SmsSettings {
 export const smsModule: ChannelModule<SmsSettings> = {
   name: 'sms',
   title: 'SMS',
+  description: 'Text messages through an SMSC (SMPP 3.4) or the sandbox, one at a time or to up to 1,000 recipients',
   scopes: { send: 'Send SMS', read: 'Read SMS status' },
   prices: [SMS_SEGMENT_PRICE],
   settings: smsSettings,

@@ -1,0 +1,138 @@
+import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
+import { httpStatusOf } from './error-handler.js';
+
+/**
+ * The generated OpenAPI document, finished for readers and client generators (`finishDocument`).
+ *
+ * What the generated reference leaves out of each response, filled in once for every route: a
+ * description instead of "Default Response", the headers Herald sends (X-Request-Id everywhere,
+ * RateLimit-* under /v1, Retry-After on 429 and 503, Idempotent-Replayed on a replayed POST), and,
+ * for an error status, only the error codes that status can carry (docs/errors.md).
+ */
+
+interface Schema {
+  type?: string;
+  enum?: string[];
+  description?: string;
+  properties?: Record<string, Schema>;
+  [keyword: string]: unknown;
+}
+interface Response {
+  description?: string;
+  headers?: Record<string, unknown>;
+  content?: Record<string, { schema?: Schema }>;
+}
+interface Operation {
+  responses?: Record<string, Response>;
+}
+interface Document {
+  paths?: Record<string, Record<string, Operation>>;
+}
+
+const CODES_BY_STATUS = new Map<number, ErrorCode[]>();
+for (const code of ERROR_CODES) {
+  const status = httpStatusOf(code);
+  CODES_BY_STATUS.set(status, [...(CODES_BY_STATUS.get(status) ?? []), code]);
+}
+
+const SUCCESS: Record<number, string> = { 200: 'OK', 201: 'Created', 202: 'Accepted', 204: 'No content' };
+const FAILURE: Record<number, string> = {
+  400: 'The request is malformed',
+  401: 'No valid access token',
+  402: 'Not enough credits',
+  403: 'Not allowed to this token or address',
+  404: 'Not found',
+  408: 'The request took too long to arrive',
+  409: 'In conflict with the current state',
+  413: 'The body is too large',
+  422: 'The request is well-formed but invalid',
+  429: 'Too many requests',
+  431: 'The headers are too large',
+  500: 'A failure on our side',
+  503: 'Shutting down or overloaded: nothing was done',
+};
+
+const header = (description: string, schema: Schema = { type: 'string' }) => ({ description, schema });
+const REQUEST_ID = header(
+  'The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support.',
+);
+const RATE_LIMIT = {
+  'RateLimit-Limit': header("Requests the client's plan allows in a burst.", { type: 'integer' }),
+  'RateLimit-Remaining': header('Requests left in the burst now.', { type: 'integer' }),
+  'RateLimit-Reset': header('Seconds until the burst is whole again.', { type: 'integer' }),
+};
+const RETRY_AFTER = header('Seconds to wait before sending the request again.', { type: 'integer' });
+const REPLAYED = header('`true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one.', {
+  type: 'string',
+  enum: ['true'],
+});
+
+/** Describes every response of `document` in place (see above) and returns it. */
+export function describeResponses<T>(document: T): T {
+  for (const [path, methods] of Object.entries((document as Document).paths ?? {})) {
+    const v1 = path.startsWith('/v1/');
+    for (const [method, operation] of Object.entries(methods)) {
+      for (const [status, response] of Object.entries(operation.responses ?? {})) {
+        const code = Number(status);
+        const codes = CODES_BY_STATUS.get(code) ?? [];
+        if (!response.description || response.description === 'Default Response') {
+          response.description = code < 400 ? (SUCCESS[code] ?? 'OK') : `${FAILURE[code] ?? 'Failed'}: ${codes.join(', ')}`;
+        }
+        response.headers = Object.assign(
+          { 'X-Request-Id': REQUEST_ID },
+          v1 ? RATE_LIMIT : {},
+          code === 429 || code === 503 ? { 'Retry-After': RETRY_AFTER } : {},
+          v1 && method === 'post' && code < 300 ? { 'Idempotent-Replayed': REPLAYED } : {},
+          response.headers,
+        );
+        const error = response.content?.['application/json']?.schema?.properties?.error;
+        if (code >= 400 && codes.length > 0 && error?.properties?.code) {
+          error.properties = Object.assign({}, error.properties, {
+            code: { type: 'string', enum: codes, description: 'Stable machine-readable code; see the error catalogue in docs/errors.md.' },
+          });
+        }
+      }
+    }
+  }
+  return document;
+}
+
+/** Ajv's own keywords and formats, which a client generator does not know, as OpenAPI tools read them. */
+const PHONE_PATTERN = '^\\+[1-9][0-9]{1,14}$';
+
+/**
+ * Rewrites, in place, what only Herald's validator understands: `errorMessage` (its wording of a
+ * failure) is dropped; `maxBytes` (a UTF-8 byte limit) becomes the extension `x-max-bytes`; the
+ * format `iso-date-time` becomes `date-time`, and `e164` a pattern (the numbering-plan check stays
+ * the server's).
+ */
+export function portableSchemas<T>(document: T): T {
+  const pending: unknown[] = [(document as Document).paths];
+  while (pending.length > 0) {
+    const node = pending.pop();
+    if (Array.isArray(node)) {
+      pending.push(...node);
+      continue;
+    }
+    if (node === null || typeof node !== 'object') continue;
+    const schema = node as Schema;
+    if ('errorMessage' in schema) delete schema.errorMessage;
+    if ('maxBytes' in schema) {
+      schema['x-max-bytes'] = schema.maxBytes;
+      delete schema.maxBytes;
+    }
+    if (schema.format === 'iso-date-time') schema.format = 'date-time';
+    if (schema.format === 'e164') {
+      delete schema.format;
+      schema.pattern ??= PHONE_PATTERN;
+      schema['x-format'] = 'e164';
+    }
+    pending.push(...Object.values(schema));
+  }
+  return document;
+}
+
+/** Both of the above: what `openApiOptions` gives @fastify/swagger to run on the document it generated. */
+// A copy: the generated document may share schema objects with the routes, whose validation
+// still needs `errorMessage` and `maxBytes`.
+export const finishDocument = <T>(document: T): T => portableSchemas(describeResponses(structuredClone(document)));
