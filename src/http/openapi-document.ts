@@ -27,6 +27,7 @@ interface Operation {
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
+  components?: { schemas?: Record<string, unknown>; [part: string]: unknown };
 }
 
 const CODES_BY_STATUS = new Map<number, ErrorCode[]>();
@@ -67,6 +68,20 @@ const REPLAYED = header('`true` when this is the kept answer to an earlier reque
   enum: ['true'],
 });
 
+/**
+ * The schema as a reference to `components.schemas[name]`, where it is put the first time; a
+ * schema that differs from the one already there under that name stays inline. The error envelope
+ * of each status is then written once, not once per route.
+ */
+function named(document: Document, name: string, schema: Schema): Schema {
+  document.components ??= {};
+  const schemas = (document.components.schemas ??= {});
+  const kept = schemas[name];
+  if (kept === undefined) schemas[name] = schema;
+  else if (JSON.stringify(kept) !== JSON.stringify(schema)) return schema;
+  return { $ref: `#/components/schemas/${name}` };
+}
+
 /** Describes every response of `document` in place (see above) and returns it. */
 export function describeResponses<T>(document: T): T {
   for (const [path, methods] of Object.entries((document as Document).paths ?? {})) {
@@ -85,11 +100,13 @@ export function describeResponses<T>(document: T): T {
           v1 && method === 'post' && code < 300 ? { 'Idempotent-Replayed': REPLAYED } : {},
           response.headers,
         );
-        const error = response.content?.['application/json']?.schema?.properties?.error;
-        if (code >= 400 && codes.length > 0 && error?.properties?.code) {
+        const body = response.content?.['application/json'];
+        const error = body?.schema?.properties?.error;
+        if (body?.schema && code >= 400 && codes.length > 0 && error?.properties?.code) {
           error.properties = Object.assign({}, error.properties, {
             code: { type: 'string', enum: codes, description: 'Stable machine-readable code; see the error catalogue in docs/errors.md.' },
           });
+          body.schema = named(document as Document, `Error${status}`, body.schema);
         }
       }
     }

@@ -12,6 +12,7 @@ interface Operation {
 }
 
 interface ErrorSchema {
+  $ref?: string;
   properties?: { error?: { properties?: { code?: { enum?: string[] } } } };
 }
 
@@ -19,11 +20,14 @@ interface ErrorSchema {
 describe('the API reference', () => {
   let t: TestApp;
   let operations: Array<{ path: string; method: string; operation: Operation }>;
+  let components: Record<string, ErrorSchema>;
   beforeAll(async () => {
     t = await createTestApp('sqlite');
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
       paths: Record<string, Record<string, Operation>>;
+      components: { schemas: Record<string, ErrorSchema> };
     };
+    components = document.components.schemas;
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
     );
@@ -63,10 +67,14 @@ describe('the API reference', () => {
   });
 
   it('gives each error status only the codes it can carry (402 INSUFFICIENT_CREDITS, 404 NOT_FOUND)', () => {
-    const codesOf = (operationId: string, status: string) =>
-      operations.find(({ operation }) => operation.operationId === operationId)?.operation.responses?.[status]?.content?.[
+    const codesOf = (operationId: string, status: string) => {
+      const schema = operations.find(({ operation }) => operation.operationId === operationId)?.operation.responses?.[status]?.content?.[
         'application/json'
-      ]?.schema?.properties?.error?.properties?.code?.enum;
+      ]?.schema;
+      // Each status's error envelope is written once, under components.schemas, and referenced.
+      expect(schema?.$ref).toBe(`#/components/schemas/Error${status}`);
+      return components[`Error${status}`]?.properties?.error?.properties?.code?.enum;
+    };
     expect(codesOf('sendSms', '402')).toEqual(['INSUFFICIENT_CREDITS']);
     expect(codesOf('getMessage', '404')).toEqual(['NOT_FOUND']);
     expect(codesOf('sendSms', '422')).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'INVALID_PHONE']));
