@@ -75,7 +75,8 @@ const REPLAYED = header('`true` when this is the kept answer to an earlier reque
  */
 function named(document: Document, name: string, schema: Schema): Schema {
   document.components ??= {};
-  const schemas = (document.components.schemas ??= {});
+  document.components.schemas ??= {};
+  const schemas = document.components.schemas;
   const kept = schemas[name];
   if (kept === undefined) schemas[name] = schema;
   else if (JSON.stringify(kept) !== JSON.stringify(schema)) return schema;
