@@ -44,9 +44,10 @@ describe('the API reference', () => {
     expect(ids).toEqual(expect.arrayContaining(['sendSms', 'sendSmsBulk', 'listMessages', 'getMessage', 'createToken', 'createWebhook']));
   });
 
-  it('says which scope each /v1 operation needs, and that the token endpoint and health checks need none', () => {
+  it('says which scope each /v1 operation needs, that the token endpoint takes HTTP Basic or the form, and the health checks nothing', () => {
     for (const { path, method, operation } of operations) {
       if (path.startsWith('/v1/')) expect(operation.security?.length, `${method} ${path}`).toBeGreaterThan(0);
+      else if (path === '/oauth/token') expect(operation.security).toEqual([{ clientBasic: [] }, {}]);
       else expect(operation.security, `${method} ${path}`).toEqual([]);
     }
   });

@@ -50,6 +50,11 @@ export function openApiOptions(publicUrl: string, channels: ChannelReference): S
       ],
       components: {
         securitySchemes: {
+          clientBasic: {
+            type: 'http',
+            scheme: 'basic',
+            description: 'client_secret_basic (RFC 6749 §2.3.1): the client id and secret as HTTP Basic credentials, at /oauth/token only.',
+          },
           oauth2: {
             type: 'oauth2',
             description: 'Client credentials; send the token as `Authorization: Bearer <token>`.',

@@ -189,8 +189,9 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
       schema: {
         summary: 'Get an access token (OAuth 2.0 client credentials)',
         operationId: 'createToken',
-        // Authenticated by the client's own credentials (in the form or HTTP Basic), not a bearer token.
-        security: [],
+        // The client's own credentials, not a bearer token: HTTP Basic (client_secret_basic), or
+        // none in the header and both in the form (client_secret_post).
+        security: [{ clientBasic: [] }, {}],
         description:
           'RFC 6749 §4.4. Authenticate with `client_secret_post` (form fields) or `client_secret_basic` ' +
           '(HTTP Basic). Answers carry `Cache-Control: no-store`. Errors use the OAuth body `{error, error_description}`.',
