@@ -54,9 +54,9 @@ export default async function setup(project: TestProject): Promise<void> {
  */
 function buildFromSources(): void {
   try {
-    execFileSync(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { stdio: 'pipe' });
+    execFileSync(process.execPath, [TSC, '-b', 'tsconfig.build.json'], { stdio: 'pipe', timeout: 180_000 });
   } catch (error) {
-    const output = (error as { stdout?: Buffer }).stdout?.toString() ?? String(error);
+    const output = (error as { stdout?: Buffer }).stdout?.toString() || String(error);
     throw new Error(`the build (tsc -b tsconfig.build.json) failed, so the end-to-end tests cannot run:\n${output}`);
   }
 }

@@ -13,9 +13,8 @@ export const applyProviderReceipts: BatchJobHandler<'provider_receipt'> = async 
     const outcomes = jobs.map((job, i): [Job<'provider_receipt'>, JobResult] => {
       if (results[i] !== 'unmatched') return [job, DONE];
       const receipt = job.payload;
-      // The hand-over may still be committing: tried again a few times before it is dropped. A
-      // receipt of a channel this Herald no longer serves will never match: dropped at once.
-      if (job.attempts <= UNMATCHED_RECEIPT_RETRY.retries && tx.channels.has(receipt.channel)) {
+      // The hand-over may still be committing: tried again a few times before it is dropped.
+      if (job.attempts <= UNMATCHED_RECEIPT_RETRY.retries) {
         return [
           job,
           { done: false, retryAt: ctx.clock.now() + UNMATCHED_RECEIPT_RETRY.delayMs, error: 'no message matches this receipt yet' },

@@ -6,7 +6,8 @@ import { httpStatusOf } from './error-handler.js';
  *
  * What the generated reference leaves out of each response, filled in once for every route: a
  * description instead of "Default Response", the headers Herald sends (X-Request-Id everywhere,
- * RateLimit-* under /v1, Retry-After on 429 and 503, Idempotent-Replayed on a replayed POST), and,
+ * RateLimit-* on /v1 answers that passed the rate limit or were refused by it, Retry-After on 409,
+ * 429 and 503, Idempotent-Replayed on a replayed POST), and,
  * for an error status, only the error codes that status can carry (docs/errors.md).
  */
 
@@ -57,12 +58,15 @@ const header = (description: string, schema: Schema = { type: 'string' }) => ({ 
 const REQUEST_ID = header(
   'The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support.',
 );
+/** Where rate limits are on (REDIS_URL or this process's buckets: every `herald serve`). */
 const RATE_LIMIT = {
   'RateLimit-Limit': header("Requests the client's plan allows in a burst.", { type: 'integer' }),
   'RateLimit-Remaining': header('Requests left in the burst now.', { type: 'integer' }),
   'RateLimit-Reset': header('Seconds until the burst is whole again.', { type: 'integer' }),
 };
-const RETRY_AFTER = header('Seconds to wait before sending the request again.', { type: 'integer' });
+const RETRY_AFTER = header('Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE).', {
+  type: 'integer',
+});
 const REPLAYED = header('`true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one.', {
   type: 'string',
   enum: ['true'],
@@ -91,19 +95,29 @@ export function describeResponses<T>(document: T): T {
       for (const [status, response] of Object.entries(operation.responses ?? {})) {
         const code = Number(status);
         const codes = CODES_BY_STATUS.get(code) ?? [];
-        if (!response.description || response.description === 'Default Response') {
-          response.description = code < 400 ? (SUCCESS[code] ?? 'OK') : `${FAILURE[code] ?? 'Failed'}: ${codes.join(', ')}`;
-        }
-        response.headers = Object.assign(
-          { 'X-Request-Id': REQUEST_ID },
-          v1 ? RATE_LIMIT : {},
-          code === 429 || code === 503 ? { 'Retry-After': RETRY_AFTER } : {},
-          v1 && method === 'post' && code < 300 ? { 'Idempotent-Replayed': REPLAYED } : {},
-          response.headers,
-        );
         const body = response.content?.['application/json'];
+        // Herald's envelope `{success: false, error: {code...}}`, not another body (OAuth's, /readyz's).
+        const enveloped = code >= 400 && body?.schema?.properties?.error?.properties?.code !== undefined;
+        if (!response.description || response.description === 'Default Response') {
+          response.description =
+            code < 400
+              ? (SUCCESS[code] ?? 'OK')
+              : `${FAILURE[code] ?? 'Failed'}${enveloped && codes.length > 0 ? `: ${codes.join(', ')}` : ''}`;
+        }
+        const has = (name: string) => Object.keys(response.headers ?? {}).some((key) => key.toLowerCase() === name.toLowerCase());
+        // Copies, not shared objects: a YAML rendering would otherwise write anchors and aliases.
+        response.headers = structuredClone(
+          Object.assign(
+            { 'X-Request-Id': REQUEST_ID },
+            // Sent by the rate limit's hook: on what passed it (an answer) or was refused by it.
+            v1 && (code < 300 || code === 429) ? RATE_LIMIT : {},
+            v1 && (code === 429 || code === 503 || code === 409) && !has('Retry-After') ? { 'Retry-After': RETRY_AFTER } : {},
+            v1 && method === 'post' && code < 500 ? { 'Idempotent-Replayed': REPLAYED } : {},
+            response.headers,
+          ),
+        );
         const error = body?.schema?.properties?.error;
-        if (body?.schema && code >= 400 && codes.length > 0 && error?.properties?.code) {
+        if (body?.schema && enveloped && codes.length > 0 && error?.properties) {
           error.properties = Object.assign({}, error.properties, {
             code: { type: 'string', enum: codes, description: 'Stable machine-readable code; see the error catalogue in docs/errors.md.' },
           });

@@ -1,6 +1,4 @@
-import { sql } from 'kysely';
 import { afterEach, beforeEach, expect, it } from 'vitest';
-import { JOB_KINDS } from '../../src/core/delivery/job-kinds.js';
 import { CHANNEL_MODULES } from '../../src/main/channels.js';
 import { verifyWebhook } from '../../src/webhooks/verify.js';
 import { createTestApp, type TestApp } from '../app-harness.js';
@@ -133,22 +131,6 @@ describeEachDialect('a channel added through the list of channel modules', (dial
         headers: { 'content-type': 'application/x-www-form-urlencoded' },
       });
       expect(refused.json()).toMatchObject({ error: 'invalid_scope' });
-      // A receipt of the channel stored before it left the list can never match: dropped at once, not retried.
-      const now = plain.clock.now();
-      await plain.store.jobs.enqueueMany(
-        [
-          {
-            kind: JOB_KINDS.providerReceipt,
-            messageId: null,
-            payload: { channel: 'echo', providerMessageId: 'echo-1', status: 'delivered', occurredAt: now },
-            runAt: now,
-          },
-        ],
-        now,
-      );
-      expect(await plain.drain()).toBe(1);
-      const { rows } = await sql<{ n: number | string }>`select count(*) as n from jobs`.execute(plain.database.db);
-      expect(Number(rows[0]?.n)).toBe(0);
     } finally {
       await plain.close();
     }

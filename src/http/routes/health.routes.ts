@@ -48,6 +48,10 @@ const Health = Type.Object({
   providers: Type.Optional(Type.Array(ProviderHealth)),
 });
 
+const NotReady = Type.Object(Health.properties, {
+  description: 'Not ready: the store does not answer, a migration is pending, or the node is draining (`status` and `checks` say which)',
+});
+
 /** `/healthz`: the process answers. `/readyz`: it can serve traffic (store up, schema current, not draining). */
 export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Promise<void> {
   // Never shed under load (alwaysAdmitted): an orchestrator must see a busy node as alive and ready.
@@ -69,7 +73,7 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         operationId: 'getReadiness',
         security: [],
         tags: ['Operations'],
-        response: { 200: Health, 503: Health },
+        response: { 200: Health, 503: NotReady },
       },
       logLevel: 'warn',
       config: { alwaysAdmitted: true },
