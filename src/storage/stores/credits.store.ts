@@ -135,10 +135,9 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
     // account's row held), on SQLite in a second one (in process, microseconds).
     const postgres = isPostgres(db);
     const counted = Object.entries(counts).filter((entry): entry is [string, number] => entry[1] !== undefined && entry[1] > 0);
-    const countParameters = counted.flatMap(([channel, n]) => [channel, n]);
     if (postgres && counted.length > 0) {
       const result = await db.executeQuery(
-        CompiledQuery.raw(holdAndCountSql(counted.length), [total, accountId, total, ...countParameters]),
+        CompiledQuery.raw(holdAndCountSql(counted.length), [total, accountId, total, ...counted.flat()]),
       );
       if (result.rows.length === 0) return false;
     } else {
