@@ -17,6 +17,8 @@ import { type BatchJobHandler, type ClaimStep, DONE } from './job.js';
 import { backoffDelayMs } from './retry-policy.js';
 import type { SettleJobs } from './settle-jobs.js';
 
+const EXPIRED = { code: 'EXPIRED', message: 'No provider accepted the message within the delivery time limit.' };
+
 const unknownOutcome = (error: unknown): SendOutcome => ({
   ok: false,
   retryable: true,
@@ -141,34 +143,37 @@ async function handOverAll(
     items.map(async ({ job, message, payload }) => {
       // A scheduled message's delivery time starts at its scheduled time, not when it was accepted.
       const dueSince = Math.max(message.createdAt, message.scheduledAt ?? 0);
-      if (clock.now() - dueSince > ctx.retry.maxAgeMs) {
-        end({
-          kind: 'failed',
-          job,
-          message,
-          reason: { code: 'EXPIRED', message: 'No provider accepted the message within the delivery time limit.' },
-          at: clock.now(),
-        });
-        return;
-      }
+      const expired = clock.now() - dueSince > ctx.retry.maxAgeMs;
       // Marked in flight by an earlier attempt whose outcome was never recorded: in doubt. The
       // provider may hold it; the channel's recovery policy says what to do (docs/delivery.md).
       // Left `claimed`, it never left its worker's process: sent as if nothing had happened.
       // A message the provider can finish here (it knows which parts it took) is not in doubt to it.
       const inDoubt = message.dispatchState === 'in_flight' && !provider.resumable?.(message.id);
       const policy = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
+      const asks = policy === 'ask' && provider.lookup !== undefined;
+      // Past its time limit, a message is failed; unless its provider may hold it and can say so.
+      if (expired && !asks) {
+        end({ kind: 'failed', job, message, reason: EXPIRED, at: clock.now() });
+        return;
+      }
       // `ask` of a provider that cannot answer is never a blind re-send: it holds.
       if (policy === 'hold' || (policy === 'ask' && !provider.lookup)) {
         ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt; held, not sent again');
         end({ kind: 'unconfirmed', job, message, at: clock.now() });
         return;
       }
-      if (policy === 'ask' && provider.lookup) {
+      if (asks && provider.lookup) {
         let held: { providerMessageId: string } | undefined;
         try {
           held = await provider.lookup(message.id);
         } catch (error) {
-          // Unknown whether it holds the message: asked again later, never sent blind.
+          // Unknown whether it holds the message: never sent blind. Asked again later while there
+          // is time; past the time limit it is held as sent and unconfirmed, as `hold` would.
+          if (expired) {
+            ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt past the time limit; held');
+            end({ kind: 'unconfirmed', job, message, at: clock.now() });
+            return;
+          }
           const retryAt = clock.now() + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random);
           const text = error instanceof Error ? error.message : String(error);
           end({ kind: 'retry', job, message, result: { done: false, retryAt, error: `lookup failed: ${text}` }, clearInFlight: false });
@@ -176,6 +181,12 @@ async function handOverAll(
         }
         if (held) {
           end({ kind: 'accepted', job, message, outcome: { ok: true, ...held }, at: clock.now(), detail: `accepted by ${provider.name}` });
+          return;
+        }
+        // The provider does not hold it. Out of attempts or of time (the last attempt's outcome was
+        // in doubt: see outcomeEnding), it fails now, with the reason it waited for.
+        if (expired || message.attempts >= ctx.retry.maxAttempts) {
+          end({ kind: 'failed', job, message, reason: givenUp(message, expired), at: clock.now() });
           return;
         }
       }
@@ -355,14 +366,33 @@ function conclude(
   const retryAt = now + (outcome.retryAfterMs ?? backoffDelayMs(ctx.retry, attempt, ctx.random));
   const counted = !outcome.unavailable;
   if ((counted && attempt >= ctx.retry.maxAttempts) || retryAt - dueSince > ctx.retry.maxAgeMs) {
-    // The last attempt's outcome may hide an acceptance: where the channel holds hand-overs in
-    // doubt (`hold`, or `ask` of a provider that cannot answer), the provider may have the message,
-    // so it is held as sent and unconfirmed (and charged), not failed and refunded for a message
-    // that may yet be delivered. (Under `ask` of a provider that can answer it fails, as before:
-    // asking on the last attempt is not done yet.)
-    if (outcome.maybeAccepted && mayHaveLeft && holdsInDoubt(provider, ctx.recovery?.[provider.channel])) {
-      ctx.logger.info({ message_id: message.id, provider: provider.name, attempt }, 'last hand-over in doubt; held, not failed');
-      return { kind: 'unconfirmed', job, message, at: now };
+    // The last attempt's outcome may hide an acceptance: the provider may have the message.
+    if (outcome.maybeAccepted && mayHaveLeft) {
+      const configured = ctx.recovery?.[provider.channel];
+      // Where the channel holds hand-overs in doubt (`hold`, or `ask` of a provider that cannot
+      // answer), it is held as sent and unconfirmed (and charged), not failed and refunded for a
+      // message that may yet be delivered.
+      if (holdsInDoubt(provider, configured)) {
+        ctx.logger.info({ message_id: message.id, provider: provider.name, attempt }, 'last hand-over in doubt; held, not failed');
+        return { kind: 'unconfirmed', job, message, at: now };
+      }
+      // Under `ask` of a provider that can answer, it stays in flight and the provider is asked
+      // after the backoff: held → sent; not held → failed and refunded (handOverAll); never sent again.
+      if (recoveryPolicyOf(provider, configured) === 'ask' && provider.lookup) {
+        ctx.logger.info(
+          { message_id: message.id, provider: provider.name, attempt },
+          'last hand-over in doubt; the provider will be asked',
+        );
+        const reason = { code: outcome.code, message: outcome.message };
+        return {
+          kind: 'retry',
+          job,
+          message,
+          result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
+          clearInFlight: false,
+          reason,
+        };
+      }
     }
     return {
       kind: 'failed',
@@ -396,4 +426,14 @@ function conclude(
         : outcome.message,
     },
   };
+}
+
+/**
+ * Why a message in doubt that its provider says it does not hold is failed: its last attempt's
+ * answer (noted as it waited), or its time limit.
+ */
+function givenUp(message: Message, expired: boolean): { code: string; message: string } {
+  if (expired && !message.error) return EXPIRED;
+  const last = message.error ?? { code: 'PROVIDER_UNREACHABLE', message: 'The provider did not answer.' };
+  return { code: last.code, message: `${last.message} (gave up after ${message.attempts} attempts; the provider does not hold it)` };
 }

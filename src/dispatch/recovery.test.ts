@@ -11,6 +11,7 @@ import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { OutboundMessage, Provider, SendOutcome } from '../core/delivery/provider.js';
 import { trackHealth } from '../core/delivery/provider-health.js';
 import type { Store } from '../core/ports.js';
+import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import { Worker } from './worker.js';
 
 /**
@@ -148,6 +149,91 @@ describeEachDialect('a hand-over in doubt, with the sandbox', (dialect) => {
     const id = await h.send('+14155552671');
     await h.t.drain();
     expect(await h.view(id)).toMatchObject({ status: 'delivered', error: null });
+  });
+});
+
+describeEachDialect('the last attempt in doubt, under ask (the sandbox)', (dialect) => {
+  const h = useHarness(dialect);
+  const retry = { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 };
+  let sandbox: Provider;
+  /** The sandbox, whose answers never arrive in time: `takes` says whether it got the message first. */
+  const unanswered = (takes: boolean, lookup?: Provider['lookup']): Provider => ({
+    name: sandbox.name,
+    channel: sandbox.channel,
+    async send(outbound, signal) {
+      if (takes) expect((await sandbox.send(outbound, signal)).ok).toBe(true);
+      return { ok: false, retryable: true, maybeAccepted: true, code: 'PROVIDER_TIMEOUT', message: 'The provider did not answer in time.' };
+    },
+    lookup: lookup ?? ((id) => sandbox.lookup?.(id) ?? Promise.resolve(undefined)),
+  });
+  beforeEach(() => {
+    sandbox = h.t.providers.sms;
+    h.t.dispatch.retry = retry;
+  });
+  afterEach(() => {
+    h.t.dispatch.retry = DEFAULT_RETRY_POLICY;
+  });
+
+  it('waits to ask instead of failing: queued, saying why, still in flight', async () => {
+    h.t.providers.sms = unanswered(true);
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'queued', error: { code: 'PROVIDER_TIMEOUT' } });
+    expect((await h.t.store.messages.findById(id))?.dispatchState).toBe('in_flight');
+  });
+
+  it('the provider holds it: sent with its id and charged, handed over once', async () => {
+    h.t.providers.sms = unanswered(true);
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    h.t.clock.advance(3_600_000);
+    await h.t.drain();
+    const held = await h.t.store.sandbox.find(id);
+    expect(await h.t.store.messages.findById(id)).toMatchObject({
+      status: 'sent',
+      providerMessageId: held?.providerMessageId,
+      error: null,
+    });
+    expect((await h.view(id)).credits_used).toBe(1);
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('the provider does not hold it: failed with the last answer and refunded, never handed over again', async () => {
+    h.t.providers.sms = unanswered(false);
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    h.t.clock.advance(3_600_000);
+    await h.t.drain();
+    const view = await h.view(id);
+    expect(view).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'PROVIDER_TIMEOUT' } });
+    expect(view.error?.message).toBe('The provider did not answer in time. (gave up after 1 attempts; the provider does not hold it)');
+    expect(await h.t.store.sandbox.find(id)).toBeUndefined();
+    await h.expectLedgerBalanced();
+  });
+
+  it('a provider that cannot be asked before the time limit: held as sent and unconfirmed, never failed blind', async () => {
+    h.t.providers.sms = unanswered(true, () => Promise.reject(new Error('lookup timed out')));
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    h.t.clock.advance(3_600_000);
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'queued' }); // asked again later
+    h.t.clock.advance(DEFAULT_RETRY_POLICY.maxAgeMs);
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'sent', credits_used: 1, error: { code: 'HANDOVER_UNCONFIRMED' } });
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('past the time limit a message in doubt is asked first: the one the provider holds is sent, not failed as expired', async () => {
+    h.t.dispatch.retry = DEFAULT_RETRY_POLICY;
+    const id = await h.send('+15005550003');
+    await h.leaveInDoubt([id]);
+    h.t.clock.advance(DEFAULT_RETRY_POLICY.maxAgeMs + 1);
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'sent', credits_used: 1, error: null });
+    await h.expectLedgerBalanced();
   });
 });
 
