@@ -27,7 +27,7 @@ import {
   startWorker,
 } from './lib/herald.js';
 import { type LoadResult, load, median } from './lib/load.js';
-import { type Phase, type PhaseFigures, phasedLoad, phaseFigures, recoverySeconds } from './lib/overload.js';
+import { type Phase, type PhaseFigures, phasedLoad, phaseFigures, recoverySeconds, windowsOf } from './lib/overload.js';
 import { pacedLoad } from './lib/paced.js';
 import { type SmscPipelineResult, smscPipeline } from './lib/smsc-pipeline.js';
 import { bulkOf, pendingOf, recipients, sms, waitForDrain } from './lib/traffic.js';
@@ -47,7 +47,8 @@ const { values } = parseArgs({
     'overload-connections': { type: 'string', default: '1200' },
     /**
      * Servers the overload case alternates: `off` (shedding disabled, as before it existed), `on`
-     * (the defaults), or settings of their own (`OVERLOAD_MAX_EVENT_LOOP_DELAY_MS=50+OVERLOAD_MAX_QUEUE_WAIT_MS=50`).
+     * (the defaults), settings of their own (`OVERLOAD_MAX_EVENT_LOOP_DELAY_MS=50+OVERLOAD_MAX_QUEUE_WAIT_MS=50`),
+     * or `base=DIR`: the defaults served by another checkout's build.
      */
     'overload-variants': { type: 'string', default: 'off,on' },
     /** The smsc case: messages per run, and PostgreSQL settings to compare (`--smsc-env DISPATCH_THREAD=false`). */
@@ -126,13 +127,14 @@ const sendTo = (herald: RunningHerald, token: string) => ({
 
 async function withServer<T>(
   dialect: Dialect,
-  options: { worker: boolean; env?: Record<string, string> },
+  options: { worker: boolean; env?: Record<string, string>; cli?: string | undefined },
   work: (herald: RunningHerald, token: string, account: BenchAccount, store: BenchStore) => Promise<T>,
 ): Promise<T> {
   const store = await benchStore(dialect, values['postgres-url'] as string);
   try {
-    const account = createAccount(store, CLI_PATH);
-    const herald = await startHerald(store, { worker: options.worker, env: options.env, cli: CLI_PATH });
+    const cli = options.cli ?? CLI_PATH;
+    const account = createAccount(store, cli);
+    const herald = await startHerald(store, { worker: options.worker, env: options.env, cli });
     try {
       const token = await herald.token(account);
       // Warm up: JIT, caches, the first prepared statements.
@@ -413,25 +415,32 @@ async function overload(rate: number, connections: number, variants: string[]) {
   const rounds: Array<Record<string, unknown>> = [];
   for (let round = 0; round < Math.min(ROUNDS, 2); round++) {
     for (const variant of variants) {
-      const env = variant === 'off' ? SHEDDING_OFF : variant === 'on' ? {} : settingsOf(variant);
+      // `base=DIR`: the defaults, served by another checkout's build (a before/after of a change).
+      const cli = variant.startsWith('base=') ? resolve(variant.slice(5), 'dist/main/cli.js') : undefined;
+      const env = variant === 'off' ? SHEDDING_OFF : variant === 'on' || cli ? {} : settingsOf(variant);
       rounds.push(
-        await withServer('sqlite', { worker: false, env }, async (herald, token) => {
+        await withServer('sqlite', { worker: false, env, cli }, async (herald, token) => {
           const shedding = watchShedding(herald);
           const { result, peak } = await peakRss(herald, () =>
             phasedLoad({ url: `${herald.url}/v1/sms/send`, token, bodyFor: sms, phases, connections }),
           ).finally(() => shedding.stop());
-          const [warmUp, before, during, afterwards] = phaseFigures(result, phases, CLIENT_TIMEOUT_MS);
-          const unloadedP99 = before?.acceptedP99 ?? 0;
+          const [warmUp, unloaded, during, afterwards] = phaseFigures(result, phases, CLIENT_TIMEOUT_MS);
+          const unloadedP99 = unloaded?.acceptedP99 ?? 0;
+          const before = windowsOf(result, phases, 1);
           return {
             variant,
             round: round + 1,
             connections: result.connections,
             sendLateP99: result.sendLateP99,
-            phases: [warmUp, before, during, afterwards],
+            phases: [warmUp, unloaded, during, afterwards],
             unloadedP99,
             p99Ratio: round2((during?.acceptedP99 ?? 0) / Math.max(unloadedP99, 0.1)),
-            recoverySeconds: recoverySeconds(result, phases, 2, 2 * unloadedP99) ?? null,
-            timeouts: [warmUp, before, during, afterwards].reduce((n, p) => n + (p?.timeouts ?? 0), 0),
+            // Normal is what the unloaded phase shows second by second: its worst second (a collection,
+            // a checkpoint: 27-73 ms in seconds whose phase's p99 is 8-12) as well as twice its p99.
+            recoverySeconds: recoverySeconds(result, phases, 2, Math.max(2 * unloadedP99, ...before.map((w) => w.p99))) ?? null,
+            // Second by second, the unloaded phase and the one after the overload (their p99 and refusals).
+            windows: { before, after: windowsOf(result, phases, 3) },
+            timeouts: [warmUp, unloaded, during, afterwards].reduce((n, p) => n + (p?.timeouts ?? 0), 0),
             rssPeakMb: mb(peak),
             readyzLoad: shedding.seen,
           };
@@ -636,7 +645,7 @@ async function main() {
     });
     section(
       `Overload (SQLite, ${o.rate} sends/s offered for ${o.phases[2]?.durationSeconds} s over ${o.connections} connections)`,
-      `Open loop: ${o.phases[1]?.ratePerSecond}/s for ${o.phases[1]?.durationSeconds} s after as long a warm-up at that rate (the unloaded latency), ${o.rate}/s for ${o.phases[2]?.durationSeconds} s (twice the sustained rate), ${o.phases[3]?.ratePerSecond}/s for ${o.phases[3]?.durationSeconds} s; latency from when each send was due; a timeout is a send not answered within ${o.clientTimeoutMs / 1000} s. Shedding \`off\`: every bound 0; \`on\`: the defaults. Recovery: from the end of the overload until every 1 s window has its accepted p99 within twice the unloaded p99 and nothing shed.`,
+      `Open loop: ${o.phases[1]?.ratePerSecond}/s for ${o.phases[1]?.durationSeconds} s after as long a warm-up at that rate (the unloaded latency), ${o.rate}/s for ${o.phases[2]?.durationSeconds} s (twice the sustained rate), ${o.phases[3]?.ratePerSecond}/s for ${o.phases[3]?.durationSeconds} s; latency from when each send was due; a timeout is a send not answered within ${o.clientTimeoutMs / 1000} s. Shedding \`off\`: every bound 0; \`on\`: the defaults. Recovery: from the end of the overload until every 1 s window has its accepted p99 within what the unloaded phase showed (twice its p99, or its worst 1 s window if higher) and nothing shed.`,
       [
         '| shedding | round | offered/s | accepted/s | 503/s | other/s | p50 ms | p99 ms | timeouts | recovery | p99 after ms | RSS peak MB |',
         '|---|---|---|---|---|---|---|---|---|---|---|---|',

@@ -244,3 +244,16 @@ export function recoverySeconds(
   if (windows.length - firstOfGood < 2) return undefined;
   return (firstOfGood * windowMs) / 1000;
 }
+
+/** Each `windowMs` window (by due time) of phase `index`: its accepted p99 and its refusals (what recovery is read from). */
+export function windowsOf(result: PhasedResult, phases: readonly Phase[], index: number, windowMs = 1_000): Array<{ p99: number; shed: number }> {
+  const from = phases.slice(0, index).reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
+  const end = from + (phases[index]?.durationSeconds ?? 0) * 1000;
+  const windows: Array<{ p99: number; shed: number }> = [];
+  for (let start = from; start < end; start += windowMs) {
+    const mine = result.outcomes.filter((o) => o.dueMs >= start && o.dueMs < start + windowMs);
+    const accepted = mine.filter((o) => o.status >= 200 && o.status < 300);
+    windows.push({ p99: ms(percentile(sortedLatencies(accepted), 99)), shed: mine.length - accepted.length });
+  }
+  return windows;
+}
