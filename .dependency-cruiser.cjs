@@ -52,7 +52,7 @@ module.exports = {
       comment: 'storage/ implements the ports of core/; it knows no route, job, channel or process.',
       severity: 'error',
       from: { path: '^src/storage/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/(http|dispatch|channels|main|auth|webhooks)/' },
+      to: { path: '^src/(http|dispatch|channels|main|auth|webhooks|metrics)/' },
     },
     {
       name: 'webhooks-build-on-core',
@@ -60,6 +60,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/webhooks/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(?!webhooks/|core/)[^/]+/' },
+    },
+    {
+      name: 'metrics-read-core',
+      comment: 'metrics/ (the Prometheus meter, the scrape, its listener) implements a port of core/ and reads the Store port: it imports core/ only.',
+      severity: 'error',
+      from: { path: '^src/metrics/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(?!(metrics|core)/)[^/]+/' },
     },
     {
       name: 'only-main-composes',

@@ -17,6 +17,7 @@ import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
 import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes } from '../src/main/channels.js';
 import { loadConfig } from '../src/main/config.js';
+import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
@@ -77,6 +78,8 @@ export interface TestAppOptions {
   env?: Record<string, string>;
   /** Whether the node is shutting down (draining); never by default. */
   isDraining?: () => boolean;
+  /** Counts for /metrics (the app's requests, the store's and the worker's moves); nothing by default. */
+  meter?: PrometheusMeter;
   /** Wraps the store the app runs on (to make one of its writes fail, say); the worker's is unwrapped. */
   wrapStore?: (store: Store) => Store;
 }
@@ -107,7 +110,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     Object.assign({}, options.env, options.emailMaxBytes !== undefined ? { EMAIL_MAX_BYTES: String(options.emailMaxBytes) } : {}),
     options.channels ?? CHANNEL_MODULES,
   );
-  const store = storeOf(database, { channels: catalogueOf(config.channels) });
+  const store = storeOf(database, { channels: catalogueOf(config.channels), meter: options.meter });
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
   // Every request and job is logged (at trace level) for the suite's secret scan.
@@ -122,6 +125,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     security: options.security,
     rateLimiting: options.rateLimiting,
     admission: options.admission,
+    metrics: options.meter,
     http: {
       bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
       publicUrl: TEST_PUBLIC_URL,

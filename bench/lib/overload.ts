@@ -246,7 +246,12 @@ export function recoverySeconds(
 }
 
 /** Each `windowMs` window (by due time) of phase `index`: its accepted p99 and its refusals (what recovery is read from). */
-export function windowsOf(result: PhasedResult, phases: readonly Phase[], index: number, windowMs = 1_000): Array<{ p99: number; shed: number }> {
+export function windowsOf(
+  result: PhasedResult,
+  phases: readonly Phase[],
+  index: number,
+  windowMs = 1_000,
+): Array<{ p99: number; shed: number }> {
   const from = phases.slice(0, index).reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
   const end = from + (phases[index]?.durationSeconds ?? 0) * 1000;
   const windows: Array<{ p99: number; shed: number }> = [];

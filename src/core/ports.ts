@@ -4,6 +4,7 @@ import type { ChannelCatalogue } from './channels.js';
 import type { NewJob } from './delivery/job-kinds.js';
 import type { Channel } from './ids.js';
 import type { ChargeState, Message, MessageStatus, StatusChange } from './messages/message.js';
+import type { Meter } from './meter.js';
 
 /**
  * What the domain needs from the store. storage/ implements it on Kysely for SQLite and
@@ -12,6 +13,8 @@ import type { ChargeState, Message, MessageStatus, StatusChange } from './messag
 export interface Store {
   /** The channels this Herald serves (core/channels.ts): their names, scopes and status hooks. */
   readonly channels: ChannelCatalogue;
+  /** What this process counts for its operators (core/meter.ts); counted after commit, by the caller. */
+  readonly meter: Meter;
   readonly accounts: AccountsPort;
   readonly credits: CreditsPort;
   readonly messages: MessagesPort;
@@ -306,6 +309,15 @@ export interface ClaimedJob {
   createdAt: number;
 }
 
+export interface JobBacklog {
+  kind: string;
+  jobs: number;
+  due: number;
+  held: number;
+  /** run_at of the oldest due job (ms); undefined when none is due. */
+  oldestDueAt: number | undefined;
+}
+
 export interface JobsPort {
   /** Adds a job; it becomes claimable at `runAt`. Other processes are woken where the store can. */
   enqueue(job: NewJob, at: number): Promise<string>;
@@ -343,6 +355,11 @@ export interface JobsPort {
   /** Removes the job of a message, if it has one. */
   deleteForMessage(messageId: string): Promise<void>;
   count(): Promise<number>;
+  /**
+   * The queue by kind, for operators (/metrics): jobs stored, how many of them are due (run_at
+   * passed), held by a worker now, and when the oldest due one became due.
+   */
+  backlog(now: number): Promise<JobBacklog[]>;
 }
 
 /** What the embedded sandbox carrier remembers of each message it was handed. */

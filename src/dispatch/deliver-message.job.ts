@@ -9,6 +9,7 @@ import {
   type SendOutcome,
 } from '../core/delivery/provider.js';
 import type { Message } from '../core/messages/message.js';
+import type { HandOverOutcome } from '../core/meter.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -203,6 +204,7 @@ async function handOverAll(
     const ready = gated ? await passGates(ctx, marks, toSend, end) : toSend;
     if (ready.length === 0) return;
     const timeout = sendDeadline(ctx, signal);
+    const began = performance.now();
     // A throw or an abort leaves every outcome unknown: the provider may have the messages.
     const outcomes = await sendMany
       .call(
@@ -211,9 +213,12 @@ async function handOverAll(
         timeout,
       )
       .catch((error: unknown) => ready.map(() => unknownOutcome(error)));
+    const seconds = (performance.now() - began) / 1000;
     for (const [i, item] of ready.entries()) {
+      const outcome = outcomes[i] ?? unknownOutcome('no outcome');
+      ctx.store.meter.handOver(provider.channel, provider.name, handOverOutcome(outcome), seconds);
       // Past their gates (where the channel gates hand-overs): each may have left.
-      end(conclude(ctx, provider, item.job, item.message, outcomes[i] ?? unknownOutcome('no outcome'), signal, true));
+      end(conclude(ctx, provider, item.job, item.message, outcome, signal, true));
     }
     return;
   }
@@ -242,7 +247,11 @@ async function handOverAll(
         }
       }
       const handOver = gated ? marks.gateFor(message) : undefined;
+      const began = performance.now();
       const outcome = await sendOne(provider, outbound, together ?? sendDeadline(ctx, signal), handOver?.gate);
+      // A message its gate withdrew was never handed over: nothing to count.
+      if (outcome !== WITHDRAWN)
+        ctx.store.meter.handOver(provider.channel, provider.name, handOverOutcome(outcome), (performance.now() - began) / 1000);
       const gateState = handOver?.state();
       end(
         (handOver && gateEnding(ctx, job, message, gateState ?? 'unasked')) ??
@@ -250,6 +259,13 @@ async function handOverAll(
       );
     }),
   );
+}
+
+/** How a hand-over ended, as counted (core/meter.ts). */
+function handOverOutcome(outcome: SendOutcome): HandOverOutcome {
+  if (outcome.ok) return 'accepted';
+  if (outcome.maybeAccepted) return 'unknown';
+  return outcome.retryable ? 'retry' : 'refused';
 }
 
 /** What a provider is said to have answered when the dispatcher's own gate stopped the message. */

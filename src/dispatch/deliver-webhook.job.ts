@@ -1,3 +1,4 @@
+import type { WebhookOutcome } from '../core/meter.js';
 import { perTurn } from '../core/per-turn.js';
 import type { DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
 import { withChanges } from '../core/with-changes.js';
@@ -125,6 +126,7 @@ async function record(
   const now = clock.now();
   const attempts = delivery.attempts + 1;
   const succeeded = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
+  const count = (outcome: WebhookOutcome) => store.meter.webhookAttempt(outcome, result.latencyMs / 1000);
   const attempted = withChanges(delivery, {
     attempts,
     lastStatusCode: result.statusCode ?? null,
@@ -137,6 +139,7 @@ async function record(
     // Written with the job's removal, in the one transaction of the jobs that end in this turn:
     // one statement for all their deliveries, one for their webhooks' failure streaks.
     const delivered = withChanges(attempted, { status: 'succeeded', nextAttemptAt: null });
+    count('delivered');
     return {
       done: true,
       record: webhook ? [recorded(recordAttempts, delivered), recorded(clearStreaks, webhook.id)] : [recorded(recordAttempts, delivered)],
@@ -146,6 +149,7 @@ async function record(
     await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
     await store.webhooks.setActive(webhook.id, false, 'the receiver answered 410 Gone');
     ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled: the receiver answered 410 Gone');
+    count('failed');
     return DONE;
   }
   if (webhook) {
@@ -154,13 +158,17 @@ async function record(
       await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
       await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');
       ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled after 3 days of failed deliveries');
+      count('failed');
       return DONE;
     }
   }
   const delay = webhookRetryDelayMs(attempts, ctx.random);
   // Out of retries: failed, written with the job's removal like a success.
-  if (delay === undefined)
+  if (delay === undefined) {
+    count('failed');
     return { done: true, record: [recorded(recordAttempts, withChanges(attempted, { status: 'failed', nextAttemptAt: null }))] };
+  }
+  count('retry');
   const retryAt = now + delay;
   await store.webhooks.updateDelivery(withChanges(attempted, { status: 'pending', nextAttemptAt: retryAt }));
   return { done: false, retryAt, error: attempted.lastError ?? 'failed' };

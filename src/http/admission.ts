@@ -61,6 +61,9 @@ export const DEFAULT_ADMISSION_SETTINGS: AdmissionSettings = {
   minRequestsInFlight: 64,
 };
 
+/** What a refused request asked for, as counted: a send, a token, or anything else. */
+export type ShedKind = 'send' | 'token' | 'other';
+
 /** What waits in the accept path now (AcceptQueue.waiting): requests, their messages, the `now` of the oldest. */
 export interface AcceptBacklog {
   units: number;
@@ -78,6 +81,8 @@ export interface AdmissionDeps {
   isDraining: () => boolean;
   /** How often the node judges whether it is behind (ms). */
   tickMs?: number;
+  /** Told of each refusal (metrics). */
+  onShed?: ((kind: ShedKind) => void) | undefined;
   /**
    * True while the node does its one-off start-up work between requests (the route schemas built
    * after it listens): its loop is busy then, in long turns, yet it is not behind. Not judged.
@@ -166,6 +171,7 @@ export function createAdmission(deps: AdmissionDeps): Admission {
 
   const refuse = (req: IncomingMessage, res: ServerResponse, kind: ReturnType<RouteKinds['kindOf']>, reason: string) => {
     shed++;
+    deps.onShed?.(kind === 'send' ? 'send' : kind === 'oauth' ? 'token' : 'other');
     shedReason = reason;
     writeRefusal(
       req,

@@ -8,7 +8,7 @@ import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
-import { type AcceptBacklog, type AdmissionSettings, createAdmission } from './admission.js';
+import { type AcceptBacklog, type AdmissionSettings, createAdmission, type ShedKind } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
 import type { ChannelRoutes, RouteContext } from './channel-routes.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
@@ -68,11 +68,36 @@ export interface AppDeps {
     /** DNS resolution for the SSRF guard at registration; the system resolver unless a test injects one. */
     lookup?: Lookup | undefined;
   };
+  /** Counts requests and refusals for /metrics (metrics/); none when absent. */
+  metrics?: HttpMetrics | undefined;
   /** A pino logger, or false for none (tests). */
   logger: FastifyBaseLogger | false;
   /** No line for each request received and answered (a person at a terminal); errors are still logged. */
   quietRequests?: boolean | undefined;
 }
+
+/** What the HTTP layer counts for operators (implemented by metrics/prometheus-meter.ts). */
+export interface HttpMetrics {
+  /** A request answered; `route` is its template (`/v1/messages/:id`), `unmatched` when none matched. */
+  request(route: string, method: string, status: number, seconds: number): void;
+  /** A request refused by load shedding (admission.ts), by what it asked for. */
+  shed(kind: ShedKind): void;
+}
+
+/**
+ * Every answer, by route template (never the URL itself: its ids would make a series each),
+ * method and status. A method no route has is counted as OTHER: the label stays bounded whatever
+ * clients send.
+ */
+function countRequests(app: FastifyInstance, metrics: HttpMetrics): void {
+  app.addHook('onResponse', async (request, reply) => {
+    const route = request.routeOptions.url ?? 'unmatched';
+    const method = KNOWN_METHODS.has(request.method) ? request.method : 'OTHER';
+    metrics.request(route, method, reply.statusCode, reply.elapsedTime / 1000);
+  });
+}
+
+const KNOWN_METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 
 export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   const schemas = deferSchemas();
@@ -88,6 +113,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
         tickMs: deps.admission.tickMs,
         // A node building its schemas is busy, not overloaded: judged once that is done.
         starting: deps.admission.starting ?? (() => warmingUp),
+        onShed: deps.metrics ? (kind) => deps.metrics?.shed(kind) : undefined,
       })
     : undefined;
   const app: FastifyInstance = Fastify({
@@ -135,6 +161,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
       throw new ApiError('SERVICE_UNAVAILABLE', 'This node is shutting down; retry the request.', { retryAfterSeconds: 1 });
     }
   });
+  if (deps.metrics) countRequests(app, deps.metrics);
   registerTransportSecurity(app, deps.security);
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.

@@ -12,6 +12,7 @@ import { type Scope, splitScopes } from '../core/scopes.js';
 import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
+import { serveMetrics } from './metrics.js';
 import { buildServices, type Services } from './services.js';
 import { StartError } from './start-error.js';
 import { addWebhooksCommands } from './webhooks.commands.js';
@@ -161,8 +162,10 @@ function buildProgram(): Command {
       const services = buildServices(config, logger);
       await services.database.migrate();
       const workers = startWorkers(services);
+      const metrics = await serveMetrics(services, { providers: () => Promise.resolve(services.providerHealth()) });
       stopOnSignal(logger, async () => {
         await workers.stop(config.shutdownTimeoutMs);
+        await metrics?.close();
         await services.close();
         logger.info('herald worker stopped');
       });

@@ -182,6 +182,14 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({}, [...CHANNEL_MODULES, twin])).toThrow(/price 'smsSegment'/);
   });
 
+  it('serves no metrics unless METRICS_PORT is set, then on loopback unless METRICS_HOST says otherwise', () => {
+    expect(loadConfig({}).metrics).toBeUndefined();
+    expect(loadConfig({ METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464 });
+    expect(loadConfig({ METRICS_PORT: '0', METRICS_HOST: '::1' }).metrics).toEqual({ host: '::1', port: 0 });
+    expect(() => loadConfig({ METRICS_PORT: '70000' })).toThrow(/^METRICS_PORT: /);
+    expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: 'metrics.internal' })).toThrow(/^METRICS_HOST: must be an IP address/);
+  });
+
   it('derives the public URL from host and port, and trims a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://herald.example.com/' }).publicUrl).toBe('https://herald.example.com');

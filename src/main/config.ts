@@ -23,6 +23,8 @@ import { CHANNEL_MODULES } from './channels.js';
 export interface Config {
   port: number;
   host: string;
+  /** METRICS_PORT (and METRICS_HOST, 127.0.0.1 by default): where /metrics is served; none when unset. */
+  metrics: { host: string; port: number } | undefined;
   databaseUrl: string;
   databaseSchema: string | undefined;
   databasePoolSize: number;
@@ -246,6 +248,18 @@ function connectionLimits(env: Env): ConnectionLimits {
   return limits;
 }
 
+/**
+ * The metrics listener: off unless METRICS_PORT is set, and then on 127.0.0.1 unless METRICS_HOST
+ * says otherwise, never on the API's listener (metrics/metrics-server.ts says why).
+ */
+function metricsListener(env: Env): Config['metrics'] {
+  if (env.METRICS_PORT === undefined || env.METRICS_PORT === '') return undefined;
+  const host = env.METRICS_HOST || '127.0.0.1';
+  if (isIP(host) === 0 && host !== 'localhost')
+    throw new ConfigError('METRICS_HOST', `must be an IP address of this machine (got "${host}")`);
+  return { host, port: integer(env, 'METRICS_PORT', 9464, 0, 65535) };
+}
+
 function admission(env: Env): AdmissionSettings {
   const d = DEFAULT_ADMISSION_SETTINGS;
   return {
@@ -303,6 +317,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     bodyLimitBytes: integer(env, 'BODY_LIMIT_BYTES', 1024 * 1024, 1024, 64 * 1024 * 1024),
     connectionLimits: connectionLimits(env),
     admission: admission(env),
+    metrics: metricsListener(env),
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),

@@ -1,6 +1,7 @@
 import { isMainThread, parentPort, Worker as Thread, workerData } from 'node:worker_threads';
 import { systemClock } from '../core/clock.js';
 import type { ProviderHealth } from '../core/delivery/provider.js';
+import type { MetricsJson } from '../metrics/scrape.js';
 import { loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
 import { buildServices, type Services, type SharedStore } from './services.js';
@@ -22,17 +23,27 @@ import { type RunningWorkers, startWorkers } from './workers.js';
  * most, and a question and answer per /readyz.
  */
 
-/** How long /readyz waits for the thread's answer about its providers before showing the last one it had. */
+/** How long /readyz (or a scrape) waits for the thread's answer before showing the last one it had (none, for metrics). */
 const HEALTH_WAIT_MS = 1_000;
 
-type ToThread = { type: 'wake' } | { type: 'health'; ask: number } | { type: 'stop'; deadlineMs: number };
-type FromThread = { type: 'started' } | { type: 'health'; ask: number; providers: ProviderHealth[] } | { type: 'stopped'; error?: string };
+type ToThread =
+  | { type: 'wake' }
+  | { type: 'health'; ask: number }
+  | { type: 'metrics'; ask: number }
+  | { type: 'stop'; deadlineMs: number };
+type FromThread =
+  | { type: 'started' }
+  | { type: 'health'; ask: number; providers: ProviderHealth[] }
+  | { type: 'metrics'; ask: number; metrics: MetricsJson }
+  | { type: 'stopped'; error?: string };
 
 const THREAD_ROLE = 'herald-dispatch';
 
 export interface DispatchThread extends Omit<RunningWorkers, 'worker'> {
   /** The providers' health, asked of the thread (the last answer, should it not answer in time). */
   providerHealth(): Promise<ProviderHealth[]>;
+  /** The thread's counters (metrics/), asked of it; none should it not answer in time. */
+  metrics(): Promise<MetricsJson[]>;
 }
 
 /**
@@ -50,6 +61,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
   let health: ProviderHealth[] = [];
   let asks = 0;
   const answers = new Map<number, (providers: ProviderHealth[]) => void>();
+  const metricAnswers = new Map<number, (metrics: MetricsJson) => void>();
   let stopping = false;
   let stopped: ((error?: string) => void) | undefined;
 
@@ -71,6 +83,9 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
         health = message.providers;
         answers.get(message.ask)?.(message.providers);
         answers.delete(message.ask);
+      } else if (message.type === 'metrics') {
+        metricAnswers.get(message.ask)?.(message.metrics);
+        metricAnswers.delete(message.ask);
       } else if (message.type === 'stopped') stopped?.(message.error);
     });
     thread.once('error', (error) => {
@@ -103,6 +118,19 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
         });
         thread.postMessage({ type: 'health', ask } satisfies ToThread);
       }),
+    metrics: () =>
+      new Promise((resolve) => {
+        const ask = ++asks;
+        const timer = setTimeout(() => {
+          metricAnswers.delete(ask);
+          resolve([]);
+        }, HEALTH_WAIT_MS);
+        metricAnswers.set(ask, (metrics) => {
+          clearTimeout(timer);
+          resolve([metrics]);
+        });
+        thread.postMessage({ type: 'metrics', ask } satisfies ToThread);
+      }),
     async stop(deadlineMs) {
       stopping = true;
       services.onJobsCommitted.delete(wake);
@@ -133,6 +161,11 @@ async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
     if (message.type === 'wake') workers.worker.wake();
     else if (message.type === 'health') {
       port.postMessage({ type: 'health', ask: message.ask, providers: services.providerHealth() } satisfies FromThread);
+    } else if (message.type === 'metrics') {
+      const ask = message.ask;
+      void (services.meter?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then((metrics) =>
+        port.postMessage({ type: 'metrics', ask, metrics } satisfies FromThread),
+      );
     } else if (message.type === 'stop' && !stopping) {
       stopping = true;
       void (async () => {

@@ -2,10 +2,12 @@ import type { FastifyInstance } from 'fastify';
 import { type CreatedAccount, createAccount } from '../core/accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { buildApp } from '../http/app.js';
+import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
 import { channelReference, channelRoutes } from './channels.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
+import { serveMetrics } from './metrics.js';
 import type { Services } from './services.js';
 import { StartError } from './start-error.js';
 import { type RunningWorkers, startWorkers } from './workers.js';
@@ -141,16 +143,24 @@ export async function startServer(services: Services, options: ServerOptions): P
     channels: channelRoutes(config.channels),
     channelReference: channelReference(config.channels),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
+    metrics: services.meter,
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.
     quietRequests: prettyLogs(config.logFormat) && config.logLevel !== 'debug' && config.logLevel !== 'trace',
   });
   // Make the first token request fast and fail early if the key cannot be made.
   await services.keys.signingKey();
+  let metrics: MetricsListener | undefined;
   let address: string;
   try {
+    // The dispatch thread, once started, counts too, and reports its providers.
+    metrics = await serveMetrics(services, {
+      others: () => (thread ? thread.metrics() : Promise.resolve([])),
+      providers: options.withWorker ? () => (thread ? thread.providerHealth() : Promise.resolve(services.providerHealth())) : undefined,
+    });
     address = await app.listen({ port: config.port, host: config.host });
   } catch (error) {
+    await metrics?.close();
     await app.close().catch(() => {});
     await services.close().catch(() => {});
     throw cannotListen(error, config.host, config.port) ?? error;
@@ -164,6 +174,7 @@ export async function startServer(services: Services, options: ServerOptions): P
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
   if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
+
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
   if (hint) out.write(`${hint}\n`);
 
@@ -182,6 +193,7 @@ export async function startServer(services: Services, options: ServerOptions): P
       } finally {
         clearTimeout(deadline);
         await ipRuleChanges?.close();
+        await metrics?.close();
         await services.close();
       }
       logger.info('herald stopped');

@@ -8,6 +8,7 @@ import type { Store } from '../core/ports.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
 import type { RateLimiting } from '../http/rate-limits.js';
+import { PrometheusMeter } from '../metrics/prometheus-meter.js';
 import { createDatabase, type HeraldDatabase } from '../storage/database.js';
 import { IpRulesCache } from '../storage/ip-rules-cache.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
@@ -31,6 +32,8 @@ export interface Services {
   dispatch: DispatchContext;
   /** Rate-limit buckets (Redis with REDIS_URL, else this process) and their settings. */
   rateLimiting: RateLimiting;
+  /** This thread's counters for /metrics (METRICS_PORT); undefined when metrics are off. */
+  meter: PrometheusMeter | undefined;
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
   /**
@@ -62,8 +65,12 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   });
   const onJobsCommitted = new Set<() => void>();
   const ipRulesCache = database.capabilities.listenNotify ? new IpRulesCache() : undefined;
+  // A dispatch thread counts on its own and its process's main thread serves the sum; only the
+  // main thread reports the process's own metrics (CPU, memory).
+  const meter = config.metrics ? new PrometheusMeter({ process: shared === undefined }) : undefined;
   const store = storeOf(database, {
     channels: catalogueOf(config.channels),
+    meter,
     onJobsCommitted: () => {
       for (const listener of onJobsCommitted) listener();
     },
@@ -110,6 +117,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       webhooks: config.webhooks,
       receiverSlots: new ReceiverSlots(),
     },
+    meter,
     onJobsCommitted,
     ipRulesCache,
     rateLimiting: { store: rateStore, settings: limits },

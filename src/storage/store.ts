@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChannelCatalogue } from '../core/channels.js';
+import { type Meter, NO_METER } from '../core/meter.js';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
@@ -20,6 +21,8 @@ export interface StoreOptions {
   capabilities: Capabilities;
   /** The channels this Herald serves, with their hooks into the status machine (the Store carries them to every use case). */
   channels: ChannelCatalogue;
+  /** What this process counts (core/meter.ts); nothing when absent. */
+  meter?: Meter | undefined;
   /** PostgreSQL channel to NOTIFY when jobs are added (see database.jobsChannel). */
   notifyChannel?: string | undefined;
   /** Called after a commit that added jobs, to wake this process's workers at once. */
@@ -41,6 +44,7 @@ export function storeOf(
   database: HeraldDatabase,
   options: {
     channels: ChannelCatalogue;
+    meter?: Meter | undefined;
     onJobsCommitted?: (() => void) | undefined;
     groupCommit?: boolean | undefined;
     ipRulesCache?: IpRulesCache | undefined;
@@ -49,6 +53,7 @@ export function storeOf(
   return createStore(database.db, {
     capabilities: database.capabilities,
     channels: options.channels,
+    meter: options.meter,
     notifyChannel: database.jobsChannel,
     onJobsCommitted: options.onJobsCommitted,
     groupCommit: options.groupCommit,
@@ -70,7 +75,9 @@ const savepointStatement = (statement: string) => async (tx: Store) => {
  * generation as the keys come and go.
  */
 const EXECUTOR = Symbol('transaction executor');
-type BoundStore = Store & { [EXECUTOR]?: Kysely<Database> };
+/** The bound transaction's own record of what to do after commit (set by `bind`, as EXECUTOR). */
+const PENDING = Symbol('transaction pending');
+type BoundStore = Store & { [EXECUTOR]?: Kysely<Database>; [PENDING]?: Pending | undefined };
 const executorOf = (tx: Store): Kysely<Database> => {
   const executor = (tx as BoundStore)[EXECUTOR];
   if (!executor) throw new Error('not a store bound to a transaction');
@@ -94,8 +101,17 @@ function createBoundStore(db: Kysely<Database>, options: StoreOptions): Store {
   if (options.groupCommit === false || !options.capabilities.groupCommit) return store;
   const committer = new GroupCommitter<Store>({
     transaction: (work) => store.transaction(work),
-    savepoint: savepointStatement('savepoint herald_unit'),
-    rollbackToSavepoint: savepointStatement('rollback to savepoint herald_unit'),
+    // What a unit counted (tx.meter) is forgotten with its writes when it is rolled back alone.
+    savepoint: async (tx) => {
+      await savepointStatement('savepoint herald_unit')(tx);
+      const pending = (tx as BoundStore)[PENDING];
+      if (pending) pending.countedAtSavepoint = pending.counted.length;
+    },
+    rollbackToSavepoint: async (tx) => {
+      await savepointStatement('rollback to savepoint herald_unit')(tx);
+      const pending = (tx as BoundStore)[PENDING];
+      if (pending) pending.counted.length = pending.countedAtSavepoint;
+    },
     releaseSavepoint: savepointStatement('release savepoint herald_unit'),
   });
   return bind(db, options, undefined, committer, notifyOthers);
@@ -135,6 +151,25 @@ function coalescedNotify(db: Kysely<Database>, channel: string): () => void {
 interface Pending {
   jobs: boolean;
   ipRuleAccounts: Set<string>;
+  /** What the transaction counted (tx.meter), told to the process's meter once it commits. */
+  counted: Array<(meter: Meter) => void>;
+  /** How much of `counted` there was at the group commit's last savepoint. */
+  countedAtSavepoint: number;
+}
+
+/**
+ * The meter of a store inside a transaction: it keeps what is counted and tells it to the
+ * process's meter after commit. A rolled-back transaction counted nothing, and a unit of a group
+ * commit rolled back to its savepoint takes its counts with it.
+ */
+function meterOf(pending: Pending): Meter {
+  return {
+    messages: (...args) => pending.counted.push((meter) => meter.messages(...args)),
+    handOver: (...args) => pending.counted.push((meter) => meter.handOver(...args)),
+    receipts: (...args) => pending.counted.push((meter) => meter.receipts(...args)),
+    webhookAttempt: (...args) => pending.counted.push((meter) => meter.webhookAttempt(...args)),
+    creditsCaptured: (...args) => pending.counted.push((meter) => meter.creditsCaptured(...args)),
+  };
 }
 
 function bind(
@@ -154,6 +189,7 @@ function bind(
   };
   const store: BoundStore = {
     channels: options.channels,
+    meter: pending ? meterOf(pending) : (options.meter ?? NO_METER),
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, options.channels, {
@@ -177,10 +213,14 @@ function bind(
     idempotency: idempotencyStore(db, options.capabilities),
     async transaction(work) {
       if (pending) return work(store);
-      const inner: Pending = { jobs: false, ipRuleAccounts: new Set() };
+      const inner: Pending = { jobs: false, ipRuleAccounts: new Set(), counted: [], countedAtSavepoint: 0 };
       const run: TransactionRunner = options.transactions ?? ((unit) => db.transaction().execute(unit));
       const result = await run((trx) => work(bind(trx, options, inner, undefined, undefined)));
       if (inner.jobs) announce();
+      if (inner.counted.length > 0) {
+        const meter = options.meter ?? NO_METER;
+        for (const count of inner.counted) count(meter);
+      }
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
       return result;
     },
@@ -189,6 +229,7 @@ function bind(
       return pending || !committer ? store.transaction(work) : committer.run(work);
     },
     [EXECUTOR]: pending ? db : undefined, // in the literal: every store has one shape
+    [PENDING]: pending,
   };
   return store;
 }

@@ -191,6 +191,8 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
   // Last, so a unit whose key was taken over fails the batch only after everything else was tried;
   // the batch is then written again unit by unit and that unit alone fails.
   for (const unit of accepted) await unit.answer?.keep(tx, unit.messages);
+  // Counted once committed (tx.meter). A unit is one request: its messages share a channel.
+  for (const unit of accepted) if (unit.messages[0]) tx.meter.messages(unit.messages[0].channel, 'queued', unit.messages.length);
   return held;
 }
 

@@ -44,6 +44,7 @@ async function move(
 ): Promise<Message | undefined> {
   if (!(await tx.messages.transition(Object.assign({}, change, { messageId: message.id })))) return undefined;
   const moved = withChanges(message, { status: change.to as MessageStatus });
+  tx.meter.messages(moved.channel, moved.status, 1);
   const type = statusEventType(moved.status);
   if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
   return moved;
@@ -70,6 +71,7 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage
     { countEvent: type !== undefined },
   );
   const movedMoves = moves.filter(({ messageId }) => moved.has(messageId));
+  countMoves(tx, first.change.to as MessageStatus, moved.values());
   if (type) {
     await emitEvents(
       tx,
@@ -80,6 +82,13 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage
     );
   }
   return movedMoves.map(({ messageId }) => (moved.get(messageId) as { message: MovedMessage }).message);
+}
+
+/** Counts messages moved to `status`, by channel (core/meter.ts). */
+function countMoves(tx: Store, status: MessageStatus, moved: Iterable<{ message: MovedMessage }>): void {
+  const perChannel = new Map<string, number>();
+  for (const { message } of moved) perChannel.set(message.channel, (perChannel.get(message.channel) ?? 0) + 1);
+  for (const [channel, count] of perChannel) tx.meter.messages(channel, status, count);
 }
 
 /** A provider took a message: what `recordAcceptedMany` records of it. */
@@ -167,6 +176,9 @@ export async function markUnconfirmedMany(tx: Store, messageIds: readonly string
 
 /** The charge half: the cost of each message `markAcceptedMany` moved to sent is captured. */
 export async function captureAccepted(tx: Store, sent: readonly MovedMessage[]): Promise<void> {
+  let micros = 0;
+  for (const message of sent) micros += message.costMicros;
+  if (micros > 0) tx.meter.creditsCaptured(micros);
   await tx.credits.captureMany(
     sent.map((message) => ({
       accountId: message.accountId,
@@ -188,6 +200,7 @@ export async function recordAccepted(
   const sent = await move(tx, message, accepted(providerMessageId, at, detail));
   if (!sent) return false;
   await tx.credits.capture(message.accountId, message.costMicros, message.id, at);
+  if (message.costMicros > 0) tx.meter.creditsCaptured(message.costMicros);
   await afterMove(tx, sent, at);
   return true;
 }
@@ -330,7 +343,21 @@ export async function applyReceipts(tx: Store, given: readonly ProviderReceipt[]
   }
 
   for (const i of oneByOne) results[i] = await applyReceiptIn(tx, receipts[i] as ProviderReceipt);
+  countReceipts(tx, receipts, results);
   return results;
+}
+
+/** Counts receipts by channel and by what they did (core/meter.ts). */
+function countReceipts(tx: Store, receipts: readonly ProviderReceipt[], results: readonly ReceiptResult[]): void {
+  const counts = new Map<string, number>();
+  receipts.forEach((receipt, i) => {
+    const key = `${receipt.channel} ${results[i]}`;
+    counts.set(key, (counts.get(key) ?? 0) + 1);
+  });
+  for (const [key, count] of counts) {
+    const [channel, result] = key.split(' ') as [string, ReceiptResult];
+    tx.meter.receipts(channel, result, count);
+  }
 }
 
 /**

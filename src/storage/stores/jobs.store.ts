@@ -218,6 +218,28 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
       await db.deleteFrom('jobs').where('id', '=', jobIdOfMessage(messageId)).execute();
     },
 
+    async backlog(now) {
+      const rows = await db
+        .selectFrom('jobs')
+        .select((eb) => [
+          'kind',
+          eb.fn.countAll<number | string>().as('jobs'),
+          eb.fn.sum<number | string | null>(eb.case().when('run_at', '<=', now).then(1).else(0).end()).as('due'),
+          eb.fn.sum<number | string | null>(eb.case().when('locked_until', '>', now).then(1).else(0).end()).as('held'),
+          eb.fn.min<number | string | null>(eb.case().when('run_at', '<=', now).then(eb.ref('run_at')).end()).as('oldest'),
+        ])
+        .groupBy('kind')
+        .orderBy('kind')
+        .execute();
+      return rows.map((row) => ({
+        kind: row.kind,
+        jobs: Number(row.jobs),
+        due: Number(row.due ?? 0),
+        held: Number(row.held ?? 0),
+        oldestDueAt: row.oldest === null ? undefined : Number(row.oldest),
+      }));
+    },
+
     async count() {
       const row = await db
         .selectFrom('jobs')

@@ -1,0 +1,84 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
+import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
+import { sampleOf } from '../prometheus-text.js';
+import { until } from '../wait.js';
+import { api, fetchToken } from './api.js';
+
+/**
+ * `herald serve` with METRICS_PORT: its own listener, the sum of its two threads (the API thread
+ * counts accepts and requests, the dispatch thread hand-overs, receipts and webhooks), the
+ * process's own metrics, and figures that add up to what the store holds.
+ */
+describeEachDialect('GET /metrics of a running server', (dialect) => {
+  let location: TestDatabaseLocation;
+  let env: ProcessEnv;
+  let server: HeraldServer;
+  let metricsUrl: string;
+  let token: string;
+
+  beforeAll(async () => {
+    location = allocateDatabase(dialect);
+    env = heraldEnv(location, { METRICS_PORT: '0', SANDBOX_DELAY_MS: '0' });
+    server = await startServer({ ...env, DEMO_ACCOUNT: 'false' });
+    const served = server.logRecords().find((record) => record.msg === 'metrics are served');
+    metricsUrl = String(served?.url);
+    const created = JSON.parse(
+      (await runCliOk(['accounts', 'create', '--name', 'Metrics', '--email', 'ops@example.com', '--credits', '1000', '--json'], env))
+        .stdout,
+    );
+    token = (await fetchToken(server.url, { clientId: created.client_id, clientSecret: created.client_secret }, 'client_secret_post'))
+      .access_token;
+  });
+  afterAll(async () => {
+    try {
+      if (server) expect(await server.stop()).toEqual({ code: 0, signal: null });
+    } finally {
+      await killLeftoverProcesses();
+      await location?.drop();
+    }
+  });
+
+  const scrape = async () => {
+    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });
+    expect(response.status).toBe(200);
+    expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
+    return response.text();
+  };
+
+  it('is served on a listener of its own, on loopback, not on the API', async () => {
+    expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
+    expect(new URL(metricsUrl).port).not.toBe(new URL(server.url).port);
+    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    expect((await fetch(metricsUrl.replace('/metrics', '/'))).status).toBe(404);
+    expect((await fetch(metricsUrl, { method: 'POST' })).status).toBe(405);
+  });
+
+  it('adds up both threads: messages accepted by the API thread, sent and delivered by the dispatch thread, as the store says', async () => {
+    const sends = 20;
+    for (let i = 0; i < sends; i++) {
+      expect((await api(server.url, 'POST', '/v1/sms/send', token, { to: `+1415555${3000 + i}`, message: 'hello' })).status).toBe(200);
+    }
+    let text = '';
+    await until(async () => {
+      text = await scrape();
+      return sampleOf(text, 'herald_messages_total', { channel: 'sms', status: 'delivered' }) === sends;
+    }, 'every message delivered, as counted');
+    expect(sampleOf(text, 'herald_messages_total', { channel: 'sms', status: 'queued' })).toBe(sends);
+    expect(sampleOf(text, 'herald_messages_total', { channel: 'sms', status: 'sent' })).toBe(sends);
+    expect(sampleOf(text, 'herald_handover_duration_seconds_count', { channel: 'sms', provider: 'sandbox', outcome: 'accepted' })).toBe(
+      sends,
+    );
+    expect(sampleOf(text, 'herald_credits_captured_total')).toBe(sends);
+    expect(sampleOf(text, 'herald_http_requests_total', { route: '/v1/sms/send', method: 'POST', status: '200' })).toBe(sends);
+    expect(sampleOf(text, 'herald_provider_links', { channel: 'sms', provider: 'sandbox' })).toBe(1);
+    expect(sampleOf(text, 'herald_provider_in_flight', { channel: 'sms', provider: 'sandbox' })).toBe(0);
+    // The process's own, once (not summed over its threads).
+    expect(sampleOf(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
+    expect(text.match(/^nodejs_heap_size_used_bytes /m)).not.toBeNull();
+    // The store agrees.
+    const listed = await api(server.url, 'GET', '/v1/messages?status=delivered&limit=100', token);
+    expect(listed.status).toBe(200);
+    expect(listed.body.data.pagination.total).toBe(sends);
+  });
+});
