@@ -80,7 +80,8 @@ describeEachDialect('metrics, as the store says', (dialect) => {
       deliveries.filter((d) => d.status === 'pending' && Number(d.attempts) > 0).length,
     );
     expect(sampleOf(text, 'herald_webhook_attempt_duration_seconds_count', { outcome: 'delivered' })).toBeGreaterThan(0);
-    expect(sampleOf(text, 'herald_jobs', { kind: 'deliver_message', state: 'stored' })).toBeUndefined();
+    expect(sampleOf(text, 'herald_jobs', { kind: 'deliver_message', state: 'stored' })).toBe(0);
+    expect(sampleOf(text, 'herald_jobs_oldest_due_age_seconds', { kind: 'deliver_message' })).toBe(0);
     expect(sampleOf(text, 'herald_jobs', { kind: 'deliver_webhook', state: 'stored' })).toBe(2);
   });
 

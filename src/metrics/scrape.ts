@@ -1,5 +1,6 @@
 import { AggregatorRegistry, Gauge, type MetricObjectWithValues, type MetricValue, Registry } from 'prom-client';
 import type { Clock } from '../core/clock.js';
+import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { ProviderHealth } from '../core/delivery/provider.js';
 import type { Store } from '../core/ports.js';
 import type { PrometheusMeter } from './prometheus-meter.js';
@@ -61,6 +62,12 @@ export function scraperOf(sources: ScrapeSources): Scraper {
     const [backlog, health] = await Promise.all([sources.store.jobs.backlog(now), sources.providers?.() ?? Promise.resolve(undefined)]);
     jobs.reset();
     oldest.reset();
+    // Every kind is reported, 0 when none is stored: an alert on a series that vanishes when the
+    // queue empties would never resolve.
+    for (const kind of Object.values(JOB_KINDS)) {
+      for (const state of ['stored', 'due', 'held']) jobs.set({ kind, state }, 0);
+      oldest.set({ kind }, 0);
+    }
     for (const row of backlog) {
       jobs.set({ kind: row.kind, state: 'stored' }, row.jobs);
       jobs.set({ kind: row.kind, state: 'due' }, row.due);
