@@ -21,6 +21,12 @@ export interface Meter {
   webhookAttempt(outcome: WebhookOutcome, seconds: number): void;
   /** Credits captured for messages their providers took (micro-credits). */
   creditsCaptured(micros: number): void;
+  /** A message of `channel` was delivered `seconds` after its provider took it (the receipt's delay). */
+  deliveredAfter(channel: Channel, seconds: number): void;
+  /** A store transaction committed (or failed) `seconds` after it began. */
+  transaction(seconds: number): void;
+  /** A group commit wrote `units` units of work (sends' batches, workers' waves) in one transaction. */
+  groupCommit(units: number): void;
 }
 
 /**
@@ -41,4 +47,7 @@ export const NO_METER: Meter = {
   receipts: nothing,
   webhookAttempt: nothing,
   creditsCaptured: nothing,
+  deliveredAfter: nothing,
+  transaction: nothing,
+  groupCommit: nothing,
 };

@@ -67,6 +67,11 @@ describeEachDialect('metrics, as the store says', (dialect) => {
     expect(sampleOf(text, 'herald_handover_duration_seconds_count', { channel: 'sms', provider: 'sandbox', outcome: 'accepted' })).toBe(6);
     expect(sampleOf(text, 'herald_handover_duration_seconds_count', { channel: 'sms', provider: 'sandbox', outcome: 'refused' })).toBe(1);
     expect(sampleOf(text, 'herald_receipts_total', { channel: 'sms', result: 'applied' })).toBe(6);
+    expect(sampleOf(text, 'herald_delivered_after_seconds_count', { channel: 'sms' })).toBe(5);
+    expect(sampleOf(text, 'herald_store_transaction_duration_seconds_count')).toBeGreaterThan(7);
+    // Grouped commits where the store groups them (SQLite); PostgreSQL's sends batch in the accept queue instead.
+    if (dialect === 'sqlite') expect(sampleOf(text, 'herald_group_commit_units_count')).toBeGreaterThan(0);
+    else expect(sampleOf(text, 'herald_group_commit_units_count')).toBe(0);
     // Captured for the 6 the sandbox took (one credit each), none for the one it refused.
     expect(sampleOf(text, 'herald_credits_captured_total')).toBe(6);
     const ledger = await t.store.credits.ledger(account.account.id);

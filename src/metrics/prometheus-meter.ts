@@ -23,6 +23,9 @@ export class PrometheusMeter implements Meter {
   readonly #receipts: Counter<'channel' | 'result'>;
   readonly #webhooks: Histogram<'outcome'>;
   readonly #credits: Counter;
+  readonly #deliveredAfter: Histogram<'channel'>;
+  readonly #transactions: Histogram;
+  readonly #groups: Histogram;
   readonly #requests: Counter<'route' | 'method' | 'status'>;
   readonly #requestSeconds: Histogram<'route' | 'method'>;
   readonly #shed: Counter<'kind'>;
@@ -59,6 +62,25 @@ export class PrometheusMeter implements Meter {
     this.#credits = new Counter({
       name: 'herald_credits_captured_total',
       help: 'Credits captured for messages their providers took.',
+      registers,
+    });
+    this.#deliveredAfter = new Histogram({
+      name: 'herald_delivered_after_seconds',
+      help: "How long after its provider took a message its delivery receipt came (the carrier's delay), by channel.",
+      labelNames: ['channel'],
+      buckets: [0.1, 0.5, 1, 2.5, 5, 10, 30, 60, 300, 900, 3600, 21600, 86400],
+      registers,
+    });
+    this.#transactions = new Histogram({
+      name: 'herald_store_transaction_duration_seconds',
+      help: 'Store transactions, from their start to their commit (or rollback): the fsync on SQLite, the round trips on PostgreSQL.',
+      buckets: DURATION_BUCKETS,
+      registers,
+    });
+    this.#groups = new Histogram({
+      name: 'herald_group_commit_units',
+      help: 'Units of work written by one group commit (SQLite): batches of sends, waves of a worker.',
+      buckets: [1, 2, 4, 8, 16, 32, 64, 128, 256, 500],
       registers,
     });
     this.#requests = new Counter({
@@ -101,6 +123,18 @@ export class PrometheusMeter implements Meter {
 
   creditsCaptured(micros: number): void {
     this.#credits.inc(micros / MICROS_PER_CREDIT);
+  }
+
+  deliveredAfter(channel: string, seconds: number): void {
+    this.#deliveredAfter.observe({ channel }, seconds);
+  }
+
+  transaction(seconds: number): void {
+    this.#transactions.observe(seconds);
+  }
+
+  groupCommit(units: number): void {
+    this.#groups.observe(units);
   }
 
   /** An HTTP request answered: `route` is its template (`/v1/messages/:id`), or `unmatched`. */

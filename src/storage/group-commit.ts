@@ -43,6 +43,8 @@ export class GroupCommitter<Tx> {
     private readonly backend: GroupTransactions<Tx>,
     /** The most units one transaction takes; the rest wait for the next. */
     private readonly maxGroupSize = 500,
+    /** Told the size of each group as it is taken (metrics). */
+    private readonly onGroup?: (units: number) => void,
   ) {}
 
   run<T>(work: (tx: Tx) => Promise<T>): Promise<T> {
@@ -62,6 +64,7 @@ export class GroupCommitter<Tx> {
         this.stats.groups++;
         this.stats.units += group.length;
         this.stats.largest = Math.max(this.stats.largest, group.length);
+        this.onGroup?.(group.length);
         await (group.length === 1 ? this.#runAlone(group[0] as Unit<Tx>) : this.#runTogether(group));
       }
     } finally {

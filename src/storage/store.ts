@@ -99,21 +99,25 @@ function createBoundStore(db: Kysely<Database>, options: StoreOptions): Store {
   const notifyOthers = options.capabilities.listenNotify && options.notifyChannel ? coalescedNotify(db, options.notifyChannel) : undefined;
   const store = bind(db, options, undefined, undefined, notifyOthers);
   if (options.groupCommit === false || !options.capabilities.groupCommit) return store;
-  const committer = new GroupCommitter<Store>({
-    transaction: (work) => store.transaction(work),
-    // What a unit counted (tx.meter) is forgotten with its writes when it is rolled back alone.
-    savepoint: async (tx) => {
-      await savepointStatement('savepoint herald_unit')(tx);
-      const pending = (tx as BoundStore)[PENDING];
-      if (pending) pending.countedAtSavepoint = pending.counted.length;
+  const committer = new GroupCommitter<Store>(
+    {
+      transaction: (work) => store.transaction(work),
+      // What a unit counted (tx.meter) is forgotten with its writes when it is rolled back alone.
+      savepoint: async (tx) => {
+        await savepointStatement('savepoint herald_unit')(tx);
+        const pending = (tx as BoundStore)[PENDING];
+        if (pending) pending.countedAtSavepoint = pending.counted.length;
+      },
+      rollbackToSavepoint: async (tx) => {
+        await savepointStatement('rollback to savepoint herald_unit')(tx);
+        const pending = (tx as BoundStore)[PENDING];
+        if (pending) pending.counted.length = pending.countedAtSavepoint;
+      },
+      releaseSavepoint: savepointStatement('release savepoint herald_unit'),
     },
-    rollbackToSavepoint: async (tx) => {
-      await savepointStatement('rollback to savepoint herald_unit')(tx);
-      const pending = (tx as BoundStore)[PENDING];
-      if (pending) pending.counted.length = pending.countedAtSavepoint;
-    },
-    releaseSavepoint: savepointStatement('release savepoint herald_unit'),
-  });
+    undefined,
+    (units) => options.meter?.groupCommit(units),
+  );
   return bind(db, options, undefined, committer, notifyOthers);
 }
 
@@ -169,6 +173,9 @@ function meterOf(pending: Pending): Meter {
     receipts: (...args) => pending.counted.push((meter) => meter.receipts(...args)),
     webhookAttempt: (...args) => pending.counted.push((meter) => meter.webhookAttempt(...args)),
     creditsCaptured: (...args) => pending.counted.push((meter) => meter.creditsCaptured(...args)),
+    deliveredAfter: (...args) => pending.counted.push((meter) => meter.deliveredAfter(...args)),
+    transaction: (...args) => pending.counted.push((meter) => meter.transaction(...args)),
+    groupCommit: (...args) => pending.counted.push((meter) => meter.groupCommit(...args)),
   };
 }
 
@@ -215,7 +222,13 @@ function bind(
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set(), counted: [], countedAtSavepoint: 0 };
       const run: TransactionRunner = options.transactions ?? ((unit) => db.transaction().execute(unit));
-      const result = await run((trx) => work(bind(trx, options, inner, undefined, undefined)));
+      const began = performance.now();
+      let result: Awaited<ReturnType<typeof work>>;
+      try {
+        result = await run((trx) => work(bind(trx, options, inner, undefined, undefined)));
+      } finally {
+        options.meter?.transaction((performance.now() - began) / 1000);
+      }
       if (inner.jobs) announce();
       if (inner.counted.length > 0) {
         const meter = options.meter ?? NO_METER;

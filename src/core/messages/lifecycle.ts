@@ -45,6 +45,7 @@ async function move(
   if (!(await tx.messages.transition(Object.assign({}, change, { messageId: message.id })))) return undefined;
   const moved = withChanges(message, { status: change.to as MessageStatus });
   tx.meter.messages(moved.channel, moved.status, 1);
+  if (moved.status === 'delivered') countDelay(tx, withChanges(moved, { deliveredAt: change.deliveredAt ?? null }));
   const type = statusEventType(moved.status);
   if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
   return moved;
@@ -84,10 +85,19 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage
   return movedMoves.map(({ messageId }) => (moved.get(messageId) as { message: MovedMessage }).message);
 }
 
+/** How long after its hand-over a delivered message's receipt said so (core/meter.ts). */
+function countDelay(tx: Store, message: Pick<MovedMessage, 'channel' | 'sentAt' | 'deliveredAt'>): void {
+  if (message.sentAt == null || message.deliveredAt == null) return;
+  tx.meter.deliveredAfter(message.channel, Math.max(0, message.deliveredAt - message.sentAt) / 1000);
+}
+
 /** Counts messages moved to `status`, by channel (core/meter.ts). */
 function countMoves(tx: Store, status: MessageStatus, moved: Iterable<{ message: MovedMessage }>): void {
   const perChannel = new Map<string, number>();
-  for (const { message } of moved) perChannel.set(message.channel, (perChannel.get(message.channel) ?? 0) + 1);
+  for (const { message } of moved) {
+    perChannel.set(message.channel, (perChannel.get(message.channel) ?? 0) + 1);
+    if (status === 'delivered') countDelay(tx, message);
+  }
   for (const [channel, count] of perChannel) tx.meter.messages(channel, status, count);
 }
 
