@@ -9,6 +9,7 @@ import { toIso } from '../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
 import { type Scope, splitScopes } from '../core/scopes.js';
+import { BackupError, backupSqlite } from '../storage/backup.js';
 import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
@@ -183,6 +184,24 @@ function buildProgram(): Command {
         { migrateFirst: false },
       ),
     );
+
+  program
+    .command('backup')
+    .description('copy the SQLite store to FILE while Herald serves (consistent, checked); PostgreSQL: use pg_dump')
+    .argument('<file>', 'where to write the copy (must not exist)')
+    .action(async (file: string) => {
+      const config = loadConfig();
+      try {
+        const done = await backupSqlite(config.databaseUrl, file);
+        out(`backed up ${done.messages} messages (${(done.bytes / 1024 / 1024).toFixed(1)} MiB) to ${done.file}`);
+        out(
+          'restore: stop Herald, then point DATABASE_URL at a copy of it (sqlite:PATH), or put it in place of the store and remove its -wal and -shm files',
+        );
+      } catch (error) {
+        if (error instanceof BackupError) throw new UsageError(error.message);
+        throw error;
+      }
+    });
 
   const accounts = program.command('accounts').description('manage accounts');
   accounts
@@ -383,6 +402,17 @@ function buildProgram(): Command {
   addWebhooksCommands(program, kit);
 
   return program;
+}
+
+// A command's output piped into a reader that stops early (`herald accounts list | head -1`) ends
+// the command quietly, as other Unix tools do, not with a stack trace. (Not serve and worker: a
+// server that can no longer write its log fails loudly, for its supervisor to see.)
+const LONG_RUNNING = new Set(['serve', 'worker']);
+if (!LONG_RUNNING.has(process.argv[2] ?? 'serve')) {
+  process.stdout.on('error', (error: NodeJS.ErrnoException) => {
+    if (error.code === 'EPIPE') process.exit(process.exitCode ?? 0);
+    throw error;
+  });
 }
 
 buildProgram()
