@@ -1,0 +1,178 @@
+import { afterAll, describe, expect, it } from 'vitest';
+import { type PrivatePostgres, type PrivateRedis, startPrivatePostgres, startPrivateRedis } from '../private-services.js';
+import { type HeraldProcess, type HeraldServer, heraldEnv, killLeftoverProcesses, startServer, startWorker } from '../process.js';
+import { sampleOf } from '../prometheus-text.js';
+import { api } from './api.js';
+import {
+  BASE_SETTINGS,
+  createAccount,
+  expectCleanDelivery,
+  note,
+  openDatabase,
+  recipient,
+  sleep,
+  tokenFor,
+  waitUntilAllDelivered,
+} from './delivery-helpers.js';
+
+/**
+ * The topology of docs/operations.md ("Many nodes"), run for real: two `herald serve --no-worker`
+ * (the API nodes, behind a client that fails over between them), two `herald worker`, one
+ * PostgreSQL and one Redis of the test's own. While sends go on, a worker is killed (-9) every two
+ * seconds and started again, one API node is killed once, Redis is killed and restarted, and
+ * PostgreSQL is restarted. Then every acknowledged send was delivered once and charged once, and
+ * the metrics of every node, summed, count what the store shows.
+ *
+ * The suite runs a reduced size; HERALD_MANY_NODES_SENDS=10000 runs the full one.
+ */
+const SENDS = Number(process.env.HERALD_MANY_NODES_SENDS ?? 600);
+const LANES = 8;
+const CALM_SENDS = 50;
+
+afterAll(() => killLeftoverProcesses());
+
+const metricsUrlOf = (node: HeraldProcess): string => {
+  const record = node.logRecords().find((r) => r.msg === 'metrics are served');
+  if (!record) throw new Error('the node serves no metrics');
+  return String(record.url);
+};
+
+describe('many nodes on PostgreSQL and Redis, through faults', () => {
+  it(`${SENDS} sends over 2 API nodes and 2 workers; workers killed every 2 s, an API node killed, Redis and PostgreSQL restarted: none lost, none twice, metrics add up`, async () => {
+    let pg: PrivatePostgres | undefined;
+    let redis: PrivateRedis | undefined;
+    try {
+      pg = await startPrivatePostgres();
+      redis = await startPrivateRedis();
+      const env = heraldEnv({ url: pg.url, schema: undefined }, { ...BASE_SETTINGS, REDIS_URL: redis.url, METRICS_PORT: '0' });
+      const apis: HeraldServer[] = [await startServer(env, { worker: false }), await startServer(env, { worker: false })];
+      const workers: HeraldProcess[] = [await startWorker(env), await startWorker(env)];
+      const opening = (SENDS + CALM_SENDS) * 2;
+      const account = await createAccount(env, opening);
+      const token = await tokenFor(apis[0]?.url as string, account);
+
+      // Sends: each with an Idempotency-Key, to one API node, retried on the other when it fails.
+      const ids: string[] = [];
+      const seen = { failedOver: 0, answered: 0 };
+      const run = `${process.pid}-${Date.now()}`;
+      const send = async (i: number, offset = 0) => {
+        for (let attempt = 0; ; attempt++) {
+          const node = apis[(i + attempt) % apis.length] as HeraldServer;
+          try {
+            const answer = await api(
+              node.url,
+              'POST',
+              '/v1/sms/send',
+              token,
+              { to: recipient(i + offset), message: `Many nodes ${i}` },
+              {
+                'idempotency-key': `${run}-${offset}-${i}`,
+              },
+            );
+            if (answer.status === 200) {
+              ids.push(answer.body.data.message_id as string);
+              seen.answered++;
+              return;
+            }
+            if (answer.status < 500 && answer.status !== 409)
+              throw new Error(`send ${i} answered ${answer.status}: ${JSON.stringify(answer.body)}`);
+          } catch (error) {
+            if (error instanceof Error && error.message.startsWith('send ')) throw error;
+          }
+          seen.failedOver++;
+          await sleep(50);
+        }
+      };
+      let next = 0;
+      const lanes = Promise.all(
+        Array.from({ length: LANES }, async () => {
+          while (next < SENDS) await send(next++);
+        }),
+      );
+
+      // Faults, while the sends go on.
+      const faults = { workerKills: 0, apiKills: 0, redisRestarts: 0, postgresRestarts: 0, exitedOnTheirOwn: 0 };
+      let sending = true;
+      void lanes.finally(() => (sending = false));
+      const started = Date.now();
+      while (sending) {
+        await sleep(2_000);
+        if (!sending) break;
+        const w = faults.workerKills % workers.length;
+        await (workers[w] as HeraldProcess).kill();
+        workers[w] = await startWorker(env);
+        faults.workerKills++;
+        const share = seen.answered / SENDS;
+        if (faults.apiKills === 0 && share >= 0.25) {
+          await (apis[1] as HeraldServer).kill();
+          apis[1] = await startServer(env, { worker: false });
+          faults.apiKills++;
+        } else if (faults.redisRestarts === 0 && share >= 0.45) {
+          await redis.restart();
+          faults.redisRestarts++;
+        } else if (faults.postgresRestarts === 0 && share >= 0.65) {
+          pg.restart();
+          faults.postgresRestarts++;
+        }
+        // A node that died of a fault (not of our kill) is started again, and counted.
+        for (const [i, node] of workers.entries()) {
+          if (await Promise.race([node.exited.then(() => true), sleep(0).then(() => false)])) {
+            faults.exitedOnTheirOwn++;
+            note(
+              `worker ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
+            );
+            workers[i] = await startWorker(env);
+          }
+        }
+        for (const [i, node] of apis.entries()) {
+          if (await Promise.race([node.exited.then(() => true), sleep(0).then(() => false)])) {
+            faults.exitedOnTheirOwn++;
+            note(
+              `api ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
+            );
+            apis[i] = await startServer(env, { worker: false });
+          }
+        }
+      }
+      await lanes;
+      note(`many nodes: ${SENDS} sends in ${Date.now() - started} ms, ${seen.failedOver} failed over; faults ${JSON.stringify(faults)}`);
+      expect(faults.workerKills).toBeGreaterThanOrEqual(2);
+      expect(faults).toMatchObject({ apiKills: 1, redisRestarts: 1, postgresRestarts: 1 });
+
+      const database = openDatabase({ url: pg.url, schema: undefined } as Parameters<typeof openDatabase>[0]);
+      try {
+        await waitUntilAllDelivered(database, SENDS, 120_000);
+        // Each acknowledged send once, delivered once, handed to the carrier once, charged once.
+        expect(new Set(ids).size).toBe(SENDS);
+        await expectCleanDelivery(database, account, opening, ids);
+
+        // Calm: the nodes' counters, summed, move as the store does.
+        const nodes = [...apis, ...workers];
+        const sum = async (status: string) => {
+          let total = 0;
+          for (const node of nodes) {
+            const text = await (await fetch(metricsUrlOf(node))).text();
+            total += sampleOf(text, 'herald_messages_total', { channel: 'sms', status }) ?? 0;
+          }
+          return total;
+        };
+        const before = { queued: await sum('queued'), sent: await sum('sent'), delivered: await sum('delivered') };
+        await Promise.all(Array.from({ length: CALM_SENDS }, (_, i) => send(i, SENDS)));
+        await waitUntilAllDelivered(database, SENDS + CALM_SENDS, 60_000);
+        const after = { queued: await sum('queued'), sent: await sum('sent'), delivered: await sum('delivered') };
+        expect({
+          queued: after.queued - before.queued,
+          sent: after.sent - before.sent,
+          delivered: after.delivered - before.delivered,
+        }).toEqual({ queued: CALM_SENDS, sent: CALM_SENDS, delivered: CALM_SENDS });
+      } finally {
+        await database.close();
+      }
+      for (const node of [...apis, ...workers]) expect(await node.stop()).toMatchObject({ code: 0 });
+    } finally {
+      await killLeftoverProcesses();
+      await redis?.stop();
+      pg?.stop();
+    }
+  });
+});
