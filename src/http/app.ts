@@ -169,7 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     if (deps.isDraining()) reply.header('connection', 'close');
     done(null, payload);
   });
-  installErrorHandler(app);
+  installErrorHandler(app, deps.database.isUnavailable);
   // Every route, before its schema and handler: text no store can hold, or nesting past the limit.
   app.addHook('preValidation', refuseUnstorableInput);
 

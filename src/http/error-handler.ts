@@ -193,8 +193,21 @@ export function sendApiError(reply: FastifyReply, error: ApiError): FastifyReply
   });
 }
 
-export function installErrorHandler(app: FastifyInstance): void {
+/** The answer to a request the store could not serve because it cannot be reached now. */
+const STORE_UNAVAILABLE = 'The service cannot reach its store at the moment; retry the request shortly.';
+
+/**
+ * `storeUnavailable` tells an error of a store that cannot be reached now (a restart, a cut
+ * connection) from a fault: such a request is answered 503 with Retry-After, not 500, and took no
+ * effect (its transaction never committed), so the client can send it again, with its
+ * Idempotency-Key if it has one.
+ */
+export function installErrorHandler(app: FastifyInstance, storeUnavailable?: (error: unknown) => boolean): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {
+    if (!(error instanceof ApiError) && storeUnavailable?.(error)) {
+      request.log.warn({ err: error }, 'the store cannot be reached; answered 503');
+      return sendApiError(reply, new ApiError('SERVICE_UNAVAILABLE', STORE_UNAVAILABLE, { retryAfterSeconds: 1 }));
+    }
     const apiError = toApiError(error);
     if (apiError.code === 'INTERNAL_ERROR') request.log.error({ err: error }, 'unhandled error');
     // A 503 is a refusal its source logs as a whole (the shutdown; shedding's count a second), not

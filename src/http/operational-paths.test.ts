@@ -40,6 +40,48 @@ describeEachDialect('operational paths', (dialect) => {
     expect(response.body).not.toMatch(/boom|hunter2|secret\.ts|\bat \//);
   });
 
+  // Breakage caught: a store that cannot be reached (PostgreSQL restarting, a cut connection, SQLite's
+  // lock held too long) answered 500 INTERNAL_ERROR, as if the request were a bug and not worth retrying.
+  it('answers 503 SERVICE_UNAVAILABLE with Retry-After while the store cannot be reached, and a bug still 500', async () => {
+    const outages: Array<{ name: string; error: Error & { code?: string } }> = [
+      {
+        name: 'PostgreSQL shutting down',
+        error: Object.assign(new Error('terminating connection due to administrator command'), { code: '57P01' }),
+      },
+      { name: 'a connection failure', error: Object.assign(new Error('connection failure'), { code: '08006' }) },
+      { name: 'a refused socket', error: Object.assign(new Error('connect ECONNREFUSED 127.0.0.1:5432'), { code: 'ECONNREFUSED' }) },
+      { name: 'a cut connection', error: new Error('Connection terminated unexpectedly') },
+      { name: "SQLite's lock held past its timeout", error: Object.assign(new Error('database is locked'), { code: 'SQLITE_BUSY' }) },
+    ];
+    let outage: Error | undefined;
+    const unreachable = (store: Store): Store =>
+      Object.assign(Object.create(store) as Store, {
+        accounts: Object.assign(Object.create(store.accounts), {
+          findAccount: async (accountId: string) => {
+            if (outage) throw outage;
+            return store.accounts.findAccount(accountId);
+          },
+        }),
+      });
+    t = await createTestApp(dialect, { wrapStore: unreachable });
+    const token = await t.tokenFor(await t.createAccount());
+    for (const { name, error } of outages) {
+      outage = error;
+      const response = await t.call('GET', '/v1/account', token);
+      expect(response.statusCode, name).toBe(503);
+      expect(response.headers['retry-after'], name).toBe('1');
+      expect(response.json(), name).toEqual({
+        success: false,
+        error: { code: 'SERVICE_UNAVAILABLE', message: 'The service cannot reach its store at the moment; retry the request shortly.' },
+      });
+      expect(response.body, name).not.toMatch(/5432|terminat|locked/);
+    }
+    outage = new Error('a bug, not an outage');
+    expect((await t.call('GET', '/v1/account', token)).statusCode).toBe(500);
+    outage = undefined;
+    expect((await t.call('GET', '/v1/account', token)).statusCode).toBe(200);
+  });
+
   // Breakage caught: requests served (or shed without the envelope) while the node drains.
   it('answers every API request 503 SERVICE_UNAVAILABLE with Retry-After and Connection: close while draining; /healthz stays up', async () => {
     let draining = false;

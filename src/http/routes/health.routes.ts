@@ -3,7 +3,7 @@ import Type from 'typebox';
 import type { ProviderHealth as ProviderHealthValue } from '../../core/delivery/provider.js';
 
 export interface HealthDeps {
-  database: { ping(): Promise<void>; pendingMigrations(): Promise<string[]> };
+  database: { ping(): Promise<void>; pendingMigrations(): Promise<string[]>; isUnavailable?(error: unknown): boolean };
   /** True once shutdown has begun: the node should leave the load balancer. */
   isDraining(): boolean;
   /** How each channel's provider is doing in this process (shown, never failing readiness). */
