@@ -3,7 +3,7 @@ import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
 import type { Channel } from '../core/ids.js';
-import { applyReceipts } from '../core/messages/lifecycle.js';
+import { applyReceipts, countReceipts } from '../core/messages/lifecycle.js';
 import { batchPerTurn } from '../core/per-turn.js';
 import type { NewJob, Store } from '../core/ports.js';
 import type { ConfiguredChannel, ProviderDeps } from './channel-module.js';
@@ -39,6 +39,8 @@ export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger):
     try {
       await store.groupedTransaction(async (tx) => {
         const results = named.length > 0 ? await applyReceipts(tx, named) : [];
+        // Those matched now; the others are counted by the job that takes them.
+        countReceipts(tx, named, results, (i) => results[i] !== 'unmatched');
         const later = [...named.filter((_, i) => results[i] === 'unmatched'), ...others];
         if (later.length > 0) await tx.jobs.enqueueMany(asJobs(later, clock.now()), clock.now());
       });

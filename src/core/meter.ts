@@ -35,7 +35,10 @@ export interface Meter {
  */
 export type HandOverOutcome = 'accepted' | 'refused' | 'retry' | 'unknown';
 
-/** A delivery the receiver took (2xx); one to be tried again; one given up (out of attempts, or refused by the SSRF guard). */
+/**
+ * A delivery the receiver took (2xx); one to be tried again (an error, a timeout, a URL the SSRF
+ * guard refused); one given up (out of attempts, 410 Gone, or its webhook disabled).
+ */
 export type WebhookOutcome = 'delivered' | 'retry' | 'failed';
 
 const nothing = () => {};

@@ -175,7 +175,12 @@ async function handOverAll(
             end({ kind: 'unconfirmed', job, message, at: clock.now() });
             return;
           }
-          const retryAt = clock.now() + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random);
+          const now = clock.now();
+          const retryAt = beforeTheLimit(
+            now,
+            now + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random),
+            dueSince + ctx.retry.maxAgeMs,
+          );
           const text = error instanceof Error ? error.message : String(error);
           end({ kind: 'retry', job, message, result: { done: false, retryAt, error: `lookup failed: ${text}` }, clearInFlight: false });
           return;
@@ -260,6 +265,12 @@ async function handOverAll(
     }),
   );
 }
+
+/**
+ * When to ask a provider again about a message in doubt: at `at`, or at the time limit if that
+ * comes first (asked once more while it may still be answered); past the limit, at `at`.
+ */
+const beforeTheLimit = (now: number, at: number, limit: number): number => (now < limit ? Math.min(at, limit) : at);
 
 /** How a hand-over ended, as counted (core/meter.ts). */
 function handOverOutcome(outcome: SendOutcome): HandOverOutcome {
@@ -400,11 +411,14 @@ function conclude(
           'last hand-over in doubt; the provider will be asked',
         );
         const reason = { code: outcome.code, message: outcome.message };
+        // Asked within the time limit (an attempt given up for its age would otherwise be asked only
+        // once it expired: one failed question would then hold it), and again on failure until then.
+        const askAt = beforeTheLimit(now, retryAt, dueSince + ctx.retry.maxAgeMs);
         return {
           kind: 'retry',
           job,
           message,
-          result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
+          result: { done: false, retryAt: askAt, error: `${outcome.code}: ${outcome.message}` },
           clearInFlight: false,
           reason,
         };

@@ -2,6 +2,7 @@ import { holdsInDoubt, type ProviderReceipt, providerOf, type SendOutcome } from
 import {
   applyReceipts,
   captureAccepted,
+  countReceipts,
   type FailureReason,
   failQueued,
   markAcceptedMany,
@@ -123,7 +124,7 @@ export class EndingRecorder {
           occurredAt: at,
         }),
       );
-    if (receipts.length > 0) await applyReceipts(tx, receipts);
+    if (receipts.length > 0) countReceipts(tx, receipts, await applyReceipts(tx, receipts));
     // Credits last. Charges alone take their accounts in one order (captureMany sorts them); with
     // refunds too, every account of the wave is locked first, at once and in that order
     // (PostgreSQL), so waves and batches of sends never wait on each other's account rows in a cycle.

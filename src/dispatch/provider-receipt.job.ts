@@ -1,4 +1,4 @@
-import { applyReceipts } from '../core/messages/lifecycle.js';
+import { applyReceipts, countReceipts } from '../core/messages/lifecycle.js';
 import { type BatchJobHandler, DONE, type Job, type JobResult } from './job.js';
 import { UNMATCHED_RECEIPT_RETRY } from './retry-policy.js';
 
@@ -10,6 +10,8 @@ export const applyProviderReceipts: BatchJobHandler<'provider_receipt'> = async 
   const receipts = jobs.map((job) => job.payload);
   await ctx.store.groupedTransaction(async (tx) => {
     const results = await applyReceipts(tx, receipts);
+    // Once each: an unmatched receipt when it is dropped, not at every try before.
+    countReceipts(tx, receipts, results, (i) => results[i] !== 'unmatched' || (jobs[i]?.attempts ?? 0) > UNMATCHED_RECEIPT_RETRY.retries);
     const outcomes = jobs.map((job, i): [Job<'provider_receipt'>, JobResult] => {
       if (results[i] !== 'unmatched') return [job, DONE];
       const receipt = job.payload;

@@ -156,11 +156,14 @@ describeEachDialect('the last attempt in doubt, under ask (the sandbox)', (diale
   const h = useHarness(dialect);
   const retry = { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 };
   let sandbox: Provider;
+  /** Hand-overs the stub below was asked for. */
+  let handOvers = 0;
   /** The sandbox, whose answers never arrive in time: `takes` says whether it got the message first. */
   const unanswered = (takes: boolean, lookup?: Provider['lookup']): Provider => ({
     name: sandbox.name,
     channel: sandbox.channel,
     async send(outbound, signal) {
+      handOvers++;
       if (takes) expect((await sandbox.send(outbound, signal)).ok).toBe(true);
       return { ok: false, retryable: true, maybeAccepted: true, code: 'PROVIDER_TIMEOUT', message: 'The provider did not answer in time.' };
     },
@@ -169,6 +172,7 @@ describeEachDialect('the last attempt in doubt, under ask (the sandbox)', (diale
   beforeEach(() => {
     sandbox = h.t.providers.sms;
     h.t.dispatch.retry = retry;
+    handOvers = 0;
   });
   afterEach(() => {
     h.t.dispatch.retry = DEFAULT_RETRY_POLICY;
@@ -208,7 +212,7 @@ describeEachDialect('the last attempt in doubt, under ask (the sandbox)', (diale
     const view = await h.view(id);
     expect(view).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'PROVIDER_TIMEOUT' } });
     expect(view.error?.message).toBe('The provider did not answer in time. (gave up after 1 attempts; the provider does not hold it)');
-    expect(await h.t.store.sandbox.find(id)).toBeUndefined();
+    expect(handOvers).toBe(1); // asked, never handed over again
     await h.expectLedgerBalanced();
   });
 
@@ -223,6 +227,30 @@ describeEachDialect('the last attempt in doubt, under ask (the sandbox)', (diale
     await h.t.drain();
     expect(await h.view(id)).toMatchObject({ status: 'sent', credits_used: 1, error: { code: 'HANDOVER_UNCONFIRMED' } });
     expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('an attempt given up for its age is asked before the time limit, and once more after it when that question fails', async () => {
+    // The first retry would come after the time limit: the attempt is the last one for its age.
+    h.t.dispatch.retry = { ...DEFAULT_RETRY_POLICY, baseDelayMs: 60_000, maxAgeMs: 10_000 };
+    let lookups = 0;
+    h.t.providers.sms = unanswered(true, async (id) => {
+      lookups++;
+      if (lookups === 1) throw new Error('lookup timed out');
+      return sandbox.lookup?.(id);
+    });
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'queued', error: { code: 'PROVIDER_TIMEOUT' } });
+    h.t.clock.advance(10_000); // the time limit itself: still within it
+    await h.t.drain();
+    expect(lookups).toBe(1);
+    expect(await h.view(id)).toMatchObject({ status: 'queued' });
+    h.t.clock.advance(3_600_000);
+    await h.t.drain();
+    expect(lookups).toBe(2);
+    expect(handOvers).toBe(1);
+    expect(await h.view(id)).toMatchObject({ status: 'sent', credits_used: 1, error: null });
     await h.expectLedgerBalanced();
   });
 

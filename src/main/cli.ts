@@ -162,8 +162,14 @@ function buildProgram(): Command {
       });
       const services = buildServices(config, logger);
       await services.database.migrate();
+      // Before the worker starts: a metrics port that cannot be bound stops the start with nothing in flight.
+      const metrics = await serveMetrics(services, { providers: () => Promise.resolve(services.providerHealth()) }).catch(
+        async (error: unknown) => {
+          await services.close();
+          throw error;
+        },
+      );
       const workers = startWorkers(services);
-      const metrics = await serveMetrics(services, { providers: () => Promise.resolve(services.providerHealth()) });
       stopOnSignal(logger, async () => {
         await workers.stop(config.shutdownTimeoutMs);
         await metrics?.close();

@@ -62,6 +62,9 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
   let asks = 0;
   const answers = new Map<number, (providers: ProviderHealth[]) => void>();
   const metricAnswers = new Map<number, (metrics: MetricsJson) => void>();
+  // The thread's last counters: served again when it does not answer in time (busy, or stopping),
+  // rather than leaving its series out of a scrape, which Prometheus would read as counter resets.
+  let lastMetrics: MetricsJson | undefined;
   let stopping = false;
   let stopped: ((error?: string) => void) | undefined;
 
@@ -84,6 +87,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
         answers.get(message.ask)?.(message.providers);
         answers.delete(message.ask);
       } else if (message.type === 'metrics') {
+        lastMetrics = message.metrics;
         metricAnswers.get(message.ask)?.(message.metrics);
         metricAnswers.delete(message.ask);
       } else if (message.type === 'stopped') stopped?.(message.error);
@@ -123,7 +127,7 @@ export async function startDispatchThread(services: Services): Promise<DispatchT
         const ask = ++asks;
         const timer = setTimeout(() => {
           metricAnswers.delete(ask);
-          resolve([]);
+          resolve(lastMetrics ? [lastMetrics] : []);
         }, HEALTH_WAIT_MS);
         metricAnswers.set(ask, (metrics) => {
           clearTimeout(timer);
@@ -163,8 +167,10 @@ async function runThread(port: NonNullable<typeof parentPort>): Promise<void> {
       port.postMessage({ type: 'health', ask: message.ask, providers: services.providerHealth() } satisfies FromThread);
     } else if (message.type === 'metrics') {
       const ask = message.ask;
-      void (services.meter?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then((metrics) =>
-        port.postMessage({ type: 'metrics', ask, metrics } satisfies FromThread),
+      // Unanswered on failure: the main thread serves the last counters it had.
+      void (services.meter?.registry.getMetricsAsJSON() ?? Promise.resolve([])).then(
+        (metrics) => port.postMessage({ type: 'metrics', ask, metrics } satisfies FromThread),
+        (error: unknown) => logger.warn({ err: error }, 'could not read the dispatch thread metrics'),
       );
     } else if (message.type === 'stop' && !stopping) {
       stopping = true;

@@ -32,6 +32,7 @@ export async function serveMetrics(
       );
     }
     if (code === 'EADDRNOTAVAIL') throw new StartError(`METRICS_HOST ${settings.host} is not an address of this machine`);
+    if (code === 'EACCES') throw new StartError(`not allowed to listen on METRICS_PORT ${settings.port}; choose a port above 1023`);
     throw error;
   }
 }

@@ -106,6 +106,8 @@ describeEachDialect('metrics, as the store says', (dialect) => {
       }),
     ).rejects.toThrow('rolled back');
     expect(await sent()).toBe(1);
+    const groups = async () => sampleOf(await meter.registry.metrics(), 'herald_group_commit_units_sum') ?? 0;
+    const groupedBefore = await groups();
     // Started together, they share one transaction where the store groups commits (SQLite).
     const [kept, alone] = await Promise.allSettled([
       t.store.groupedTransaction(async (tx) => tx.meter.messages('sms', 'read', 2)),
@@ -118,6 +120,8 @@ describeEachDialect('metrics, as the store says', (dialect) => {
     expect(kept.status).toBe('fulfilled');
     expect(alone.status).toBe('rejected');
     expect(await tallied()).toBe(5);
+    // SQLite did group them (so the rollback above was of one unit among three); PostgreSQL does not group.
+    expect((await groups()) - groupedBefore).toBe(dialect === 'sqlite' ? 3 : 0);
   });
 
   it('a write that rolls back counts nothing: a send refused for its balance is not counted as accepted', async () => {

@@ -2,11 +2,14 @@ import { AggregatorRegistry, Gauge, type MetricObjectWithValues, type MetricValu
 import type { Clock } from '../core/clock.js';
 import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { ProviderHealth } from '../core/delivery/provider.js';
-import type { Store } from '../core/ports.js';
+import type { JobBacklog, Store } from '../core/ports.js';
 import type { PrometheusMeter } from './prometheus-meter.js';
 
 /** A registry's metrics as JSON (`getMetricsAsJSON`): how a thread hands its metrics to the one that serves them. */
 export type MetricsJson = MetricObjectWithValues<MetricValue<string>>[];
+
+/** The job queue is read from the store at most this often (ms); scrapes in between show the last read. */
+const READ_EVERY_MS = 5_000;
 
 export interface ScrapeSources {
   /** This thread's counters, with the process's own metrics. */
@@ -56,10 +59,25 @@ export function scraperOf(sources: ScrapeSources): Scraper {
   const links = providerGauge('herald_provider_links', 'Provider links configured (SMPP binds; 1 for a provider without links).');
   const inFlight = providerGauge('herald_provider_in_flight', 'Hand-overs under way now (for SMPP, the windows in use).');
 
+  // The queue is read with one scan of the jobs table (on SQLite, on the API thread): at most
+  // every READ_EVERY_MS, however often it is scraped, and never twice at once.
+  let backlogRead: { at: number; rows: Promise<JobBacklog[]> } | undefined;
+  const readBacklog = (now: number): Promise<JobBacklog[]> => {
+    if (!backlogRead || now - backlogRead.at >= READ_EVERY_MS) {
+      const rows = sources.store.jobs.backlog(now);
+      backlogRead = { at: now, rows };
+      // A failed read is not kept: the next scrape reads again.
+      rows.catch(() => {
+        if (backlogRead?.rows === rows) backlogRead = undefined;
+      });
+    }
+    return backlogRead.rows;
+  };
+
   /** Reads the queue and the providers once, into the gauges. */
   const read = async () => {
     const now = sources.clock.now();
-    const [backlog, health] = await Promise.all([sources.store.jobs.backlog(now), sources.providers?.() ?? Promise.resolve(undefined)]);
+    const [backlog, health] = await Promise.all([readBacklog(now), sources.providers?.() ?? Promise.resolve(undefined)]);
     jobs.reset();
     oldest.reset();
     // Every kind is reported, 0 when none is stored: an alert on a series that vanishes when the

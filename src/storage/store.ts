@@ -196,7 +196,8 @@ function bind(
   };
   const store: BoundStore = {
     channels: options.channels,
-    meter: pending ? meterOf(pending) : (options.meter ?? NO_METER),
+    // Nothing is kept when nothing counts (metrics off, the default): no closures on the hot path.
+    meter: !options.meter ? NO_METER : pending ? meterOf(pending) : options.meter,
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, options.channels, {

@@ -46,6 +46,8 @@ describe('many nodes on PostgreSQL and Redis, through faults', () => {
       redis = await startPrivateRedis();
       const env = heraldEnv({ url: pg.url, schema: undefined }, { ...BASE_SETTINGS, REDIS_URL: redis.url, METRICS_PORT: '0' });
       const apis: HeraldServer[] = [await startServer(env, { worker: false }), await startServer(env, { worker: false })];
+      /** Every API process of the run, restarted ones too: what they logged explains a failure. */
+      const everyApi = [...apis];
       const workers: HeraldProcess[] = [await startWorker(env), await startWorker(env)];
       const opening = (SENDS + CALM_SENDS) * 2;
       const account = await createAccount(env, opening);
@@ -107,6 +109,7 @@ describe('many nodes on PostgreSQL and Redis, through faults', () => {
         if (faults.apiKills === 0 && share >= 0.25) {
           await (apis[1] as HeraldServer).kill();
           apis[1] = await startServer(env, { worker: false });
+          everyApi.push(apis[1]);
           faults.apiKills++;
         } else if (faults.redisRestarts === 0 && share >= 0.45) {
           await redis.restart();
@@ -132,6 +135,7 @@ describe('many nodes on PostgreSQL and Redis, through faults', () => {
               `api ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
             );
             apis[i] = await startServer(env, { worker: false });
+            everyApi.push(apis[i] as HeraldServer);
           }
         }
       }
@@ -143,6 +147,8 @@ describe('many nodes on PostgreSQL and Redis, through faults', () => {
       // No node died of a fault it could ride out (a PostgreSQL restart once took all four down),
       // and a store out of reach is a 503 to retry, never a 500.
       expect(faults).toMatchObject({ apiKills: 1, redisRestarts: 1, postgresRestarts: 1, exitedOnTheirOwn: 0 });
+      const bugs = everyApi.flatMap((node) => node.logRecords().filter((record) => record.msg === 'unhandled error'));
+      if (bugs.length > 0) note(`unhandled errors: ${JSON.stringify(bugs.map((record) => record.err)).slice(0, 3000)}`);
       expect(seen.statuses['500']).toBeUndefined();
 
       const database = openDatabase({ url: pg.url, schema: undefined } as Parameters<typeof openDatabase>[0]);

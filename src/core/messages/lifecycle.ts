@@ -353,14 +353,22 @@ export async function applyReceipts(tx: Store, given: readonly ProviderReceipt[]
   }
 
   for (const i of oneByOne) results[i] = await applyReceiptIn(tx, receipts[i] as ProviderReceipt);
-  countReceipts(tx, receipts, results);
   return results;
 }
 
-/** Counts receipts by channel and by what they did (core/meter.ts). */
-function countReceipts(tx: Store, receipts: readonly ProviderReceipt[], results: readonly ReceiptResult[]): void {
+/**
+ * Counts receipts by channel and by what they did (core/meter.ts), once each: a caller that keeps
+ * an unmatched receipt to try again later leaves it out (`final`) until it is matched or dropped.
+ */
+export function countReceipts(
+  tx: Store,
+  receipts: readonly ProviderReceipt[],
+  results: readonly ReceiptResult[],
+  final: (index: number) => boolean = () => true,
+): void {
   const counts = new Map<string, number>();
   receipts.forEach((receipt, i) => {
+    if (!final(i)) return;
     const key = `${receipt.channel} ${results[i]}`;
     counts.set(key, (counts.get(key) ?? 0) + 1);
   });

@@ -219,14 +219,17 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async backlog(now) {
+      // Due: may be claimed now (its time has come, and no worker holds it).
+      const due = (eb: ExpressionBuilder<Database, 'jobs'>) =>
+        eb.and([eb('run_at', '<=', now), eb.or([eb('locked_until', 'is', null), eb('locked_until', '<=', now)])]);
       const rows = await db
         .selectFrom('jobs')
         .select((eb) => [
           'kind',
           eb.fn.countAll<number | string>().as('jobs'),
-          eb.fn.sum<number | string | null>(eb.case().when('run_at', '<=', now).then(1).else(0).end()).as('due'),
+          eb.fn.sum<number | string | null>(eb.case().when(due(eb)).then(1).else(0).end()).as('due'),
           eb.fn.sum<number | string | null>(eb.case().when('locked_until', '>', now).then(1).else(0).end()).as('held'),
-          eb.fn.min<number | string | null>(eb.case().when('run_at', '<=', now).then(eb.ref('run_at')).end()).as('oldest'),
+          eb.fn.min<number | string | null>(eb.case().when(due(eb)).then(eb.ref('run_at')).end()).as('oldest'),
         ])
         .groupBy('kind')
         .orderBy('kind')
