@@ -117,7 +117,12 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
     // Kept in the transaction that wrote what the request made (a crash could not split them).
     if (claim.keptStatus === reply.statusCode) return payload;
     if (reply.statusCode >= 500) {
-      await deps.store.idempotency.release(claim.accountId, claim.key, claim.lease);
+      // A store that cannot be reached (the likely cause of this answer) cannot release it either:
+      // the claim then lapses after lockMs (retries meanwhile get 409 with Retry-After). A release
+      // that throws must not turn the answer into a 500.
+      await deps.store.idempotency.release(claim.accountId, claim.key, claim.lease).catch((error: unknown) => {
+        request.log.warn({ err: error }, 'could not release the Idempotency-Key claim; it lapses on its own');
+      });
       return payload;
     }
     const contentType = reply.getHeader('content-type');

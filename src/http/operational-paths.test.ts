@@ -82,6 +82,35 @@ describeEachDialect('operational paths', (dialect) => {
     expect((await t.call('GET', '/v1/account', token)).statusCode).toBe(200);
   });
 
+  // Breakage caught: with an Idempotency-Key, the store's outage answered 500, not 503: the claim's
+  // release after a 5xx failed too (the store was still out of reach), and the hook's error became
+  // the answer. Seen at 10,000 sends through a PostgreSQL restart (test/e2e/many-nodes.e2e.test.ts).
+  it('answers a send 503 when the store goes away mid-request even with an Idempotency-Key whose claim cannot be released', async () => {
+    let outage: Error | undefined;
+    const unreachable = (store: Store): Store =>
+      Object.assign(Object.create(store) as Store, {
+        groupedTransaction: ((work) => (outage ? Promise.reject(outage) : store.groupedTransaction(work))) as Store['groupedTransaction'],
+        idempotency: Object.assign(Object.create(store.idempotency), {
+          release: async (...args: Parameters<Store['idempotency']['release']>) => {
+            if (outage) throw outage;
+            return store.idempotency.release(...args);
+          },
+        }),
+      });
+    t = await createTestApp(dialect, { wrapStore: unreachable });
+    const token = await t.tokenFor(await t.createAccount());
+    outage = new Error('Connection terminated unexpectedly');
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/send',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'outage-1' },
+      payload: JSON.stringify({ to: '+14155552671', message: 'hi' }),
+    });
+    expect(response.statusCode).toBe(503);
+    expect(response.headers['retry-after']).toBe('1');
+    expect(response.json().error.code).toBe('SERVICE_UNAVAILABLE');
+  });
+
   // Breakage caught: requests served (or shed without the envelope) while the node drains.
   it('answers every API request 503 SERVICE_UNAVAILABLE with Retry-After and Connection: close while draining; /healthz stays up', async () => {
     let draining = false;
