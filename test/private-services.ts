@@ -1,8 +1,9 @@
-import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { promisify } from 'node:util';
 
 /**
  * A PostgreSQL server and a Redis server of a test's own, on free loopback ports, which the test
@@ -24,9 +25,9 @@ const asPostgres = (command: string, args: string[]): [string, string[]] =>
 export interface PrivatePostgres {
   /** postgres://postgres@127.0.0.1:PORT/postgres */
   url: string;
-  /** pg_ctl restart -m fast: every connection is cut, the server is back when it returns. */
-  restart(): void;
-  stop(): void;
+  /** pg_ctl restart -m fast: every connection is cut, the server is back when it resolves (the test's loop runs meanwhile). */
+  restart(): Promise<void>;
+  stop(): Promise<void>;
 }
 
 export function privatePostgresAvailable(): boolean {
@@ -50,12 +51,18 @@ export async function startPrivatePostgres(): Promise<PrivatePostgres> {
   run('initdb', ['-D', data, '-U', 'postgres', '--auth=trust', '--no-sync', '-E', 'UTF8']);
   const options = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
   run('pg_ctl', ['-D', data, '-o', options, '-w', '-l', join(dir, 'log'), 'start']);
+  const runAsync = async (command: string, args: string[]) => {
+    const [file, argv] = asPostgres(command, args);
+    await promisify(execFile)(file, argv, { timeout: 60_000 });
+  };
   return {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
-    restart: () => run('pg_ctl', ['-D', data, '-o', options, '-w', '-m', 'fast', '-l', join(dir, 'log'), 'restart']),
-    stop: () => {
+    restart: () => runAsync('pg_ctl', ['-D', data, '-o', options, '-w', '-m', 'fast', '-l', join(dir, 'log'), 'restart']),
+    stop: async () => {
       try {
-        run('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']);
+        await runAsync('pg_ctl', ['-D', data, '-w', '-m', 'immediate', 'stop']);
+      } catch {
+        // already stopped
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
@@ -86,6 +93,7 @@ export async function startPrivateRedis(): Promise<PrivateRedis> {
     throw new Error('redis-server did not start');
   };
   const kill = async () => {
+    if (child.exitCode !== null || child.signalCode !== null) return;
     const exited = new Promise((resolve) => child.once('exit', resolve));
     child.kill('SIGKILL');
     await exited;

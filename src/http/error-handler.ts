@@ -198,9 +198,9 @@ const STORE_UNAVAILABLE = 'The service cannot reach its store at the moment; ret
 
 /**
  * `storeUnavailable` tells an error of a store that cannot be reached now (a restart, a cut
- * connection) from a fault: such a request is answered 503 with Retry-After, not 500, and took no
- * effect (its transaction never committed), so the client can send it again, with its
- * Idempotency-Key if it has one.
+ * connection) from a fault: such a request is answered 503 with Retry-After, not 500. Nearly
+ * always it took no effect; but a connection cut during its commit leaves that unknown, so a
+ * client retries a request that creates something with its Idempotency-Key (docs/idempotency.md).
  */
 export function installErrorHandler(app: FastifyInstance, storeUnavailable?: (error: unknown) => boolean): void {
   app.setErrorHandler((error: unknown, request: FastifyRequest, reply: FastifyReply) => {

@@ -1,5 +1,6 @@
 import { existsSync } from 'node:fs';
-import { rename, rm, stat } from 'node:fs/promises';
+import { link, open, rm, stat } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import SqliteDatabase from 'better-sqlite3';
 import { parseDialect } from './database.js';
 
@@ -18,8 +19,9 @@ export class BackupError extends Error {}
  * A consistent copy of a SQLite store, taken while Herald serves: SQLite's online backup API
  * (better-sqlite3's `backup`), on a connection of its own, in one step (a read transaction: in WAL
  * mode writers go on meanwhile, and the copy is the store as of that step's start, every committed
- * send included). Written beside `file` and renamed into place only once complete and checked
- * (`PRAGMA integrity_check`), so a failed backup never leaves a half-written file under the name.
+ * send included). Written beside `file` under a name of its own and linked into place only once
+ * complete and checked (`PRAGMA integrity_check`), so a failed backup never leaves a half-written
+ * file under the name, and an existing file is never replaced.
  * PostgreSQL stores are backed up with pg_dump (docs/operations.md, "Backups").
  */
 export async function backupSqlite(databaseUrl: string, file: string): Promise<BackupResult> {
@@ -30,8 +32,8 @@ export async function backupSqlite(databaseUrl: string, file: string): Promise<B
   if (source === ':memory:') throw new BackupError('an in-memory store cannot be backed up');
   if (!existsSync(source)) throw new BackupError(`no store at ${source}`);
   if (existsSync(file)) throw new BackupError(`${file} exists already; choose a new name (a backup never overwrites)`);
-  const partial = `${file}.partial`;
-  await rm(partial, { force: true });
+  // A name of this run's own: two backups at once never write the same file.
+  const partial = `${file}.${process.pid}.${Date.now()}.partial`;
   const db = new SqliteDatabase(source, { readonly: true, fileMustExist: true, timeout: 5_000 });
   try {
     // All remaining pages in the next step: one read transaction, so the copy is one moment's.
@@ -56,6 +58,22 @@ export async function backupSqlite(databaseUrl: string, file: string): Promise<B
     throw error;
   }
   copy.close();
-  await rename(partial, file);
+  // Into place only if the name is still free (link fails if it exists: no overwrite, even of a
+  // file made meanwhile), then made durable with its directory.
+  try {
+    await link(partial, file);
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'EEXIST')
+      throw new BackupError(`${file} exists already; choose a new name (a backup never overwrites)`);
+    throw error;
+  } finally {
+    await rm(partial, { force: true });
+  }
+  const directory = await open(dirname(file), 'r');
+  try {
+    await directory.sync();
+  } finally {
+    await directory.close();
+  }
   return { file, bytes: (await stat(file)).size, messages };
 }

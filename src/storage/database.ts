@@ -273,14 +273,25 @@ function openSqlite(path: string): SqliteDatabase.Database {
  * ended or could not be had in time; SQLite's lock held past its timeout.
  */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'EHOSTUNREACH', 'ENETUNREACH', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'ETIMEDOUT',
+  'EPIPE',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'EAI_AGAIN',
+  'ENOTFOUND',
+]);
+/** SQLite's lock held past the timeout; not SQLITE_BUSY_SNAPSHOT, which is a transaction's own fault. */
+const UNAVAILABLE_SQLITE = new Set(['SQLITE_BUSY', 'SQLITE_BUSY_TIMEOUT']);
 const UNAVAILABLE_MESSAGES = /^(Connection terminated|Client has encountered a connection error|timeout exceeded when trying to connect)/;
 
 function storeUnavailable(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
   if (typeof code === 'string') {
     if (code.startsWith('08') || UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code)) return true;
-    if (code.startsWith('SQLITE_BUSY')) return true;
+    if (UNAVAILABLE_SQLITE.has(code)) return true;
   }
   return error instanceof Error && UNAVAILABLE_MESSAGES.test(error.message);
 }
