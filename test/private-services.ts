@@ -1,23 +1,15 @@
 import { type ChildProcess, execFile, execFileSync, spawn } from 'node:child_process';
 import { chmodSync, mkdtempSync, rmSync } from 'node:fs';
-import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { promisify } from 'node:util';
+import { freePort } from './ports.js';
 
 /**
  * A PostgreSQL server and a Redis server of a test's own, on free loopback ports, which the test
  * may restart (the shared ones serve the rest of the suite and must not be touched). PostgreSQL
  * refuses to run as root: where the suite runs as root, its server runs as the `postgres` user.
  */
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 const asPostgres = (command: string, args: string[]): [string, string[]] =>
   process.getuid?.() === 0 ? ['runuser', ['-u', 'postgres', '--', command, ...args]] : [command, args];

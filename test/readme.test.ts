@@ -1,10 +1,10 @@
 import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { type AddressInfo, createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { freePort } from './ports.js';
 import { type HeraldServer, heraldEnv, startServer } from './process.js';
 
 const ROOT = fileURLToPath(new URL('..', import.meta.url));
@@ -116,15 +116,3 @@ describe('the README webhook section', () => {
     expect(event).toMatchObject({ type: 'message.delivered', data: { status: 'delivered', channel: 'sms' } });
   });
 });
-
-/** A port nothing listens on now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const server = createServer();
-    server.once('error', reject);
-    server.listen(0, '127.0.0.1', () => {
-      const { port } = server.address() as AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}

@@ -1,8 +1,8 @@
 import { type ChildProcess, spawn } from 'node:child_process';
-import { createServer } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { freePort } from '../../test/ports.js';
 import { headersOf, refillAndTake } from '../core/rate-limits.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import type { RateLimitSettings } from './rate-limits.js';
@@ -142,15 +142,6 @@ describeEachDialect('rate limits on /v1 and the token endpoint', (dialect) => {
     for (let i = 0; i < 8; i++) expect((await tokenRequest(account.clientId, account.clientSecret, '203.0.113.60')).statusCode).toBe(200);
   });
 });
-
-/** A free loopback port. */
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as { port: number };
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
 
 /** A Redis of the test's own (it is stopped mid-test; the machine's shared one must never be). */
 async function startRedis(port: number): Promise<ChildProcess> {
