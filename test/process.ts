@@ -169,6 +169,13 @@ const LISTENING = 'herald is listening';
 const WORKER_STARTED = 'dispatch worker started';
 
 /** Parses the JSON log records out of a process's stdout, skipping anything else (the demo banner). */
+/** Where a process started with METRICS_PORT serves its metrics (its 'metrics are served' log line). */
+export function metricsUrlOf(node: HeraldProcess): string {
+  const record = node.logRecords().find((r) => r.msg === 'metrics are served');
+  if (!record) throw new Error('the process serves no metrics (METRICS_PORT unset?)');
+  return String(record.url);
+}
+
 export function logRecordsOf(stdout: string): Array<Record<string, unknown>> {
   const records: Array<Record<string, unknown>> = [];
   for (const line of stdout.split('\n')) {

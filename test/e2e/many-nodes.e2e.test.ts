@@ -1,6 +1,14 @@
 import { afterAll, describe, expect, it } from 'vitest';
 import { type PrivatePostgres, type PrivateRedis, startPrivatePostgres, startPrivateRedis } from '../private-services.js';
-import { type HeraldProcess, type HeraldServer, heraldEnv, killLeftoverProcesses, startServer, startWorker } from '../process.js';
+import {
+  type HeraldProcess,
+  type HeraldServer,
+  heraldEnv,
+  killLeftoverProcesses,
+  metricsUrlOf,
+  startServer,
+  startWorker,
+} from '../process.js';
 import { sampleOf } from '../prometheus-text.js';
 import { api } from './api.js';
 import {
@@ -37,12 +45,6 @@ afterAll(async () => {
   await redis?.stop();
   await pg?.stop();
 });
-
-const metricsUrlOf = (node: HeraldProcess): string => {
-  const record = node.logRecords().find((r) => r.msg === 'metrics are served');
-  if (!record) throw new Error('the node serves no metrics');
-  return String(record.url);
-};
 
 describe('many nodes on PostgreSQL and Redis, through faults', () => {
   it(
@@ -149,25 +151,22 @@ describe('many nodes on PostgreSQL and Redis, through faults', () => {
             due.done = true;
           }
           // A node that died of a fault (not of our kill) is started again, and counted.
-          for (const [i, node] of workers.entries()) {
-            if (await Promise.race([node.exited.then(() => true), sleep(0).then(() => false)])) {
+          const restartIfDead = async <T extends HeraldProcess>(nodes: T[], what: string, start: () => Promise<T>) => {
+            for (const [i, node] of nodes.entries()) {
+              if (!(await Promise.race([node.exited.then(() => true), sleep(0).then(() => false)]))) continue;
               faults.exitedOnTheirOwn++;
               note(
-                `worker ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
+                `${what} ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
               );
-              workers[i] = await startWorker(env);
+              nodes[i] = await start();
             }
-          }
-          for (const [i, node] of apis.entries()) {
-            if (await Promise.race([node.exited.then(() => true), sleep(0).then(() => false)])) {
-              faults.exitedOnTheirOwn++;
-              note(
-                `api ${i} exited: ${JSON.stringify(await node.exited)} ${node.stderr().slice(-500)} ${JSON.stringify(node.logRecords().slice(-3))}`,
-              );
-              apis[i] = await startServer(env, { worker: false });
-              everyApi.push(apis[i] as HeraldServer);
-            }
-          }
+          };
+          await restartIfDead(workers, 'worker', () => startWorker(env));
+          await restartIfDead(apis, 'api', async () => {
+            const restarted = await startServer(env, { worker: false });
+            everyApi.push(restarted);
+            return restarted;
+          });
         }
         await lanes;
         note(

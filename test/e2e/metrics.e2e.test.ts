@@ -1,9 +1,10 @@
-import { afterAll, beforeAll, expect, it } from 'vitest';
-import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
-import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
+import { expect, it } from 'vitest';
+import { describeEachDialect } from '../databases.js';
+import { metricsUrlOf } from '../process.js';
 import { sampleOf } from '../prometheus-text.js';
 import { until } from '../wait.js';
-import { api, fetchToken } from './api.js';
+import { api } from './api.js';
+import { useServerWithAccount } from './server-with-account.js';
 
 /**
  * `herald serve` with METRICS_PORT: its own listener, the sum of its two threads (the API thread
@@ -11,53 +12,34 @@ import { api, fetchToken } from './api.js';
  * process's own metrics, and figures that add up to what the store holds.
  */
 describeEachDialect('GET /metrics of a running server', (dialect) => {
-  let location: TestDatabaseLocation;
-  let env: ProcessEnv;
-  let server: HeraldServer;
-  let metricsUrl: string;
-  let token: string;
-
-  beforeAll(async () => {
-    location = allocateDatabase(dialect);
-    env = heraldEnv(location, { METRICS_PORT: '0', SANDBOX_DELAY_MS: '0' });
-    server = await startServer({ ...env, DEMO_ACCOUNT: 'false' });
-    const served = server.logRecords().find((record) => record.msg === 'metrics are served');
-    metricsUrl = String(served?.url);
-    const created = JSON.parse(
-      (await runCliOk(['accounts', 'create', '--name', 'Metrics', '--email', 'ops@example.com', '--credits', '1000', '--json'], env))
-        .stdout,
-    );
-    token = (await fetchToken(server.url, { clientId: created.client_id, clientSecret: created.client_secret }, 'client_secret_post'))
-      .access_token;
-  });
-  afterAll(async () => {
-    try {
-      if (server) expect(await server.stop()).toEqual({ code: 0, signal: null });
-    } finally {
-      await killLeftoverProcesses();
-      await location?.drop();
-    }
-  });
+  const ctx = useServerWithAccount(
+    dialect,
+    { name: 'Metrics', email: 'ops@example.com', credits: 1000 },
+    { METRICS_PORT: '0', SANDBOX_DELAY_MS: '0' },
+  );
 
   const scrape = async () => {
-    const response = await fetch(metricsUrl, { signal: AbortSignal.timeout(10_000) });
+    const response = await fetch(metricsUrlOf(ctx.server), { signal: AbortSignal.timeout(10_000) });
     expect(response.status).toBe(200);
     expect(response.headers.get('content-type')).toMatch(/^text\/plain; version=0\.0\.4/);
     return response.text();
   };
 
   it('is served on a listener of its own, on loopback, not on the API', async () => {
+    const metricsUrl = metricsUrlOf(ctx.server);
     expect(metricsUrl).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/metrics$/);
-    expect(new URL(metricsUrl).port).not.toBe(new URL(server.url).port);
-    expect((await fetch(`${server.url}/metrics`)).status).toBe(404);
+    expect(new URL(metricsUrl).port).not.toBe(new URL(ctx.server.url).port);
+    expect((await fetch(`${ctx.server.url}/metrics`)).status).toBe(404);
     expect((await fetch(metricsUrl.replace('/metrics', '/'))).status).toBe(404);
-    expect((await fetch(metricsUrl, { method: 'POST' })).status).toBe(405);
+    expect((await fetch(metricsUrlOf(ctx.server), { method: 'POST' })).status).toBe(405);
   });
 
   it('adds up both threads: messages accepted by the API thread, sent and delivered by the dispatch thread, as the store says', async () => {
     const sends = 20;
     for (let i = 0; i < sends; i++) {
-      expect((await api(server.url, 'POST', '/v1/sms/send', token, { to: `+1415555${3000 + i}`, message: 'hello' })).status).toBe(200);
+      expect((await api(ctx.server.url, 'POST', '/v1/sms/send', ctx.token, { to: `+1415555${3000 + i}`, message: 'hello' })).status).toBe(
+        200,
+      );
     }
     let text = '';
     await until(async () => {
@@ -77,7 +59,7 @@ describeEachDialect('GET /metrics of a running server', (dialect) => {
     expect(sampleOf(text, 'process_cpu_seconds_total')).toBeGreaterThan(0);
     expect(text.match(/^nodejs_heap_size_used_bytes /m)).not.toBeNull();
     // The store agrees.
-    const listed = await api(server.url, 'GET', '/v1/messages?status=delivered&limit=100', token);
+    const listed = await api(ctx.server.url, 'GET', '/v1/messages?status=delivered&limit=100', ctx.token);
     expect(listed.status).toBe(200);
     expect(listed.body.data.pagination.total).toBe(sends);
   });

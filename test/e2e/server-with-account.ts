@@ -17,11 +17,16 @@ export interface ServerWithAccount {
  * (no demo account), one account made with the CLI and a token for it. Ready in beforeAll; the
  * server must stop cleanly (exit 0) in afterAll. Read the fields inside tests, not at declaration.
  */
-export function useServerWithAccount(dialect: Dialect, account: { name: string; email: string; credits?: number }): ServerWithAccount {
+export function useServerWithAccount(
+  dialect: Dialect,
+  account: { name: string; email: string; credits?: number },
+  /** Settings of the server (and the CLI) beyond heraldEnv's. */
+  extra: ProcessEnv = {},
+): ServerWithAccount {
   const state = {} as ServerWithAccount;
   beforeAll(async () => {
     state.location = allocateDatabase(dialect);
-    state.env = heraldEnv(state.location);
+    state.env = heraldEnv(state.location, extra);
     state.server = await startServer({ ...state.env, DEMO_ACCOUNT: 'false' });
     const credits = account.credits === undefined ? [] : ['--credits', String(account.credits)];
     const created = await runCliOk(
