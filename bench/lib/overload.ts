@@ -231,13 +231,7 @@ export function recoverySeconds(
 ): number | undefined {
   const overloadEnd = phases.slice(0, overloadIndex + 1).reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
   const end = phases.reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
-  const windows: boolean[] = [];
-  for (let from = overloadEnd; from < end; from += windowMs) {
-    const mine = result.outcomes.filter((o) => o.dueMs >= from && o.dueMs < from + windowMs);
-    const accepted = mine.filter((o) => o.status >= 200 && o.status < 300);
-    const normal = accepted.length === mine.length && percentile(sortedLatencies(accepted), 99) <= normalP99Ms;
-    windows.push(normal);
-  }
+  const windows = windowsBetween(result, overloadEnd, end, windowMs).map((w) => w.shed === 0 && w.p99 <= normalP99Ms);
   let firstOfGood = windows.length;
   while (firstOfGood > 0 && windows[firstOfGood - 1]) firstOfGood--;
   // The last window is often short of requests; at least two good windows in a row count.
@@ -246,15 +240,19 @@ export function recoverySeconds(
 }
 
 /** Each `windowMs` window (by due time) of phase `index`: its accepted p99 and its refusals (what recovery is read from). */
-export function windowsOf(
-  result: PhasedResult,
-  phases: readonly Phase[],
-  index: number,
-  windowMs = 1_000,
-): Array<{ p99: number; shed: number }> {
+export function windowsOf(result: PhasedResult, phases: readonly Phase[], index: number, windowMs = 1_000): Window[] {
   const from = phases.slice(0, index).reduce((sum, p) => sum + p.durationSeconds * 1000, 0);
-  const end = from + (phases[index]?.durationSeconds ?? 0) * 1000;
-  const windows: Array<{ p99: number; shed: number }> = [];
+  return windowsBetween(result, from, from + (phases[index]?.durationSeconds ?? 0) * 1000, windowMs);
+}
+
+/** One window of requests by due time: the p99 of those accepted (ms), and how many were not (refused, or never answered). */
+export interface Window {
+  p99: number;
+  shed: number;
+}
+
+function windowsBetween(result: PhasedResult, from: number, end: number, windowMs: number): Window[] {
+  const windows: Window[] = [];
   for (let start = from; start < end; start += windowMs) {
     const mine = result.outcomes.filter((o) => o.dueMs >= start && o.dueMs < start + windowMs);
     const accepted = mine.filter((o) => o.status >= 200 && o.status < 300);
