@@ -1,6 +1,7 @@
 import type { ProviderReceipt } from '../delivery/provider.js';
 import { emitEvent, emitEvents } from '../events/emit-event.js';
 import { statusEventType } from '../events/event-types.js';
+import { NO_METER } from '../meter.js';
 import type { MovedMessage, Store, Transition } from '../ports.js';
 import { withChanges } from '../with-changes.js';
 import type { Message, MessageStatus } from './message.js';
@@ -93,6 +94,7 @@ function countDelay(tx: Store, message: Pick<MovedMessage, 'channel' | 'sentAt' 
 
 /** Counts messages moved to `status`, by channel (core/meter.ts). */
 function countMoves(tx: Store, status: MessageStatus, moved: Iterable<{ message: MovedMessage }>): void {
+  if (tx.meter === NO_METER) return; // metrics off (the default): nothing to tally on the hot path
   const perChannel = new Map<string, number>();
   for (const { message } of moved) {
     perChannel.set(message.channel, (perChannel.get(message.channel) ?? 0) + 1);
@@ -366,6 +368,7 @@ export function countReceipts(
   results: readonly ReceiptResult[],
   final: (index: number) => boolean = () => true,
 ): void {
+  if (tx.meter === NO_METER) return;
   const counts = new Map<string, number>();
   receipts.forEach((receipt, i) => {
     if (!final(i)) return;
