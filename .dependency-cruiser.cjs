@@ -52,7 +52,7 @@ module.exports = {
       comment: 'storage/ implements the ports of core/; it knows no route, job, channel or process.',
       severity: 'error',
       from: { path: '^src/storage/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/(http|dispatch|channels|main|auth|webhooks|metrics)/' },
+      to: { path: '^src/(http|dispatch|channels|main|auth|webhooks|metrics|tracing)/' },
     },
     {
       name: 'webhooks-build-on-core',
@@ -67,6 +67,13 @@ module.exports = {
       severity: 'error',
       from: { path: '^src/metrics/', pathNot: '\\.test\\.ts$' },
       to: { path: '^src/(?!(metrics|core)/)[^/]+/' },
+    },
+    {
+      name: 'tracing-reads-core',
+      comment: 'tracing/ (the message trail in the logs, OpenTelemetry spans) implements ports of core/: it imports core/ only.',
+      severity: 'error',
+      from: { path: '^src/tracing/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(?!(tracing|core)/)[^/]+/' },
     },
     {
       name: 'only-main-composes',

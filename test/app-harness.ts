@@ -8,6 +8,7 @@ import { ManualClock } from '../src/core/clock.js';
 import { MICROS_PER_CREDIT } from '../src/core/credits.js';
 import type { Provider } from '../src/core/delivery/provider.js';
 import type { Store } from '../src/core/ports.js';
+import { NO_TRACING, type Tracing } from '../src/core/tracing.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/dispatch/dispatch-context.js';
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
@@ -20,6 +21,7 @@ import { loadConfig } from '../src/main/config.js';
 import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { storeOf } from '../src/storage/store.js';
+import { loggedTrail } from '../src/tracing/message-trail.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
 import { allocateDatabase, openDatabase, type TestDatabaseLocation } from './databases.js';
 import { testLogger } from './logs.js';
@@ -80,6 +82,8 @@ export interface TestAppOptions {
   isDraining?: () => boolean;
   /** Counts for /metrics (the app's requests, the store's and the worker's moves); nothing by default. */
   meter?: PrometheusMeter;
+  /** Spans of requests, accepts, jobs, hand-overs, receipts and webhook deliveries; none by default. */
+  tracing?: Tracing;
   /** Wraps the store the app runs on (to make one of its writes fail, say); the worker's is unwrapped. */
   wrapStore?: (store: Store) => Store;
 }
@@ -110,11 +114,12 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     Object.assign({}, options.env, options.emailMaxBytes !== undefined ? { EMAIL_MAX_BYTES: String(options.emailMaxBytes) } : {}),
     options.channels ?? CHANNEL_MODULES,
   );
-  const store = storeOf(database, { channels: catalogueOf(config.channels), meter: options.meter });
+  // Every request and job is logged (at trace level) for the suite's secret scan, and every step of each message's life.
+  const logger = testLogger('app');
+  const tracing = options.tracing ?? NO_TRACING;
+  const store = storeOf(database, { channels: catalogueOf(config.channels), meter: options.meter, trail: loggedTrail(logger, tracing) });
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
-  // Every request and job is logged (at trace level) for the suite's secret scan.
-  const logger = testLogger('app');
   const app = await buildApp({
     store: options.wrapStore ? options.wrapStore(store) : store,
     clock,
@@ -126,6 +131,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     rateLimiting: options.rateLimiting,
     admission: options.admission,
     metrics: options.meter,
+    tracing,
     http: {
       bodyLimitBytes: options.bodyLimitBytes ?? 1024 * 1024,
       publicUrl: TEST_PUBLIC_URL,
@@ -149,6 +155,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     retry: DEFAULT_RETRY_POLICY,
     sendTimeoutMs: 5_000,
     logger: logger.child({ component: 'dispatch' }),
+    tracing,
     random: () => 0.5,
     limiterFor: createLimiterCache(),
     // Test receivers listen on loopback.

@@ -3,7 +3,8 @@ import type { LedgerEntry } from './accounts/ledger.js';
 import type { ChannelCatalogue } from './channels.js';
 import type { NewJob } from './delivery/job-kinds.js';
 import type { Channel } from './ids.js';
-import type { ChargeState, Message, MessageStatus, StatusChange } from './messages/message.js';
+import type { MessageTrail } from './message-trail.js';
+import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
 
 /**
@@ -15,6 +16,8 @@ export interface Store {
   readonly channels: ChannelCatalogue;
   /** What this process counts for its operators (core/meter.ts); counted after commit, by the caller. */
   readonly meter: Meter;
+  /** The steps of messages' lives, for operators following one (core/message-trail.ts); told after commit, like the meter. */
+  readonly trail: MessageTrail;
   readonly accounts: AccountsPort;
   readonly credits: CreditsPort;
   readonly messages: MessagesPort;
@@ -255,7 +258,7 @@ export interface MessagesPort {
  */
 export type MovedMessage = Pick<
   Message,
-  'id' | 'accountId' | 'channel' | 'to' | 'callbackUrl' | 'status' | 'costMicros' | 'sentAt' | 'deliveredAt'
+  'id' | 'accountId' | 'channel' | 'to' | 'callbackUrl' | 'status' | 'costMicros' | 'sentAt' | 'deliveredAt' | 'requestId' | 'traceContext'
 >;
 
 /** A message as a worker takes it for a hand-over: with its channel-specific fields. */
@@ -523,6 +526,8 @@ export interface DeliveryContext {
   /** Its webhook; undefined for a callback_url delivery, or when the webhook was deleted. */
   webhook: Webhook | undefined;
   event: StoredEvent | undefined;
+  /** Where the event's message came from (its request id and trace), to follow it by; absent for an event of no message. */
+  origin: Origin | undefined;
   /** The account's signing secrets; undefined until its first delivery makes them (signingSecrets). */
   secrets: WebhookSigningSecrets | undefined;
 }

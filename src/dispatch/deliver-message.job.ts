@@ -8,10 +8,12 @@ import {
   recoveryPolicyOf,
   type SendOutcome,
 } from '../core/delivery/provider.js';
+import { followedBy } from '../core/message-trail.js';
 import type { Message } from '../core/messages/message.js';
 import type { HandOverOutcome } from '../core/meter.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
+import { DeliverySpans, handedOver } from './delivery-spans.js';
 import type { DispatchContext } from './dispatch-context.js';
 import { type GateState, HandOverMarks } from './hand-over-marks.js';
 import { type BatchJobHandler, type ClaimStep, DONE } from './job.js';
@@ -63,20 +65,30 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
 
   const recorder = new EndingRecorder(ctx, settle);
   const marks = new HandOverMarks(store);
+  // Only when traces are on (core/tracing.ts): a span for each message's job and hand-overs.
+  const spans = ctx.tracing.enabled ? new DeliverySpans(ctx.tracing) : undefined;
   const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
   for (const { message, payload } of marked) {
     const provider = providerOf(ctx.providers, message.channel);
     const list = perProvider.get(provider) ?? [];
-    list.push({ job: jobOf.get(message.id) as ClaimedJob, message, payload });
+    const job = jobOf.get(message.id) as ClaimedJob;
+    list.push({ job, message, payload });
     perProvider.set(provider, list);
+    spans?.claimed(message, job);
   }
+  const end = spans
+    ? (ending: Ending) => {
+        spans.ended(ending);
+        recorder.add(ending);
+      }
+    : (ending: Ending) => recorder.add(ending);
   // Every provider's hand-overs end (and are recorded) before a failure of one is reported: the
   // worker runs the unsettled jobs of a failed batch again, which must not overlap their sends.
-  const handedOver = await Promise.allSettled(
-    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, (ending) => recorder.add(ending))),
+  const handOvers = await Promise.allSettled(
+    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, end, spans)),
   );
   await recorder.drained();
-  const failure = handedOver.find((result): result is PromiseRejectedResult => result.status === 'rejected');
+  const failure = handOvers.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;
 };
 
@@ -137,6 +149,7 @@ async function handOverAll(
   signal: AbortSignal,
   marks: HandOverMarks,
   end: (ending: Ending) => void,
+  spans: DeliverySpans | undefined,
 ): Promise<void> {
   const { clock } = ctx;
   const toSend: Array<{ job: ClaimedJob; message: Message; outbound: OutboundMessage }> = [];
@@ -159,7 +172,7 @@ async function handOverAll(
       }
       // `ask` of a provider that cannot answer is never a blind re-send: it holds.
       if (policy === 'hold' || (policy === 'ask' && !provider.lookup)) {
-        ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt; held, not sent again');
+        ctx.logger.info(followedBy(message, { provider: provider.name }), 'hand-over in doubt; held, not sent again');
         end({ kind: 'unconfirmed', job, message, at: clock.now() });
         return;
       }
@@ -171,7 +184,7 @@ async function handOverAll(
           // Unknown whether it holds the message: never sent blind. Asked again later while there
           // is time; past the time limit it is held as sent and unconfirmed, as `hold` would.
           if (expired) {
-            ctx.logger.info({ message_id: message.id, provider: provider.name }, 'hand-over in doubt past the time limit; held');
+            ctx.logger.info(followedBy(message, { provider: provider.name }), 'hand-over in doubt past the time limit; held');
             end({ kind: 'unconfirmed', job, message, at: clock.now() });
             return;
           }
@@ -209,6 +222,7 @@ async function handOverAll(
     const ready = gated ? await passGates(ctx, marks, toSend, end) : toSend;
     if (ready.length === 0) return;
     const timeout = sendDeadline(ctx, signal);
+    const handOverSpans = spans && ready.map((item) => spans.handOver(item.message, provider));
     const began = performance.now();
     // A throw or an abort leaves every outcome unknown: the provider may have the messages.
     const outcomes = await sendMany
@@ -222,6 +236,7 @@ async function handOverAll(
     for (const [i, item] of ready.entries()) {
       const outcome = outcomes[i] ?? unknownOutcome('no outcome');
       ctx.store.meter.handOver(provider.channel, provider.name, handOverOutcome(outcome), seconds);
+      handedOver(handOverSpans?.[i], outcome);
       // Past their gates (where the channel gates hand-overs): each may have left.
       end(conclude(ctx, provider, item.job, item.message, outcome, signal, true));
     }
@@ -252,11 +267,13 @@ async function handOverAll(
         }
       }
       const handOver = gated ? marks.gateFor(message) : undefined;
+      const span = spans?.handOver(message, provider);
       const began = performance.now();
       const outcome = await sendOne(provider, outbound, together ?? sendDeadline(ctx, signal), handOver?.gate);
       // A message its gate withdrew was never handed over: nothing to count.
       if (outcome !== WITHDRAWN)
         ctx.store.meter.handOver(provider.channel, provider.name, handOverOutcome(outcome), (performance.now() - began) / 1000);
+      handedOver(span, outcome);
       const gateState = handOver?.state();
       end(
         (handOver && gateEnding(ctx, job, message, gateState ?? 'unasked')) ??
@@ -355,7 +372,7 @@ function gateEnding(ctx: DispatchContext, job: ClaimedJob, message: Message, sta
   }
   // The mark could not be stored: still only claimed, so sent normally next time.
   if (state === 'failed') {
-    ctx.logger.warn({ message_id: message.id }, 'could not mark a hand-over in flight; trying again later');
+    ctx.logger.warn(followedBy(message), 'could not mark a hand-over in flight; trying again later');
     const retryAt = now + backoffDelayMs(ctx.retry, message.attempts + 1, ctx.random);
     return { kind: 'retry', job, message, result: { done: false, retryAt, error: 'could not record the hand-over' }, clearInFlight: false };
   }
@@ -400,16 +417,13 @@ function conclude(
       // answer), it is held as sent and unconfirmed (and charged), not failed and refunded for a
       // message that may yet be delivered.
       if (holdsInDoubt(provider, configured)) {
-        ctx.logger.info({ message_id: message.id, provider: provider.name, attempt }, 'last hand-over in doubt; held, not failed');
+        ctx.logger.info(followedBy(message, { provider: provider.name, attempt }), 'last hand-over in doubt; held, not failed');
         return { kind: 'unconfirmed', job, message, at: now };
       }
       // Under `ask` of a provider that can answer, it stays in flight and the provider is asked
       // after the backoff: held → sent; not held → failed and refunded (handOverAll); never sent again.
       if (recoveryPolicyOf(provider, configured) === 'ask' && provider.lookup) {
-        ctx.logger.info(
-          { message_id: message.id, provider: provider.name, attempt },
-          'last hand-over in doubt; the provider will be asked',
-        );
+        ctx.logger.info(followedBy(message, { provider: provider.name, attempt }), 'last hand-over in doubt; the provider will be asked');
         const reason = { code: outcome.code, message: outcome.message };
         // Asked within the time limit (an attempt given up for its age would otherwise be asked only
         // once it expired: one failed question would then hold it), and again on failure until then.
@@ -435,7 +449,7 @@ function conclude(
   // A provider outage is logged once by its health tracker, not once per waiting message.
   (outcome.unavailable ? ctx.logger.debug : ctx.logger.info).call(
     ctx.logger,
-    { message_id: message.id, attempt, code: outcome.code, retry_at: new Date(retryAt).toISOString() },
+    followedBy(message, { attempt, code: outcome.code, retry_at: new Date(retryAt).toISOString() }),
     'delivery attempt failed; will retry',
   );
   // A definite "not now" from the provider means it does not hold the message: nothing to ask

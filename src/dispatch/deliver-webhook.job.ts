@@ -1,3 +1,4 @@
+import { followedBy } from '../core/message-trail.js';
 import type { WebhookOutcome } from '../core/meter.js';
 import { perTurn } from '../core/per-turn.js';
 import type { DeliveryContext, Store, Webhook, WebhookDelivery } from '../core/ports.js';
@@ -89,9 +90,23 @@ async function deliverOnce(
   const slot = delivery.webhookId ?? delivery.url;
   if (heldSlot === undefined && !ctx.receiverSlots.take(slot, ctx.webhooks.perReceiverConcurrency)) return busy(ctx);
   try {
-    const { event } = context;
+    const { event, origin } = context;
     if (!event) return DONE;
     const now = clock.now();
+    // In the trace of the request that created the event's message, when traces are on.
+    const span =
+      ctx.tracing.enabled && origin?.traceContext
+        ? ctx.tracing.start('webhook POST', {
+            kind: 'client',
+            parent: origin.traceContext,
+            attributes: {
+              'herald.delivery_id': delivery.id,
+              'herald.event_id': event.id,
+              'herald.event_type': event.type,
+              'herald.attempt': delivery.attempts + 1,
+            },
+          })
+        : undefined;
     // Made on first use for accounts that never asked for it (a callback_url is enough to need one).
     const secrets = context.secrets ?? (await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now));
     const signing = [secrets.secret, ...(secrets.previousSecret && (secrets.previousUntil ?? 0) > now ? [secrets.previousSecret] : [])];
@@ -109,8 +124,16 @@ async function deliverOnce(
           signal,
         )
       : { statusCode: undefined, error: `refused: the URL ${target.reason}`, latencyMs: 0 };
+    if (span) {
+      if (result.statusCode !== undefined) span.set({ 'http.response.status_code': result.statusCode });
+      if (result.statusCode === undefined || result.statusCode < 200 || result.statusCode >= 300)
+        span.fail(result.error ?? `HTTP ${result.statusCode}`);
+      span.end();
+    }
     if (signal.aborted) return { done: false, retryAt: clock.now(), error: 'the worker stopped during the delivery' };
-    return await record(ctx, delivery, webhook, result);
+    const ids = { event_id: event.id, delivery_id: delivery.id };
+    const followed = event.messageId ? followedBy({ id: event.messageId, requestId: origin?.requestId ?? null }, ids) : ids;
+    return await record(ctx, delivery, webhook, result, followed);
   } finally {
     if (heldSlot === undefined) ctx.receiverSlots.give(slot);
   }
@@ -121,12 +144,33 @@ async function record(
   delivery: WebhookDelivery,
   webhook: Webhook | undefined,
   result: { statusCode: number | undefined; error: string | undefined; latencyMs: number },
+  /** What the attempt's log line is found by: the message and its request, the event, the delivery. */
+  followed: object,
 ): Promise<JobResult> {
   const { store, clock } = ctx;
   const now = clock.now();
   const attempts = delivery.attempts + 1;
   const succeeded = result.statusCode !== undefined && result.statusCode >= 200 && result.statusCode < 300;
-  const count = (outcome: WebhookOutcome) => store.meter.webhookAttempt(outcome, result.latencyMs / 1000);
+  // Counted for /metrics, and a line a attempt (its receiver's answer; the URL, which may hold a
+  // credential in its query, is not written).
+  const count = (outcome: WebhookOutcome) => {
+    store.meter.webhookAttempt(outcome, result.latencyMs / 1000);
+    (outcome === 'failed' ? ctx.logger.warn : ctx.logger.info).call(
+      ctx.logger,
+      Object.assign({}, followed, {
+        attempt: attempts,
+        outcome,
+        status_code: result.statusCode ?? null,
+        latency_ms: result.latencyMs,
+        error: succeeded ? undefined : (result.error ?? `HTTP ${result.statusCode}`),
+      }),
+      outcome === 'delivered'
+        ? 'webhook delivered'
+        : outcome === 'retry'
+          ? 'webhook attempt failed; will retry'
+          : 'webhook delivery failed',
+    );
+  };
   const attempted = withChanges(delivery, {
     attempts,
     lastStatusCode: result.statusCode ?? null,

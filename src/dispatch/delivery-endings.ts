@@ -1,4 +1,5 @@
 import { holdsInDoubt, type ProviderReceipt, providerOf, type SendOutcome } from '../core/delivery/provider.js';
+import { followedBy } from '../core/message-trail.js';
 import {
   applyReceipts,
   captureAccepted,
@@ -79,7 +80,7 @@ export class EndingRecorder {
       try {
         await this.ctx.store.groupedTransaction((tx) => this.#write(tx, [ending]));
       } catch (error) {
-        this.ctx.logger.error({ err: error, job_id: ending.job.id, message_id: ending.message.id }, 'could not record a delivery outcome');
+        this.ctx.logger.error(followedBy(ending.message, { err: error, job_id: ending.job.id }), 'could not record a delivery outcome');
         const retryAt = this.ctx.clock.now() + backoffDelayMs(this.ctx.retry, ending.message.attempts + 1, this.ctx.random);
         const text = error instanceof Error ? error.message : String(error);
         await this.ctx.store
@@ -175,5 +176,5 @@ export const giveUpDelivery: OnDropped<'deliver_message'> = async (ctx, tx, job,
   } else {
     given = await failQueued(tx, message, DISPATCH_FAILED, at);
   }
-  if (given) ctx.logger.error({ message_id: message.id, job_id: job.id, held }, 'gave up a message whose delivery kept failing');
+  if (given) ctx.logger.error(followedBy(message, { job_id: job.id, held }), 'gave up a message whose delivery kept failing');
 };

@@ -4,6 +4,7 @@ import type { ProviderRegistry, RecoveryPolicy } from '../core/delivery/provider
 import { RateLimiter } from '../core/delivery/rate-limiter.js';
 import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
+import type { Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import type { RetryPolicy } from './retry-policy.js';
 
@@ -21,6 +22,8 @@ export interface DispatchContext {
   /** The recovery policy configured per channel; a channel left out uses its provider's default. */
   recovery?: Partial<Record<Channel, RecoveryPolicy>>;
   logger: DispatchLogger;
+  /** Spans for jobs, hand-overs and webhook deliveries, in each message's trace (core/tracing.ts). */
+  tracing: Tracing;
   /** Randomness for backoff jitter; injectable so tests can pin it. */
   random: () => number;
   /** One token bucket per provider that declares a throughput limit. */

@@ -7,6 +7,7 @@ import { ApiError } from '../core/errors.js';
 import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
+import { NO_TRACING, type Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, createAdmission, type ShedKind } from './admission.js';
 import { bearerAuthHook, ipAllowListHook } from './auth.js';
@@ -20,6 +21,7 @@ import { type ChannelReference, openApiOptions } from './openapi.js';
 import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
 import { REFERENCE_PAGE } from './reference-page.js';
 import { requestIdOf } from './request-id.js';
+import { traceRequests } from './request-origin.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
@@ -70,6 +72,8 @@ export interface AppDeps {
   };
   /** Counts requests and refusals for /metrics (metrics/); none when absent. */
   metrics?: HttpMetrics | undefined;
+  /** Spans for requests and accepts (core/tracing.ts; tracing/ fills it); none when absent. */
+  tracing?: Tracing | undefined;
   /** A pino logger, or false for none (tests). */
   logger: FastifyBaseLogger | false;
   /** No line for each request received and answered (a person at a terminal); errors are still logged. */
@@ -164,6 +168,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     }
   });
   if (deps.metrics) countRequests(app, deps.metrics);
+  traceRequests(app, deps.tracing ?? NO_TRACING);
   registerTransportSecurity(app, deps.security);
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
@@ -197,6 +202,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     publicUrl: deps.http.publicUrl,
     bodyLimitBytes: deps.http.bodyLimitBytes,
     checkCallbackUrl: receiverUrlCheck(deps.webhooks),
+    tracing: deps.tracing ?? NO_TRACING,
   };
   for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {

@@ -1,7 +1,9 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
+import type { SendDeps } from '../core/messages/accept-messages.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
+import type { Tracing } from '../core/tracing.js';
 
 /** What the HTTP layer gives a channel's routes. */
 export interface RouteContext {
@@ -14,6 +16,8 @@ export interface RouteContext {
   bodyLimitBytes: number;
   /** The SSRF guard of a message's callback_url: the reason a URL is refused, or undefined. */
   checkCallbackUrl: (url: string) => Promise<string | undefined>;
+  /** Spans for accepts, in each request's trace (core/tracing.ts). */
+  tracing: Tracing;
 }
 
 /**
@@ -26,3 +30,12 @@ export interface ChannelRoutes {
   v1?(v1: FastifyInstance, context: RouteContext): Promise<void>;
   open?(app: FastifyInstance, context: RouteContext): Promise<void>;
 }
+
+/** What a channel's send use cases run on (core's SendDeps), from the context its routes are given. */
+export const sendDepsOf = (context: RouteContext): SendDeps => ({
+  store: context.store,
+  clock: context.clock,
+  prices: context.prices,
+  checkCallbackUrl: context.checkCallbackUrl,
+  tracing: context.tracing,
+});

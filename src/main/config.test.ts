@@ -190,6 +190,40 @@ describe('configuration from the environment', () => {
     expect(() => loadConfig({ METRICS_PORT: '9464', METRICS_HOST: 'metrics.internal' })).toThrow(/^METRICS_HOST: must be an IP address/);
   });
 
+  it('traces nothing unless an OTLP endpoint is set, then reads the variables OpenTelemetry SDKs read', () => {
+    expect(loadConfig({}).traces).toBeUndefined();
+    expect(loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318/' }).traces).toEqual({
+      url: 'http://collector:4318/v1/traces',
+      headers: {},
+      serviceName: 'herald',
+      sampleRatio: 1,
+    });
+    expect(
+      loadConfig({
+        OTEL_EXPORTER_OTLP_ENDPOINT: 'http://collector:4318',
+        OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'https://vendor.example/otlp/traces',
+        OTEL_EXPORTER_OTLP_HEADERS: 'x-api-key=abc%3D%3D, x-team = ops',
+        OTEL_SERVICE_NAME: 'herald-eu',
+        OTEL_TRACES_SAMPLER_ARG: '0.25',
+      }).traces,
+    ).toEqual({
+      url: 'https://vendor.example/otlp/traces',
+      headers: { 'x-api-key': 'abc==', 'x-team': 'ops' },
+      serviceName: 'herald-eu',
+      sampleRatio: 0.25,
+    });
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'collector:4318' })).toThrow(/^OTEL_EXPORTER_OTLP_ENDPOINT: must be an http/);
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: 'grpc://collector:4317' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_TRACES_ENDPOINT: /,
+    );
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_EXPORTER_OTLP_HEADERS: 'novalue' })).toThrow(
+      /^OTEL_EXPORTER_OTLP_HEADERS: /,
+    );
+    expect(() => loadConfig({ OTEL_EXPORTER_OTLP_ENDPOINT: 'http://c:4318', OTEL_TRACES_SAMPLER_ARG: '2' })).toThrow(
+      /^OTEL_TRACES_SAMPLER_ARG: /,
+    );
+  });
+
   it('derives the public URL from host and port, and trims a trailing slash from PUBLIC_URL', () => {
     expect(loadConfig({ HOST: '0.0.0.0', PORT: '8080' }).publicUrl).toBe('http://localhost:8080');
     expect(loadConfig({ PUBLIC_URL: 'https://herald.example.com/' }).publicUrl).toBe('https://herald.example.com');

@@ -25,6 +25,8 @@ export interface Config {
   host: string;
   /** METRICS_PORT (and METRICS_HOST, 127.0.0.1 by default): where /metrics is served; none when unset. */
   metrics: { host: string; port: number } | undefined;
+  /** OTEL_EXPORTER_OTLP_ENDPOINT (or _TRACES_ENDPOINT): where spans go, OTLP over HTTP; traces are off when unset. */
+  traces: TraceSettings | undefined;
   databaseUrl: string;
   databaseSchema: string | undefined;
   databasePoolSize: number;
@@ -260,6 +262,56 @@ function metricsListener(env: Env): Config['metrics'] {
   return { host, port: integer(env, 'METRICS_PORT', 9464, 0, 65535) };
 }
 
+export interface TraceSettings {
+  /** The OTLP/HTTP traces URL (`.../v1/traces`). */
+  url: string;
+  /** OTEL_EXPORTER_OTLP_HEADERS (`key=value,...`): sent with each export (a collector's credentials; never logged). */
+  headers: Record<string, string>;
+  /** OTEL_SERVICE_NAME, `herald` by default. */
+  serviceName: string;
+  /** OTEL_TRACES_SAMPLER_ARG: the share of new traces kept, 0 to 1 (1 by default). */
+  sampleRatio: number;
+}
+
+/**
+ * Traces: off unless an OTLP endpoint is set, with the variables OpenTelemetry's own SDKs read
+ * (docs/operations.md, "Traces"). OTEL_EXPORTER_OTLP_ENDPOINT is the collector's base URL (traces
+ * go to its `/v1/traces`); OTEL_EXPORTER_OTLP_TRACES_ENDPOINT, the full URL, wins over it.
+ */
+function traceSettings(env: Env): TraceSettings | undefined {
+  const full = env.OTEL_EXPORTER_OTLP_TRACES_ENDPOINT;
+  const base = env.OTEL_EXPORTER_OTLP_ENDPOINT;
+  const [variable, url] = full
+    ? ['OTEL_EXPORTER_OTLP_TRACES_ENDPOINT', full]
+    : base
+      ? ['OTEL_EXPORTER_OTLP_ENDPOINT', `${base.replace(/\/+$/, '')}/v1/traces`]
+      : [];
+  if (!variable || !url) return undefined;
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    throw new ConfigError(variable, 'must be an http:// or https:// URL');
+  }
+  if (parsed.protocol !== 'http:' && parsed.protocol !== 'https:') throw new ConfigError(variable, 'must be an http:// or https:// URL');
+  const headers: Record<string, string> = {};
+  for (const pair of (env.OTEL_EXPORTER_OTLP_HEADERS ?? '').split(',')) {
+    if (pair.trim() === '') continue;
+    const at = pair.indexOf('=');
+    if (at <= 0) throw new ConfigError('OTEL_EXPORTER_OTLP_HEADERS', 'must be key=value pairs separated by commas');
+    try {
+      headers[decodeURIComponent(pair.slice(0, at).trim())] = decodeURIComponent(pair.slice(at + 1).trim());
+    } catch {
+      throw new ConfigError('OTEL_EXPORTER_OTLP_HEADERS', 'holds a malformed %-escape');
+    }
+  }
+  const ratioText = env.OTEL_TRACES_SAMPLER_ARG;
+  const sampleRatio = ratioText === undefined || ratioText === '' ? 1 : Number(ratioText);
+  if (!Number.isFinite(sampleRatio) || sampleRatio < 0 || sampleRatio > 1)
+    throw new ConfigError('OTEL_TRACES_SAMPLER_ARG', 'must be a number from 0 to 1');
+  return { url, headers, serviceName: env.OTEL_SERVICE_NAME || 'herald', sampleRatio };
+}
+
 function admission(env: Env): AdmissionSettings {
   const d = DEFAULT_ADMISSION_SETTINGS;
   return {
@@ -318,6 +370,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     connectionLimits: connectionLimits(env),
     admission: admission(env),
     metrics: metricsListener(env),
+    traces: traceSettings(env),
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),

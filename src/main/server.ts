@@ -144,6 +144,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     channelReference: channelReference(config.channels),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     metrics: services.meter,
+    tracing: services.tracing,
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.
     quietRequests: prettyLogs(config.logFormat) && config.logLevel !== 'debug' && config.logLevel !== 'trace',

@@ -6,6 +6,7 @@ import { type Clock, systemClock } from '../core/clock.js';
 import type { ProviderHealth, ProviderRegistry } from '../core/delivery/provider.js';
 import type { Store } from '../core/ports.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
+import { NO_TRACING, type Tracing } from '../core/tracing.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../dispatch/dispatch-context.js';
 import type { RateLimiting } from '../http/rate-limits.js';
 import { PrometheusMeter } from '../metrics/prometheus-meter.js';
@@ -13,6 +14,8 @@ import { createDatabase, type HeraldDatabase } from '../storage/database.js';
 import { IpRulesCache } from '../storage/ip-rules-cache.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import { storeOf } from '../storage/store.js';
+import { loggedTrail } from '../tracing/message-trail.js';
+import { OtelTracing, otlpExporter } from '../tracing/otel-tracing.js';
 import { catalogueOf } from './channels.js';
 import type { Config } from './config.js';
 
@@ -34,6 +37,8 @@ export interface Services {
   rateLimiting: RateLimiting;
   /** This thread's counters for /metrics (METRICS_PORT); undefined when metrics are off. */
   meter: PrometheusMeter | undefined;
+  /** This thread's spans (OTEL_EXPORTER_OTLP_ENDPOINT); NO_TRACING when traces are off. */
+  tracing: Tracing;
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
   /**
@@ -68,9 +73,20 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   // A dispatch thread counts on its own and its process's main thread serves the sum; only the
   // main thread reports the process's own metrics (CPU, memory).
   const meter = config.metrics ? new PrometheusMeter({ process: shared === undefined }) : undefined;
+  // Each thread exports its own spans; they meet in the collector by the trace ids messages keep.
+  const tracing = config.traces
+    ? new OtelTracing({
+        exporter: otlpExporter(config.traces),
+        serviceName: config.traces.serviceName,
+        thread: shared === undefined ? 'main' : 'dispatch',
+        sampleRatio: config.traces.sampleRatio,
+      })
+    : NO_TRACING;
   const store = storeOf(database, {
     channels: catalogueOf(config.channels),
     meter,
+    // None when it would write nothing (LOG_LEVEL=warn, no traces): no closure per message is kept.
+    trail: logger.isLevelEnabled('info') || tracing.enabled ? loggedTrail(logger, tracing) : undefined,
     onJobsCommitted: () => {
       for (const listener of onJobsCommitted) listener();
     },
@@ -112,12 +128,14 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       sendTimeoutMs: config.sendTimeoutMs,
       recovery: config.recovery,
       logger: logger.child({ component: 'dispatch' }),
+      tracing,
       random: Math.random,
       limiterFor: createLimiterCache(),
       webhooks: config.webhooks,
       receiverSlots: new ReceiverSlots(),
     },
     meter,
+    tracing,
     onJobsCommitted,
     ipRulesCache,
     rateLimiting: { store: rateStore, settings: limits },
@@ -125,6 +143,8 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       await rateStore.close();
       await built.close();
       await database.close();
+      // Last: the spans of the work that stopped above are exported too.
+      if (tracing instanceof OtelTracing) await tracing.shutdown().catch(() => {});
     },
   };
 }

@@ -76,6 +76,10 @@ export interface MessagesTable {
   /** Hand-overs to a provider so far. */
   attempts: number;
   batch_id: string | null;
+  /** The X-Request-Id of the request that created the message (migration 0017). */
+  request_id: string | null;
+  /** The W3C traceparent of the message's accept, when traces are on (migration 0017). */
+  trace_context: string | null;
   /** Events emitted for the message so far; the sequence of the latest. */
   event_sequence: number;
 }

@@ -1,5 +1,6 @@
 import { type Kysely, sql } from 'kysely';
 import type { ChannelCatalogue } from '../core/channels.js';
+import { type MessageTrail, NO_TRAIL } from '../core/message-trail.js';
 import { type Meter, NO_METER } from '../core/meter.js';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
@@ -23,6 +24,8 @@ export interface StoreOptions {
   channels: ChannelCatalogue;
   /** What this process counts (core/meter.ts); nothing when absent. */
   meter?: Meter | undefined;
+  /** What this process tells of messages' lives (core/message-trail.ts); nothing when absent. */
+  trail?: MessageTrail | undefined;
   /** PostgreSQL channel to NOTIFY when jobs are added (see database.jobsChannel). */
   notifyChannel?: string | undefined;
   /** Called after a commit that added jobs, to wake this process's workers at once. */
@@ -45,6 +48,7 @@ export function storeOf(
   options: {
     channels: ChannelCatalogue;
     meter?: Meter | undefined;
+    trail?: MessageTrail | undefined;
     onJobsCommitted?: (() => void) | undefined;
     groupCommit?: boolean | undefined;
     ipRulesCache?: IpRulesCache | undefined;
@@ -54,6 +58,7 @@ export function storeOf(
     capabilities: database.capabilities,
     channels: options.channels,
     meter: options.meter,
+    trail: options.trail,
     notifyChannel: database.jobsChannel,
     onJobsCommitted: options.onJobsCommitted,
     groupCommit: options.groupCommit,
@@ -102,7 +107,7 @@ function createBoundStore(db: Kysely<Database>, options: StoreOptions): Store {
   const committer = new GroupCommitter<Store>(
     {
       transaction: (work) => store.transaction(work),
-      // What a unit counted (tx.meter) is forgotten with its writes when it is rolled back alone.
+      // What a unit counted (tx.meter) or told (tx.trail) is forgotten with its writes when it is rolled back alone.
       savepoint: async (tx) => {
         await savepointStatement('savepoint herald_unit')(tx);
         const pending = (tx as BoundStore)[PENDING];
@@ -155,8 +160,8 @@ function coalescedNotify(db: Kysely<Database>, channel: string): () => void {
 interface Pending {
   jobs: boolean;
   ipRuleAccounts: Set<string>;
-  /** What the transaction counted (tx.meter), told to the process's meter once it commits. */
-  counted: Array<(meter: Meter) => void>;
+  /** What the transaction counted (tx.meter) and told (tx.trail), passed on to the process's once it commits. */
+  counted: Array<() => void>;
   /** How much of `counted` there was at the group commit's last savepoint. */
   countedAtSavepoint: number;
 }
@@ -166,16 +171,24 @@ interface Pending {
  * process's meter after commit. A rolled-back transaction counted nothing, and a unit of a group
  * commit rolled back to its savepoint takes its counts with it.
  */
-function meterOf(pending: Pending): Meter {
+function meterOf(pending: Pending, meter: Meter): Meter {
   return {
-    messages: (...args) => pending.counted.push((meter) => meter.messages(...args)),
-    handOver: (...args) => pending.counted.push((meter) => meter.handOver(...args)),
-    receipts: (...args) => pending.counted.push((meter) => meter.receipts(...args)),
-    webhookAttempt: (...args) => pending.counted.push((meter) => meter.webhookAttempt(...args)),
-    creditsCaptured: (...args) => pending.counted.push((meter) => meter.creditsCaptured(...args)),
-    deliveredAfter: (...args) => pending.counted.push((meter) => meter.deliveredAfter(...args)),
-    transaction: (...args) => pending.counted.push((meter) => meter.transaction(...args)),
-    groupCommit: (...args) => pending.counted.push((meter) => meter.groupCommit(...args)),
+    messages: (...args) => pending.counted.push(() => meter.messages(...args)),
+    handOver: (...args) => pending.counted.push(() => meter.handOver(...args)),
+    receipts: (...args) => pending.counted.push(() => meter.receipts(...args)),
+    webhookAttempt: (...args) => pending.counted.push(() => meter.webhookAttempt(...args)),
+    creditsCaptured: (...args) => pending.counted.push(() => meter.creditsCaptured(...args)),
+    deliveredAfter: (...args) => pending.counted.push(() => meter.deliveredAfter(...args)),
+    transaction: (...args) => pending.counted.push(() => meter.transaction(...args)),
+    groupCommit: (...args) => pending.counted.push(() => meter.groupCommit(...args)),
+  };
+}
+
+/** The trail of a store inside a transaction: as meterOf, what it is told is passed on after commit. */
+function trailOf(pending: Pending, trail: MessageTrail): MessageTrail {
+  return {
+    accepted: (...args) => pending.counted.push(() => trail.accepted(...args)),
+    moved: (...args) => pending.counted.push(() => trail.moved(...args)),
   };
 }
 
@@ -197,7 +210,8 @@ function bind(
   const store: BoundStore = {
     channels: options.channels,
     // Nothing is kept when nothing counts (metrics off, the default): no closures on the hot path.
-    meter: !options.meter ? NO_METER : pending ? meterOf(pending) : options.meter,
+    meter: !options.meter ? NO_METER : pending ? meterOf(pending, options.meter) : options.meter,
+    trail: !options.trail ? NO_TRAIL : pending ? trailOf(pending, options.trail) : options.trail,
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, options.channels, {
@@ -231,10 +245,7 @@ function bind(
         options.meter?.transaction((performance.now() - began) / 1000);
       }
       if (inner.jobs) announce();
-      if (inner.counted.length > 0) {
-        const meter = options.meter ?? NO_METER;
-        for (const count of inner.counted) count(meter);
-      }
+      for (const told of inner.counted) told();
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
       return result;
     },

@@ -7,9 +7,10 @@ import { acceptOne, type SendDeps } from '../../src/core/messages/accept-message
 import { findChannelMessage } from '../../src/core/messages/find-message.js';
 import { type PriceSetting, priceOf } from '../../src/core/pricing.js';
 import { requirePrincipal } from '../../src/http/auth.js';
+import { sendDepsOf } from '../../src/http/channel-routes.js';
 import { commonErrors, Envelope } from '../../src/http/envelope.js';
-import { keptAnswer } from '../../src/http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../src/http/message-view.js';
+import { sendRequest } from '../../src/http/request-origin.js';
 
 /**
  * A fifth channel, built in test code only, to prove that a channel is a folder plus one line in
@@ -83,7 +84,7 @@ async function echoRoutes(app: FastifyInstance, deps: SendDeps): Promise<void> {
         deps,
         requirePrincipal(request).accountId,
         { channel: 'echo', to, body: text, payload: null, costMicros: priceOf(deps.prices, ECHO_PRICE.key) },
-        keptAnswer(request, reply, 200, accepted),
+        sendRequest(request, reply, 200, accepted),
       );
       return accepted(message);
     },
@@ -116,12 +117,7 @@ export const echoModule: ChannelModule<EchoSettings> = {
   provider: echoProvider,
   routes: () => ({
     async v1(v1, context) {
-      await v1.register(echoRoutes, {
-        store: context.store,
-        clock: context.clock,
-        prices: context.prices,
-        checkCallbackUrl: context.checkCallbackUrl,
-      });
+      await v1.register(echoRoutes, sendDepsOf(context));
     },
   }),
   canBeAsked: () => false,

@@ -4,11 +4,11 @@ import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
-import type { ChannelRoutes } from '../../http/channel-routes.js';
+import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { toApiError } from '../../http/error-handler.js';
-import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
+import { sendRequest } from '../../http/request-origin.js';
 import { EmailAccepted, EmailDetail, EmailEvents, SendEmailBody } from './email.schema.js';
 import { base64DecodedBytes, type EmailPayload, sendEmail } from './send-email.js';
 import { createEmailTracking } from './tracking.js';
@@ -64,8 +64,8 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       const schemaError = request.validationError ? toApiError(request.validationError) : undefined;
       if (schemaError && schemaError.code !== 'VALIDATION_ERROR') throw schemaError;
       const present = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
-      const answer = keptAnswer(request, reply, 200, present);
-      return present(await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? [], answer));
+      const send = sendRequest(request, reply, 200, present);
+      return present(await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? [], send));
     },
   );
 
@@ -157,14 +157,14 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
 export function emailChannelRoutes(settings: { maxBytes?: number | undefined } = {}): ChannelRoutes {
   return {
     async v1(v1, context) {
-      await v1.register(emailRoutes, {
-        store: context.store,
-        clock: context.clock,
-        prices: context.prices,
-        publicUrl: context.publicUrl,
-        maxBytes: settings.maxBytes ?? DEFAULT_EMAIL_MAX_BYTES,
-        bodyLimitBytes: context.bodyLimitBytes,
-      });
+      await v1.register(
+        emailRoutes,
+        Object.assign(sendDepsOf(context), {
+          publicUrl: context.publicUrl,
+          maxBytes: settings.maxBytes ?? DEFAULT_EMAIL_MAX_BYTES,
+          bodyLimitBytes: context.bodyLimitBytes,
+        }),
+      );
     },
     async open(app, context) {
       await app.register(trackingRoutes, { store: context.store, clock: context.clock, publicUrl: context.publicUrl });

@@ -1,9 +1,8 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { ApiError, type FieldProblem } from '../../core/errors.js';
 import { newMessageId } from '../../core/ids.js';
-import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
-import type { KeptAnswer } from '../../core/ports.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
 import type { SendEmailBody } from './email.schema.js';
 import type { EmailTracking } from './tracking.js';
@@ -121,7 +120,7 @@ export async function sendEmail(
   accountId: string,
   body: unknown,
   schemaProblems: readonly FieldProblem[] = [],
-  answer?: KeptAnswer<Message>,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   // One problem per field: what the schema already said about a field is not said twice.
   const reported = new Set(schemaProblems.map((p) => p.field));
@@ -152,6 +151,6 @@ export async function sendEmail(
       payload: { ...payload },
       costMicros: priceOf(deps.prices, EMAIL_PRICE.key),
     },
-    answer,
+    request,
   );
 }

@@ -1,9 +1,9 @@
 import { ApiError, validationError } from '../../core/errors.js';
 import { timeOrderedId } from '../../core/ids.js';
-import { acceptMessages, checkCallbackUrl, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptMessages, checkCallbackUrl, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
-import { type KeptAnswer, keptFor } from '../../core/ports.js';
+import { keptFor } from '../../core/ports.js';
 import { priceOf } from '../../core/pricing.js';
 import { countSegments } from '../../core/segments.js';
 import { parseSchedule, SMS_SEGMENT_PRICE } from './send-sms.js';
@@ -32,13 +32,13 @@ export interface BulkResult {
 /**
  * One text to many recipients (`POST /v1/sms/bulk`, docs/messages-and-credits.md). Repeated numbers collapse to one; invalid ones are
  * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
- * the same single transaction that stores them (with `answer`), or the whole request fails with 402.
+ * the same single transaction that stores them (with the request's answer), or the whole request fails with 402.
  */
 export async function sendSmsBulk(
   deps: SendDeps,
   accountId: string,
   input: SendSmsBulkInput,
-  answer?: KeptAnswer<BulkResult>,
+  request: SendRequest<BulkResult> = {},
 ): Promise<BulkResult> {
   const now = deps.clock.now();
   const unique = [...new Set(input.recipients)];
@@ -76,7 +76,11 @@ export async function sendSmsBulk(
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     })),
-    { batchId, answer: keptFor(answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })) },
+    {
+      batchId,
+      answer: keptFor(request.answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })),
+      origin: request.origin,
+    },
   );
   return { batchId, messages, rejected };
 }

@@ -1,10 +1,9 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
 import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, checkCallbackUrl, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptOne, checkCallbackUrl, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
-import type { KeptAnswer } from '../../core/ports.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
 import { countSegments } from '../../core/segments.js';
 
@@ -40,10 +39,15 @@ export function parseSchedule(text: string | undefined, now: number): number | u
 
 /**
  * Accepts an SMS: checks what the schema cannot, prices it by segments, and in one transaction
- * reserves its cost and stores it as `queued`, with `answer` kept. Nothing is written when any
+ * reserves its cost and stores it as `queued`, with the request's answer kept. Nothing is written when any
  * step fails.
  */
-export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsInput, answer?: KeptAnswer<Message>): Promise<Message> {
+export async function sendSms(
+  deps: SendDeps,
+  accountId: string,
+  input: SendSmsInput,
+  request: SendRequest<Message> = {},
+): Promise<Message> {
   const now = deps.clock.now();
   if (!isValidE164(input.to)) {
     throw new ApiError('INVALID_PHONE', `'${input.to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
@@ -68,6 +72,6 @@ export async function sendSms(deps: SendDeps, accountId: string, input: SendSmsI
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     },
-    answer,
+    request,
   );
 }

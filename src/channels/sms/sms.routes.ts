@@ -4,10 +4,10 @@ import { microsToCredits } from '../../core/credits.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
-import type { ChannelRoutes } from '../../http/channel-routes.js';
+import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
-import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
+import { sendRequest } from '../../http/request-origin.js';
 import { type SendDeps, sendSms } from './send-sms.js';
 import { type BulkResult, sendSmsBulk } from './send-sms-bulk.js';
 import {
@@ -47,7 +47,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
         }),
       });
       const principal = requirePrincipal(request);
-      return present(await sendSms(deps, principal.accountId, request.body, keptAnswer(request, reply, 200, present)));
+      return present(await sendSms(deps, principal.accountId, request.body, sendRequest(request, reply, 200, present)));
     },
   );
 
@@ -84,7 +84,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
         };
       };
       const principal = requirePrincipal(request);
-      return present(await sendSmsBulk(deps, principal.accountId, request.body, keptAnswer(request, reply, 200, present)));
+      return present(await sendSmsBulk(deps, principal.accountId, request.body, sendRequest(request, reply, 200, present)));
     },
   );
 
@@ -123,11 +123,6 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
 /** SMS in the API: its routes under /v1 (a callback_url is checked by the SSRF guard). */
 export const smsChannelRoutes: ChannelRoutes = {
   async v1(v1, context) {
-    await v1.register(smsRoutes, {
-      store: context.store,
-      clock: context.clock,
-      prices: context.prices,
-      checkCallbackUrl: context.checkCallbackUrl,
-    });
+    await v1.register(smsRoutes, sendDepsOf(context));
   },
 };

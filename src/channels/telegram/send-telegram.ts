@@ -1,8 +1,7 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
-import type { KeptAnswer } from '../../core/ports.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
 
 /** A Telegram text message costs 0.05 credits by default. */
@@ -114,7 +113,7 @@ export async function sendTelegramMessage(
   deps: SendDeps,
   accountId: string,
   input: SendTelegramMessageInput,
-  answer?: KeptAnswer<Message>,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   const problems = telegramProblems(input);
   if (problems.length > 0) throw validationError(problems);
@@ -128,7 +127,7 @@ export async function sendTelegramMessage(
       payload: payloadOf('sendMessage', input),
       costMicros: priceOf(deps.prices, TELEGRAM_MESSAGE_PRICE.key),
     },
-    answer,
+    request,
   );
 }
 
@@ -137,7 +136,7 @@ export async function sendTelegramPhoto(
   deps: SendDeps,
   accountId: string,
   input: SendTelegramPhotoInput,
-  answer?: KeptAnswer<Message>,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   const problems = telegramProblems(input);
   if (problems.length > 0) throw validationError(problems);
@@ -151,6 +150,6 @@ export async function sendTelegramPhoto(
       payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
       costMicros: priceOf(deps.prices, TELEGRAM_PHOTO_PRICE.key),
     },
-    answer,
+    request,
   );
 }

@@ -3,10 +3,10 @@ import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
-import type { ChannelRoutes } from '../../http/channel-routes.js';
+import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
-import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { sendRequest } from '../../http/request-origin.js';
 import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from './send-telegram.js';
 import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
 
@@ -36,7 +36,7 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
     },
     async (request, reply) =>
       accepted(
-        await sendTelegramMessage(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+        await sendTelegramMessage(deps, requirePrincipal(request).accountId, request.body, sendRequest(request, reply, 200, accepted)),
       ),
   );
 
@@ -57,7 +57,9 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
       },
     },
     async (request, reply) =>
-      accepted(await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted))),
+      accepted(
+        await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body, sendRequest(request, reply, 200, accepted)),
+      ),
   );
 
   app.get<{ Params: { message_id: string } }>(
@@ -100,6 +102,6 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
 /** Telegram in the API: its routes under /v1. */
 export const telegramChannelRoutes: ChannelRoutes = {
   async v1(v1, context) {
-    await v1.register(telegramRoutes, { store: context.store, clock: context.clock, prices: context.prices });
+    await v1.register(telegramRoutes, sendDepsOf(context));
   },
 };

@@ -1,10 +1,10 @@
 import { toIso } from '../../core/clock.js';
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, type SendDeps } from '../../core/messages/accept-messages.js';
+import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
-import type { KeptAnswer, WhatsappTemplate } from '../../core/ports.js';
+import type { WhatsappTemplate } from '../../core/ports.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
 import { sessionWindowOf } from './session-window.js';
 import { bodyTextOf, placeholdersOf, renderText } from './templates.js';
@@ -152,7 +152,7 @@ export async function sendWhatsappTemplate(
   deps: SendDeps,
   accountId: string,
   input: SendWhatsappTemplateInput,
-  answer?: KeptAnswer<Message>,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   requireValidPhone(input.to);
   const template = await approvedTemplate(deps, accountId, input.template, input.language);
@@ -169,7 +169,7 @@ export async function sendWhatsappTemplate(
       payload,
       costMicros: priceOf(deps.prices, WHATSAPP_TEMPLATE_PRICE.key),
     },
-    answer,
+    request,
   );
 }
 
@@ -181,7 +181,7 @@ export async function sendWhatsappSession(
   deps: SendDeps,
   accountId: string,
   input: SendWhatsappSessionInput,
-  answer?: KeptAnswer<Message>,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   requireValidPhone(input.to);
   const window = await sessionWindowOf(deps.store, accountId, input.to, deps.clock.now());
@@ -198,6 +198,6 @@ export async function sendWhatsappSession(
     deps,
     accountId,
     { channel: 'whatsapp', to: input.to, body: input.message, payload, costMicros: priceOf(deps.prices, WHATSAPP_SESSION_PRICE.key) },
-    answer,
+    request,
   );
 }

@@ -5,10 +5,10 @@ import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
 import type { WhatsappTemplate } from '../../core/ports.js';
 import { requirePrincipal } from '../../http/auth.js';
-import type { ChannelRoutes } from '../../http/channel-routes.js';
+import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
-import { keptAnswer } from '../../http/idempotency.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { sendRequest } from '../../http/request-origin.js';
 import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from './send-whatsapp.js';
 import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
@@ -48,7 +48,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
     },
     async (request, reply) =>
       accepted(
-        await sendWhatsappTemplate(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+        await sendWhatsappTemplate(deps, requirePrincipal(request).accountId, request.body, sendRequest(request, reply, 200, accepted)),
       ),
   );
 
@@ -71,7 +71,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
     },
     async (request, reply) =>
       accepted(
-        await sendWhatsappSession(deps, requirePrincipal(request).accountId, request.body, keptAnswer(request, reply, 200, accepted)),
+        await sendWhatsappSession(deps, requirePrincipal(request).accountId, request.body, sendRequest(request, reply, 200, accepted)),
       ),
   );
 
@@ -144,7 +144,7 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
 export function whatsappChannelRoutes(webhook?: { appSecret: string; verifyToken: string }): ChannelRoutes {
   return {
     async v1(v1, context) {
-      await v1.register(whatsappRoutes, { store: context.store, clock: context.clock, prices: context.prices });
+      await v1.register(whatsappRoutes, sendDepsOf(context));
     },
     async open(app, context) {
       if (webhook) await app.register(whatsappWebhookRoutes, { store: context.store, clock: context.clock, ...webhook });

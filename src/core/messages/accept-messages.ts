@@ -4,8 +4,9 @@ import { ApiError, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
 import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
+import { NO_TRACING, type Tracing } from '../tracing.js';
 import { type AcceptUnit, acceptQueueOf, writeUnits } from './accept-queue.js';
-import type { Message } from './message.js';
+import { type Message, NO_ORIGIN, type Origin } from './message.js';
 
 export interface SendDeps {
   store: Store;
@@ -16,6 +17,14 @@ export interface SendDeps {
    * same check runs again at each delivery (the address may change).
    */
   checkCallbackUrl?: ((url: string) => Promise<string | undefined>) | undefined;
+  /** Spans for the accept, in the request's trace (core/tracing.ts); none when absent. */
+  tracing?: Tracing | undefined;
+}
+
+/** How a send use case is called for a request: its answer under an Idempotency-Key, and where it comes from. */
+export interface SendRequest<T> {
+  answer?: KeptAnswer<T> | undefined;
+  origin?: Origin | undefined;
 }
 
 /** Refuses a callback_url the SSRF guard refuses (422 on the field). */
@@ -42,7 +51,13 @@ export interface MessageDraft {
 }
 
 /** A new message, `queued` with its cost reserved, as a draft describes it. */
-export function queuedMessage(draft: MessageDraft, accountId: string, now: number, batchId: string | null = null): Message {
+export function queuedMessage(
+  draft: MessageDraft,
+  accountId: string,
+  now: number,
+  batchId: string | null = null,
+  origin: Origin = NO_ORIGIN,
+): Message {
   return {
     id: draft.id ?? newMessageId(draft.channel, now),
     accountId,
@@ -64,6 +79,8 @@ export function queuedMessage(draft: MessageDraft, accountId: string, now: numbe
     dispatchState: null,
     attempts: 0,
     batchId,
+    requestId: origin.requestId,
+    traceContext: origin.traceContext,
   };
 }
 
@@ -77,11 +94,22 @@ export async function acceptMessages(
   deps: SendDeps,
   accountId: string,
   drafts: readonly MessageDraft[],
-  options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined } = {},
+  options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined; origin?: Origin | undefined } = {},
 ): Promise<Message[]> {
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
-  const messages = drafts.map((draft) => queuedMessage(draft, accountId, now, batchId));
+  const origin = options.origin ?? NO_ORIGIN;
+  // The accept's span, in the request's trace: the messages keep it, and the spans of their jobs,
+  // hand-overs, receipts and webhook deliveries join it from wherever those run.
+  const tracing = deps.tracing ?? NO_TRACING;
+  const span = tracing.enabled
+    ? tracing.start('accept messages', {
+        parent: origin.traceContext,
+        attributes: { 'herald.channel': drafts[0]?.channel, 'herald.messages': drafts.length },
+      })
+    : undefined;
+  const traced = span?.traceparent ? { requestId: origin.requestId, traceContext: span.traceparent } : origin;
+  const messages = drafts.map((draft) => queuedMessage(draft, accountId, now, batchId, traced));
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
 
   const insufficient = () =>
@@ -100,25 +128,33 @@ export async function acceptMessages(
     insufficient,
     answer: options.answer,
   };
-  if (deps.store.sharesCommits) {
-    // Written with the other requests of the moment, in one transaction (accept-queue.ts).
-    await acceptQueueOf(deps.store).submit(unit);
-  } else {
-    const [held] = await deps.store.groupedTransaction((tx) => writeUnits(tx, [unit]));
-    if (!held) throw insufficient();
+  try {
+    if (deps.store.sharesCommits) {
+      // Written with the other requests of the moment, in one transaction (accept-queue.ts).
+      await acceptQueueOf(deps.store).submit(unit);
+    } else {
+      const [held] = await deps.store.groupedTransaction((tx) => writeUnits(tx, [unit]));
+      if (!held) throw insufficient();
+    }
+  } catch (error) {
+    span?.fail(error instanceof ApiError ? error.code : 'not accepted');
+    throw error;
+  } finally {
+    span?.end();
   }
   return messages;
 }
 
-/** Accepts one message (acceptMessages for a single draft); `answer` is kept with it. */
+/** Accepts one message (acceptMessages for a single draft); the request's answer is kept with it. */
 export async function acceptOne(
   deps: SendDeps,
   accountId: string,
   draft: MessageDraft,
-  answer?: KeptAnswer<Message> | undefined,
+  request: SendRequest<Message> = {},
 ): Promise<Message> {
   const [message] = await acceptMessages(deps, accountId, [draft], {
-    answer: keptFor(answer, (messages: readonly Message[]) => messages[0] as Message),
+    answer: keptFor(request.answer, (messages: readonly Message[]) => messages[0] as Message),
+    origin: request.origin,
   });
   if (!message) throw new Error('accepting one message returned none');
   return message;

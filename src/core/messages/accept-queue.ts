@@ -193,6 +193,8 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
   for (const unit of accepted) await unit.answer?.keep(tx, unit.messages);
   // Counted once committed (tx.meter). A unit is one request: its messages share a channel.
   for (const unit of accepted) if (unit.messages[0]) tx.meter.messages(unit.messages[0].channel, 'queued', unit.messages.length);
+  // Followed once committed too (tx.trail): a line (and a span) a message.
+  for (const unit of accepted) tx.trail.accepted(unit.messages);
   return held;
 }
 

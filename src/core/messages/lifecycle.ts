@@ -1,6 +1,7 @@
 import type { ProviderReceipt } from '../delivery/provider.js';
 import { emitEvent, emitEvents } from '../events/emit-event.js';
 import { statusEventType } from '../events/event-types.js';
+import { NO_TRAIL } from '../message-trail.js';
 import { NO_METER } from '../meter.js';
 import type { MovedMessage, Store, Transition } from '../ports.js';
 import { withChanges } from '../with-changes.js';
@@ -46,6 +47,7 @@ async function move(
   if (!(await tx.messages.transition(Object.assign({}, change, { messageId: message.id })))) return undefined;
   const moved = withChanges(message, { status: change.to as MessageStatus });
   tx.meter.messages(moved.channel, moved.status, 1);
+  tx.trail.moved(moved, moved.status, change.at, change.detail, change.error ?? undefined);
   if (moved.status === 'delivered') countDelay(tx, withChanges(moved, { deliveredAt: change.deliveredAt ?? null }));
   const type = statusEventType(moved.status);
   if (type) await emitEvent(tx, { type, message: moved, status: moved.status, at: change.at, ...(eventData ? { data: eventData } : {}) });
@@ -74,6 +76,12 @@ async function moveMany(tx: Store, moves: readonly Move[]): Promise<MovedMessage
   );
   const movedMoves = moves.filter(({ messageId }) => moved.has(messageId));
   countMoves(tx, first.change.to as MessageStatus, moved.values());
+  if (tx.trail !== NO_TRAIL) {
+    for (const { messageId, change } of movedMoves) {
+      const { message } = moved.get(messageId) as { message: MovedMessage };
+      tx.trail.moved(message, change.to, change.at, change.detail, change.error ?? undefined);
+    }
+  }
   if (type) {
     await emitEvents(
       tx,

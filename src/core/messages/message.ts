@@ -48,7 +48,21 @@ export interface Message {
   attempts: number;
   /** The bulk request the message came from, if any. */
   batchId: string | null;
+  /**
+   * The id of the HTTP request that created the message (its X-Request-Id): every log line of the
+   * message's life carries it (docs/operations.md, "Following a message"). Null for messages
+   * accepted before it was stored.
+   */
+  requestId: string | null;
+  /** The W3C traceparent of the message's accept: its later spans join that trace. Null when traces are off. */
+  traceContext: string | null;
 }
+
+/** Where a message came from: the request that created it and that request's trace (see Message). */
+export type Origin = Pick<Message, 'requestId' | 'traceContext'>;
+
+/** No request behind it (a test, a command): nothing to follow it by but its id. */
+export const NO_ORIGIN: Origin = { requestId: null, traceContext: null };
 
 /**
  * What the customer is charged for a message: its cost unless the charge was released

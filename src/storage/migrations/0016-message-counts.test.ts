@@ -47,7 +47,8 @@ describeEachDialect('migration 0016: messages per channel are rows, not columns'
   });
 
   it('keeps the totals an unfiltered list gives, per channel readable', async () => {
-    await new Migrator(db, dialect, THROUGH).migrate(T0);
+    // With the migrations since, whose columns today's store reads.
+    await new Migrator(db, dialect, MIGRATIONS).migrate(T0);
     const store = storeOf(database, { channels: CHANNELS });
     const total = async (channels: string[]) => (await store.messages.list({ accountId: 'acc_1', channels, limit: 1, offset: 0 })).total;
     expect(await total([...CHANNELS.names])).toBe(5);

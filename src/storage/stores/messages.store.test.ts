@@ -26,6 +26,9 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
         { channel: 'sms', to: `+1415555${String(++recipients).padStart(4, '0')}`, body: 'hi', costMicros: 0 },
         accountId,
         clock.now(),
+        null,
+        // Where each came from, read back with the move (the trail's log lines and spans need it).
+        { requestId: `req_${recipients}`, traceContext: `00-${'1'.repeat(32)}-${String(recipients).padStart(16, '0')}-01` },
       ),
     );
     await store.messages.insertQueued(messages.map((message) => ({ message, payload: null })));
@@ -63,6 +66,8 @@ describeEachDialect('moving many messages at once (transitionMany)', (dialect) =
         costMicros: 0,
         sentAt: clock.now() + n,
         deliveredAt: null,
+        requestId: expect.stringMatching(/^req_\d+$/),
+        traceContext: expect.stringMatching(/^00-1{32}-\d{16}-01$/),
       });
       expect(eventSequence).toBe(1);
       expect(await store.messages.findById(id)).toMatchObject({

@@ -39,6 +39,8 @@ const MESSAGE_COLUMNS = [
   'dispatch_state',
   'attempts',
   'batch_id',
+  'request_id',
+  'trace_context',
   'event_sequence',
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
 /** A column added to the table and not to the list fails to compile here. */
@@ -57,6 +59,8 @@ const MOVED_COLUMNS = [
   'delivered_at',
   'status_sequence',
   'event_sequence',
+  'request_id',
+  'trace_context',
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
 type MovedRow = Pick<MessagesTable, (typeof MOVED_COLUMNS)[number]>;
 
@@ -70,6 +74,8 @@ const toMovedMessage = (row: MovedRow): MovedMessage => ({
   costMicros: row.cost_micros,
   sentAt: row.sent_at,
   deliveredAt: row.delivered_at,
+  requestId: row.request_id,
+  traceContext: row.trace_context,
 });
 
 const toMessage = (row: MessagesTable): Message =>
@@ -130,6 +136,8 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             dispatch_state: null,
             attempts: 0,
             batch_id: message.batchId,
+            request_id: message.requestId,
+            trace_context: message.traceContext,
             event_sequence: 0,
           })),
         );

@@ -278,8 +278,19 @@ export function webhooksStore(db: Executor): WebhooksPort {
                 (row) => [row.id, toWebhook(row)] as const,
               ),
         );
-        const events = new Map(
-          (await db.selectFrom('events').selectAll().where('id', 'in', eventIds).execute()).map((row) => [row.id, toEvent(row)] as const),
+        // With where its message came from (request id, trace), for the delivery's log line and span.
+        const eventRows = await db
+          .selectFrom('events')
+          .leftJoin('messages', 'messages.id', 'events.message_id')
+          .selectAll('events')
+          .select(['messages.request_id', 'messages.trace_context'])
+          .where('events.id', 'in', eventIds)
+          .execute();
+        const events = new Map(eventRows.map((row) => [row.id, toEvent(row)] as const));
+        const origins = new Map(
+          eventRows.map(
+            (row) => [row.id, row.message_id ? { requestId: row.request_id, traceContext: row.trace_context } : undefined] as const,
+          ),
         );
         const secrets = new Map(
           (await db.selectFrom('webhook_secrets').selectAll().where('account_id', 'in', accountIds).execute()).map(
@@ -293,6 +304,7 @@ export function webhooksStore(db: Executor): WebhooksPort {
             // A webhook of another account is no webhook of this delivery's.
             webhook: webhook?.accountId === delivery.accountId ? webhook : undefined,
             event: events.get(delivery.eventId),
+            origin: origins.get(delivery.eventId),
             secrets: secrets.get(delivery.accountId),
           });
         }

@@ -1,0 +1,117 @@
+import { hostname } from 'node:os';
+import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
+import { parseTraceParent } from '@opentelemetry/core';
+import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
+import { resourceFromAttributes } from '@opentelemetry/resources';
+import {
+  BatchSpanProcessor,
+  ParentBasedSampler,
+  type SpanExporter,
+  type SpanProcessor,
+  TraceIdRatioBasedSampler,
+  TracerProvider,
+} from '@opentelemetry/sdk-trace';
+import type { SpanKind as HeraldSpanKind, SpanAttributes, SpanOptions, TraceSpan, Tracing } from '../core/tracing.js';
+
+const KINDS: Record<HeraldSpanKind, SpanKind> = {
+  server: SpanKind.SERVER,
+  client: SpanKind.CLIENT,
+  consumer: SpanKind.CONSUMER,
+  internal: SpanKind.INTERNAL,
+};
+
+/** Attributes without the values left unset (OpenTelemetry takes no null). */
+function defined(attributes: SpanAttributes): Record<string, string | number | boolean> {
+  const kept: Record<string, string | number | boolean> = {};
+  for (const [key, value] of Object.entries(attributes)) if (value !== null && value !== undefined) kept[key] = value;
+  return kept;
+}
+
+/** A span of ours: the SDK's span and the traceparent text others name it by. */
+class OtelSpan implements TraceSpan {
+  readonly traceparent: string;
+
+  constructor(readonly span: Span) {
+    const context = span.spanContext();
+    this.traceparent = `00-${context.traceId}-${context.spanId}-${(context.traceFlags & 0xff).toString(16).padStart(2, '0')}`;
+  }
+
+  set(attributes: SpanAttributes): void {
+    this.span.setAttributes(defined(attributes));
+  }
+
+  fail(reason: string): void {
+    this.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+  }
+
+  end(): void {
+    this.span.end();
+  }
+}
+
+/** The context a parent names: a span of this process, or a traceparent from elsewhere (unreadable: none). */
+function contextOf(parent: SpanOptions['parent']): Context {
+  if (!parent) return ROOT_CONTEXT;
+  if (parent instanceof OtelSpan) return trace.setSpan(ROOT_CONTEXT, parent.span);
+  const text = typeof parent === 'string' ? parent : parent.traceparent;
+  const remote = text ? parseTraceParent(text) : null;
+  return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
+}
+
+export interface OtelTracingOptions {
+  /** Where finished spans go: OTLP over HTTP in a server (otlpExporter), an in-memory exporter in tests. */
+  exporter: SpanExporter;
+  /** `service.name` of every span (OTEL_SERVICE_NAME; `herald` by default). */
+  serviceName: string;
+  /** Which thread of its process: `main`, or `dispatch` (a server's dispatch thread). */
+  thread: 'main' | 'dispatch';
+  /** The share of new traces kept (0 to 1); a trace begun elsewhere follows its caller's decision. */
+  sampleRatio: number;
+  /** A processor of the tests' choosing (a simple one, exporting at once); batches by default. */
+  processor?: (exporter: SpanExporter) => SpanProcessor;
+}
+
+/**
+ * The Tracing port on OpenTelemetry's SDK. No global provider and no context manager: every
+ * span names its parent (core/tracing.ts), so nothing is set up for code that does not trace, and
+ * an ambient context (AsyncLocalStorage) costs nothing on the hot path. Spans are exported in
+ * batches off the request path; `shutdown` sends what is left.
+ */
+export class OtelTracing implements Tracing {
+  readonly enabled = true;
+  readonly #provider: TracerProvider;
+  readonly #tracer: Tracer;
+
+  constructor(options: OtelTracingOptions) {
+    this.#provider = new TracerProvider({
+      resource: resourceFromAttributes({
+        'service.name': options.serviceName,
+        'host.name': hostname(),
+        'process.pid': process.pid,
+        'herald.thread': options.thread,
+      }),
+      sampler: new ParentBasedSampler({ root: new TraceIdRatioBasedSampler(options.sampleRatio) }),
+      spanProcessors: [(options.processor ?? ((exporter) => new BatchSpanProcessor({ exporter })))(options.exporter)],
+    });
+    this.#tracer = this.#provider.getTracer('herald');
+  }
+
+  start(name: string, options: SpanOptions = {}): TraceSpan {
+    const span = this.#tracer.startSpan(
+      name,
+      { kind: KINDS[options.kind ?? 'internal'], ...(options.attributes ? { attributes: defined(options.attributes) } : {}) },
+      contextOf(options.parent),
+    );
+    return new OtelSpan(span);
+  }
+
+  /** Exports what is still buffered and stops. */
+  async shutdown(): Promise<void> {
+    await this.#provider.shutdown();
+  }
+}
+
+/** Spans to an OpenTelemetry collector: OTLP over HTTP, JSON bodies (a collector takes them on its port 4318). */
+export function otlpExporter(settings: { url: string; headers: Record<string, string> }): SpanExporter {
+  return new OTLPTraceExporter({ url: settings.url, headers: settings.headers });
+}
