@@ -31,6 +31,8 @@ export function openApiOptions(publicUrl: string, channels: ChannelReference): S
         title: 'Herald API',
         version: '1.0.0',
         license: { name: 'MIT', identifier: 'MIT' },
+        // Whoever runs this Herald: its reference page is where its API's users look.
+        contact: { name: 'Herald API reference', url: `${publicUrl}/docs` },
         description:
           `Send ${listed(channels.tags.map((tag) => tag.name))} messages and follow them from \`queued\` to \`delivered\`. ` +
           'Every /v1 response is `{success, data}` or `{success: false, error: {code, message, details?}}` ' +

@@ -37,6 +37,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
       config: { scope: 'account:read' },
       schema: {
         summary: 'Get the account',
+        description: 'The account the token belongs to: its ids, name, contact email and plan.',
         operationId: 'getAccount',
         tags: ['Account'],
         security: [{ oauth2: ['account:read'] }],
@@ -66,6 +67,7 @@ export async function accountRoutes(app: FastifyInstance, deps: { store: Store }
       config: { scope: 'account:read' },
       schema: {
         summary: 'Get the credit balance',
+        description: 'Credits on the account, credits reserved for messages not yet sent, and what is available to send with.',
         operationId: 'getBalance',
         tags: ['Account'],
         security: [{ oauth2: ['account:read'] }],

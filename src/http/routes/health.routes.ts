@@ -58,7 +58,14 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   app.get(
     '/healthz',
     {
-      schema: { summary: 'Liveness', operationId: 'getLiveness', security: [], tags: ['Operations'], response: { 200: Health } },
+      schema: {
+        summary: 'Liveness',
+        description: 'Answers 200 while the process runs, busy or not (never shed): for an orchestrator deciding whether to restart it.',
+        operationId: 'getLiveness',
+        security: [],
+        tags: ['Operations'],
+        response: { 200: Health },
+      },
       logLevel: 'warn',
       config: { alwaysAdmitted: true },
     },
@@ -70,6 +77,9 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
     {
       schema: {
         summary: 'Readiness',
+        description:
+          'Answers 200 when the node can serve traffic (its store answers, its schema is current, it is not shutting down), ' +
+          'else 503 with the failing checks: for a load balancer deciding whether to send it requests.',
         operationId: 'getReadiness',
         security: [],
         tags: ['Operations'],

@@ -149,6 +149,7 @@ export async function webhooksRoutes(app: FastifyInstance, deps: WebhookRouteDep
       config: SCOPE,
       schema: {
         summary: 'Get a webhook',
+        description: 'A webhook of the account by its id: its URL, the events it receives and whether it is enabled.',
         operationId: 'getWebhook',
         tags: TAGS,
         security: SECURITY,
