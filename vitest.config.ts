@@ -3,7 +3,7 @@ import SummaryReporter from './test/summary-reporter.js';
 
 export default defineConfig({
   test: {
-    include: ['src/**/*.test.ts', 'test/**/*.test.ts'],
+    include: ['src/**/*.test.ts', 'test/**/*.test.ts', 'sdk/test/**/*.test.ts'],
     globalSetup: ['./test/global-setup.ts'],
     reporters: ['default', new SummaryReporter()],
     // E2E tests start several processes in a row on a shared 2-core machine; their helpers carry

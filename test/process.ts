@@ -254,7 +254,11 @@ function launch(name: string, args: string[], env: ProcessEnv, onRecord: (record
  * picks (PORT=0), learns the address from the 'herald is listening' log record, and waits until
  * /readyz answers 200.
  */
-export async function startServer(env: ProcessEnv, options: { timeoutMs?: number; worker?: boolean } = {}): Promise<HeraldServer> {
+export async function startServer(
+  env: ProcessEnv,
+  /** `port`: a fixed one (a restart a client must find again); any free one by default. */
+  options: { timeoutMs?: number; worker?: boolean; port?: number } = {},
+): Promise<HeraldServer> {
   const timeoutMs = options.timeoutMs ?? 30_000;
   const deadline = Date.now() + timeoutMs;
   let address: string | undefined;
@@ -262,7 +266,7 @@ export async function startServer(env: ProcessEnv, options: { timeoutMs?: number
   const { handle, state, describe, abandon } = launch(
     `herald ${args.join(' ')}`,
     args,
-    { HOST: '127.0.0.1', ...env, PORT: '0' },
+    { HOST: '127.0.0.1', ...env, PORT: String(options.port ?? 0) },
     (record) => {
       if (address === undefined && record.msg === LISTENING && typeof record.address === 'string') address = record.address;
     },

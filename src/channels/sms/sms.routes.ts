@@ -94,7 +94,8 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       config: { scope: 'sms:read' },
       schema: {
         summary: 'Get an SMS',
-        description: "An SMS of the account by its id: its text, status, segments, credits used, times and error. Another account's id answers 404 NOT_FOUND.",
+        description:
+          "An SMS of the account by its id: its text, status, segments, credits used, times and error. Another account's id answers 404 NOT_FOUND.",
         operationId: 'getSms',
         tags: ['SMS'],
         security: [{ oauth2: ['sms:read'] }],

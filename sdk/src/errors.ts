@@ -1,0 +1,28 @@
+/**
+ * Every error the API answers, and every failure of a call the client gives up on, is a
+ * HeraldError: `status` (0 when no answer came), `code` from Herald's error catalogue
+ * (`INSUFFICIENT_CREDITS`, `RATE_LIMITED`...; `NETWORK_ERROR` and `TIMEOUT` for calls that got no
+ * answer), the server's `message` and `details` (the fields a 422 names), and the `requestId` to
+ * quote when asking the operator.
+ */
+export class HeraldError extends Error {
+  override readonly name = 'HeraldError';
+
+  constructor(
+    readonly status: number,
+    readonly code: string,
+    message: string,
+    readonly details: ReadonlyArray<{ field: string; message: string }> = [],
+    readonly requestId: string | undefined = undefined,
+    /** Seconds the server asked to wait before trying again (Retry-After), when it said. */
+    readonly retryAfterSeconds: number | undefined = undefined,
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+  }
+}
+
+/** Whether `error` is a HeraldError, of `code` when given: `if (isHeraldError(e, 'INSUFFICIENT_CREDITS')) ...`. */
+export function isHeraldError(error: unknown, code?: string): error is HeraldError {
+  return error instanceof HeraldError && (code === undefined || error.code === code);
+}

@@ -1,0 +1,126 @@
+import { type CallOptions, type HeraldOptions, Transport } from './client.js';
+import type { Message, Query, RequestBody, ResponseData } from './types.js';
+
+export type { CallOptions, HeraldOptions } from './client.js';
+export { HeraldError, isHeraldError } from './errors.js';
+export type { Channel, Message, MessageStatus, OperationId, Operations, Query, RequestBody, ResponseData, WebhookEvent } from './types.js';
+export { type VerifyOptions, verifyWebhook } from './webhooks.js';
+
+const id = (value: string) => encodeURIComponent(value);
+
+/**
+ * A client of one Herald: `new Herald({ baseUrl, clientId, clientSecret })`, then calls grouped as
+ * the API is (`herald.sms.send(...)`, `herald.messages.list(...)`). Each returns the `data` of the
+ * answer, typed from Herald's OpenAPI document, or throws HeraldError. Tokens, retries and
+ * Idempotency-Keys are taken care of (see Transport).
+ */
+export class Herald {
+  readonly #http: Transport;
+
+  constructor(options: HeraldOptions) {
+    this.#http = new Transport(options);
+  }
+
+  readonly sms = {
+    send: (body: RequestBody<'sendSms'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendSms'>>('POST', '/v1/sms/send', { ...options, body }),
+    /** Up to 1,000 recipients in one request; invalid numbers come back in `rejected`. */
+    bulk: (body: RequestBody<'sendSmsBulk'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendSmsBulk'>>('POST', '/v1/sms/bulk', { ...options, body }),
+    get: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getSms'>>('GET', `/v1/sms/${id(messageId)}`, { ...options }),
+  };
+
+  readonly whatsapp = {
+    sendTemplate: (body: RequestBody<'sendWhatsappTemplate'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendWhatsappTemplate'>>('POST', '/v1/whatsapp/send', { ...options, body }),
+    sendSession: (body: RequestBody<'sendWhatsappSession'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendWhatsappSession'>>('POST', '/v1/whatsapp/session', { ...options, body }),
+    templates: (options?: CallOptions) =>
+      this.#http.request<ResponseData<'listWhatsappTemplates'>>('GET', '/v1/whatsapp/templates', { ...options }),
+    get: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getWhatsappMessage'>>('GET', `/v1/whatsapp/${id(messageId)}`, { ...options }),
+  };
+
+  readonly email = {
+    send: (body: RequestBody<'sendEmail'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendEmail'>>('POST', '/v1/email/send', { ...options, body }),
+    get: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getEmail'>>('GET', `/v1/email/${id(messageId)}`, { ...options }),
+    events: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'listEmailEvents'>>('GET', `/v1/email/${id(messageId)}/events`, { ...options }),
+  };
+
+  readonly telegram = {
+    send: (body: RequestBody<'sendTelegramMessage'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendTelegramMessage'>>('POST', '/v1/telegram/send', { ...options, body }),
+    sendPhoto: (body: RequestBody<'sendTelegramPhoto'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendTelegramPhoto'>>('POST', '/v1/telegram/photo', { ...options, body }),
+    get: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getTelegramMessage'>>('GET', `/v1/telegram/${id(messageId)}`, { ...options }),
+  };
+
+  readonly messages = {
+    get: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getMessage'>>('GET', `/v1/messages/${id(messageId)}`, { ...options }),
+    /** One page: `messages` and `pagination` ({total, limit, offset}). */
+    page: (query: Query<'listMessages'> = {}, options?: CallOptions) =>
+      this.#http.request<ResponseData<'listMessages'>>('GET', '/v1/messages', { ...options, query }),
+    /** Every message the query matches, newest first, page after page: `for await (const m of herald.messages.list({ status: 'failed' }))`. */
+    list: (query: Omit<Query<'listMessages'>, 'offset'> = {}, options?: CallOptions): AsyncIterable<Message> => {
+      const page = this.messages.page;
+      return {
+        async *[Symbol.asyncIterator]() {
+          const limit = query.limit ?? 100;
+          for (let offset = 0; ; offset += limit) {
+            const { messages, pagination } = await page({ ...query, limit, offset }, options);
+            for (const message of messages) yield message as Message;
+            if (messages.length < limit || offset + limit >= pagination.total) return;
+          }
+        },
+      };
+    },
+    /** Cancels a message no worker has taken yet (409 MESSAGE_NOT_CANCELABLE after); its credits are released. */
+    cancel: (messageId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'cancelMessage'>>('POST', `/v1/messages/${id(messageId)}/cancel`, { ...options }),
+  };
+
+  readonly account = {
+    get: (options?: CallOptions) => this.#http.request<ResponseData<'getAccount'>>('GET', '/v1/account', { ...options }),
+    balance: (options?: CallOptions) => this.#http.request<ResponseData<'getBalance'>>('GET', '/v1/account/balance', { ...options }),
+  };
+
+  readonly webhooks = {
+    create: (body: RequestBody<'createWebhook'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'createWebhook'>>('POST', '/v1/webhooks', { ...options, body }),
+    list: (options?: CallOptions) => this.#http.request<ResponseData<'listWebhooks'>>('GET', '/v1/webhooks', { ...options }),
+    get: (webhookId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'getWebhook'>>('GET', `/v1/webhooks/${id(webhookId)}`, { ...options }),
+    delete: (webhookId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'deleteWebhook'>>('DELETE', `/v1/webhooks/${id(webhookId)}`, { ...options }),
+    enable: (webhookId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'enableWebhook'>>('POST', `/v1/webhooks/${id(webhookId)}/enable`, { ...options }),
+    /** Queues a signed `webhook.test` event to this webhook. */
+    test: (webhookId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'sendWebhookTestEvent'>>('POST', `/v1/webhooks/${id(webhookId)}/test`, { ...options }),
+    secret: (options?: CallOptions) =>
+      this.#http.request<ResponseData<'getWebhookSigningSecret'>>('GET', '/v1/webhooks/secret', { ...options }),
+    rotateSecret: (options?: CallOptions) =>
+      this.#http.request<ResponseData<'rotateWebhookSigningSecret'>>('POST', '/v1/webhooks/secret/rotate', { ...options }),
+    deliveries: (webhookId: string, query: Query<'listWebhookDeliveries'> = {}, options?: CallOptions) =>
+      this.#http.request<ResponseData<'listWebhookDeliveries'>>('GET', `/v1/webhooks/${id(webhookId)}/deliveries`, {
+        ...options,
+        query: query as Record<string, string | number | undefined>,
+      }),
+    replay: (webhookId: string, deliveryId: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'replayWebhookDelivery'>>(
+        'POST',
+        `/v1/webhooks/${id(webhookId)}/deliveries/${id(deliveryId)}/replay`,
+        {
+          ...options,
+        },
+      ),
+    replayFailed: (webhookId: string, body: RequestBody<'replayWebhookDeliveries'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'replayWebhookDeliveries'>>('POST', `/v1/webhooks/${id(webhookId)}/replay`, { ...options, body }),
+  };
+}

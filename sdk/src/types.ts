@@ -1,0 +1,57 @@
+import type { operations } from './generated/openapi.js';
+
+/** Every operation of the API by its operationId (sendSms, listMessages...), generated from Herald's OpenAPI document. */
+export type Operations = operations;
+export type OperationId = keyof operations;
+
+/** The JSON body an operation takes. */
+export type RequestBody<Id extends OperationId> = operations[Id] extends { requestBody: { content: { 'application/json': infer B } } }
+  ? B
+  : operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } }
+    ? B
+    : never;
+
+/** The query parameters an operation takes. */
+export type Query<Id extends OperationId> = operations[Id] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;
+
+type Success<R> = R extends { content: { 'application/json': { data: infer D } } } ? D : never;
+/** What an operation answers in `data` on success (200, 201 or 202). */
+export type ResponseData<Id extends OperationId> = operations[Id]['responses'] extends infer R
+  ? R extends { 200: infer S }
+    ? Success<S>
+    : R extends { 201: infer S }
+      ? Success<S>
+      : R extends { 202: infer S }
+        ? Success<S>
+        : never
+  : never;
+
+export type Channel = 'sms' | 'whatsapp' | 'email' | 'telegram';
+export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' | 'canceled';
+
+/** A message as the channel-independent endpoints show it (GET /v1/messages/{id}). */
+export type Message = ResponseData<'getMessage'>;
+
+/** What a webhook receives (docs/webhooks.md, "What is posted"); verifyWebhook returns it. */
+export type WebhookEvent =
+  | {
+      id: string;
+      type: 'message.sent' | 'message.delivered' | 'message.read' | 'message.failed' | 'message.canceled';
+      created_at: string;
+      data: {
+        message_id: string;
+        channel: Channel;
+        to: string;
+        status: MessageStatus;
+        /** Counts the events of one message (1, 2...): sort by it when order matters. */
+        sequence: number;
+        error?: { code: string; message: string };
+      };
+    }
+  | {
+      id: string;
+      type: 'email.opened' | 'email.clicked' | 'email.bounced' | 'email.complained';
+      created_at: string;
+      data: { message_id: string; channel: 'email'; to: string; sequence: number; user_agent?: string; ip?: string; url?: string };
+    }
+  | { id: string; type: 'webhook.test'; created_at: string; data: { webhook_id: string } };
