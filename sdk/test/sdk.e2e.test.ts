@@ -37,7 +37,13 @@ describe('the TypeScript SDK against a running Herald', () => {
     location = allocateDatabase('sqlite');
     port = await freePort();
     // A small rate limit (10 a second, bursts of 10): a storm of sends meets 429s.
-    env = heraldEnv(location, { SANDBOX_DELAY_MS: '0', WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', RATE_LIMIT_DEVELOPER: '10:10' });
+    env = heraldEnv(location, {
+      SANDBOX_DELAY_MS: '0',
+      WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true',
+      RATE_LIMIT_DEVELOPER: '10:10',
+      // Tokens that live 8 s: the client renews them (halfway, as the margin is longer) while the suite runs.
+      ACCESS_TOKEN_TTL_SECONDS: '8',
+    });
     server = await startServer({ ...env, DEMO_ACCOUNT: 'false' }, { port });
     const created = JSON.parse(
       (await runCliOk(['accounts', 'create', '--name', 'SDK', '--email', 'sdk@example.com', '--credits', '1000', '--json'], env)).stdout,
@@ -133,6 +139,22 @@ describe('the TypeScript SDK against a running Herald', () => {
     expect(tokenRequests()).toBe(afterFirst);
   });
 
+  it('renews its token across an expiry: 50 concurrent calls after it make one token request', async () => {
+    const herald = client({ maxRetries: 20 }); // 50 calls at once meet the rate limit too
+    await herald.account.get();
+    // Past the renewal point (half of the 8 s life): every waiting call shares one renewal.
+    await new Promise((resolve) => setTimeout(resolve, 4_500));
+    const start = wire.length;
+    const balances = await Promise.all(Array.from({ length: 50 }, () => herald.account.balance().catch((e: unknown) => e)));
+    expect(balances.filter((b) => b instanceof Error)).toEqual([]);
+    // Before the 50 calls' first attempts went out, one token request; their retries past the
+    // rate limit may take long enough to renew again, later.
+    const sent = wire.slice(start);
+    let attempts = 0;
+    const firstAttempts = sent.findIndex((w) => w === 'GET /v1/account/balance' && ++attempts === 50);
+    expect(sent.slice(0, firstAttempts).filter((w) => w === 'POST /oauth/token')).toHaveLength(1);
+  }, 30_000);
+
   it('retries a storm of 429s to exactly one message per call', async () => {
     const herald = client({ maxRetries: 20 });
     const before = await messagesInStore();
@@ -148,7 +170,8 @@ describe('the TypeScript SDK against a running Herald', () => {
   }, 60_000);
 
   it('retries calls across a server killed mid-call and restarted: each message is stored once', async () => {
-    const herald = client({ maxRetries: 12, timeoutMs: 5_000 });
+    // Retries enough to outlast the claim a killed node held on a key (it lapses after 10 s).
+    const herald = client({ maxRetries: 25, timeoutMs: 5_000 });
     await herald.account.get(); // a token already held: the calls go straight to the API
     const before = await messagesInStore();
     const sends = 20;

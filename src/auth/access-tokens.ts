@@ -5,6 +5,7 @@ import { type Scope, splitScopes } from '../core/scopes.js';
 import { type KeyRing, TOKEN_ALGORITHM } from './key-ring.js';
 import { VerifiedTokenCache } from './verified-token-cache.js';
 
+/** How long an access token lives unless ACCESS_TOKEN_TTL_SECONDS says otherwise. */
 export const TOKEN_TTL_SECONDS = 3600;
 export const DEFAULT_TOKEN_CACHE_SIZE = 10_000;
 
@@ -51,6 +52,8 @@ export class AccessTokens {
     private readonly audience: string,
     /** Verified tokens remembered (TOKEN_CACHE_SIZE); 0 verifies every request afresh. */
     cacheSize = DEFAULT_TOKEN_CACHE_SIZE,
+    /** How long a token lives (ACCESS_TOKEN_TTL_SECONDS); none older is accepted either. */
+    private readonly ttlSeconds = TOKEN_TTL_SECONDS,
   ) {
     this.#verified = new VerifiedTokenCache(cacheSize);
   }
@@ -70,10 +73,10 @@ export class AccessTokens {
       .setAudience(this.audience)
       .setSubject(input.clientId)
       .setIssuedAt(now)
-      .setExpirationTime(now + TOKEN_TTL_SECONDS)
+      .setExpirationTime(now + this.ttlSeconds)
       .setJti(randomBytes(16).toString('base64url'))
       .sign(key.privateKey);
-    return { accessToken, expiresIn: TOKEN_TTL_SECONDS, scopes };
+    return { accessToken, expiresIn: this.ttlSeconds, scopes };
   }
 
   /** The token's caller, from the cache when this token was verified before and has not expired. */
@@ -108,7 +111,7 @@ export class AccessTokens {
           typ: 'at+jwt',
           requiredClaims: ['exp', 'iat', 'sub', 'jti'],
           // Herald never issues a token that lives longer than this, nor one issued in the future.
-          maxTokenAge: TOKEN_TTL_SECONDS,
+          maxTokenAge: this.ttlSeconds,
           currentDate: new Date(this.clock.now()),
         },
       );
@@ -117,7 +120,7 @@ export class AccessTokens {
       throw toInvalidTokenError(error);
     }
     const { client_id: clientId, account_id: accountId, scope, sub, exp, iat } = payload;
-    if (typeof exp !== 'number' || typeof iat !== 'number' || exp - iat > TOKEN_TTL_SECONDS) throw new InvalidTokenError('claims');
+    if (typeof exp !== 'number' || typeof iat !== 'number' || exp - iat > this.ttlSeconds) throw new InvalidTokenError('claims');
     if (typeof clientId !== 'string' || clientId !== sub || typeof accountId !== 'string' || typeof scope !== 'string') {
       throw new InvalidTokenError('claims');
     }

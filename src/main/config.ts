@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { isIP } from 'node:net';
 import { parseEnv } from 'node:util';
-import { DEFAULT_TOKEN_CACHE_SIZE } from '../auth/access-tokens.js';
+import { DEFAULT_TOKEN_CACHE_SIZE, TOKEN_TTL_SECONDS } from '../auth/access-tokens.js';
 import type { AnyChannelModule, ConfiguredChannel, SettingsReader } from '../channels/channel-module.js';
 import { parseCredits } from '../core/credits.js';
 import { RECOVERY_POLICIES, type RecoveryPolicy } from '../core/delivery/provider.js';
@@ -39,6 +39,8 @@ export interface Config {
   groupCommit: boolean;
   /** TOKEN_CACHE_SIZE: verified access tokens remembered per process (0: verify every request). */
   tokenCacheSize: number;
+  /** ACCESS_TOKEN_TTL_SECONDS: how long an access token lives (1 h by default). */
+  tokenTtlSeconds: number;
   /** HEAP_GROWTH_PERCENT: how far the heap of `serve`/`worker` may grow past its live size between full collections (0: V8's own rule). */
   heapGrowthPercent: number;
   /** Header size and slow-client deadlines per connection. */
@@ -373,6 +375,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     traces: traceSettings(env),
     groupCommit: boolean(env, 'GROUP_COMMIT', true),
     tokenCacheSize: integer(env, 'TOKEN_CACHE_SIZE', DEFAULT_TOKEN_CACHE_SIZE, 0, 1_000_000),
+    tokenTtlSeconds: integer(env, 'ACCESS_TOKEN_TTL_SECONDS', TOKEN_TTL_SECONDS, 5, 86_400),
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),

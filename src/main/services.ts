@@ -1,5 +1,5 @@
 import type { Logger } from 'pino';
-import { AccessTokens, TOKEN_TTL_SECONDS } from '../auth/access-tokens.js';
+import { AccessTokens } from '../auth/access-tokens.js';
 import { KeyRing } from '../auth/key-ring.js';
 import { buildProviders } from '../channels/providers.js';
 import { type Clock, systemClock } from '../core/clock.js';
@@ -93,7 +93,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     groupCommit: config.groupCommit,
     ipRulesCache,
   });
-  const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
+  const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000);
   const built = buildProviders(config.channels, {
     store,
     clock,
@@ -116,7 +116,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     database,
     store,
     keys,
-    tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`, config.tokenCacheSize),
+    tokens: new AccessTokens(keys, clock, config.publicUrl, `${config.publicUrl}/v1`, config.tokenCacheSize, config.tokenTtlSeconds),
     providers,
     startProviders: () => built.start(),
     providerHealth: () => built.health(),

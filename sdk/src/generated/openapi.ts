@@ -1022,7 +1022,7 @@ export interface operations {
                         access_token: string;
                         /** @enum {string} */
                         token_type: "Bearer";
-                        /** @description Seconds of validity: 3600. */
+                        /** @description Seconds of validity: 3600 unless the operator set ACCESS_TOKEN_TTL_SECONDS. */
                         expires_in: number;
                         /** @description Space-separated scopes granted. */
                         scope: string;

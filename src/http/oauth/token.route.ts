@@ -34,7 +34,7 @@ type TokenForm = Type.Static<typeof TokenForm>;
 const TokenResponse = Type.Object({
   access_token: Type.String({ description: 'A signed JWT (RFC 9068); send it as `Authorization: Bearer <token>`.' }),
   token_type: Type.Literal('Bearer'),
-  expires_in: Type.Integer({ description: 'Seconds of validity: 3600.' }),
+  expires_in: Type.Integer({ description: 'Seconds of validity: 3600 unless the operator set ACCESS_TOKEN_TTL_SECONDS.' }),
   scope: Type.String({ description: 'Space-separated scopes granted.' }),
 });
 
