@@ -3,7 +3,18 @@ import type { Message, Query, RequestBody, ResponseData } from './types.js';
 
 export type { CallOptions, HeraldOptions } from './client.js';
 export { HeraldError, isHeraldError } from './errors.js';
-export type { Channel, Message, MessageStatus, OperationId, Operations, Query, RequestBody, ResponseData, WebhookEvent } from './types.js';
+export type {
+  Channel,
+  Message,
+  MessageStatus,
+  OperationId,
+  Operations,
+  Query,
+  RequestBody,
+  ResponseData,
+  Schemas,
+  WebhookEvent,
+} from './types.js';
 export { type VerifyOptions, verifyWebhook } from './webhooks.js';
 
 const id = (value: string) => encodeURIComponent(value);

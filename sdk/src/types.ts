@@ -1,4 +1,4 @@
-import type { operations } from './generated/openapi.js';
+import type { components, operations } from './generated/openapi.js';
 
 /** Every operation of the API by its operationId (sendSms, listMessages...), generated from Herald's OpenAPI document. */
 export type Operations = operations;
@@ -32,26 +32,8 @@ export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' 
 /** A message as the channel-independent endpoints show it (GET /v1/messages/{id}). */
 export type Message = ResponseData<'getMessage'>;
 
-/** What a webhook receives (docs/webhooks.md, "What is posted"); verifyWebhook returns it. */
-export type WebhookEvent =
-  | {
-      id: string;
-      type: 'message.sent' | 'message.delivered' | 'message.read' | 'message.failed' | 'message.canceled';
-      created_at: string;
-      data: {
-        message_id: string;
-        channel: Channel;
-        to: string;
-        status: MessageStatus;
-        /** Counts the events of one message (1, 2...): sort by it when order matters. */
-        sequence: number;
-        error?: { code: string; message: string };
-      };
-    }
-  | {
-      id: string;
-      type: 'email.opened' | 'email.clicked' | 'email.bounced' | 'email.complained';
-      created_at: string;
-      data: { message_id: string; channel: 'email'; to: string; sequence: number; user_agent?: string; ip?: string; url?: string };
-    }
-  | { id: string; type: 'webhook.test'; created_at: string; data: { webhook_id: string } };
+/** What a webhook or a callback_url receives (docs/webhooks.md, "What is posted"); verifyWebhook returns it. */
+export type WebhookEvent = components['schemas']['WebhookEvent'];
+
+/** The API's named objects (SmsDetail, Webhook, Balance, SendSmsRequest...), as the OpenAPI document names them. */
+export type Schemas = components['schemas'];

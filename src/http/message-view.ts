@@ -21,11 +21,14 @@ export const MessageErrorSchema = Nullable(
   ),
 );
 
-export const StatusChangeSchema = Type.Object({
-  status: MessageStatusSchema,
-  timestamp: Timestamp,
-  detail: Type.Optional(Type.String({ description: 'Context such as a provider code.' })),
-});
+export const StatusChangeSchema = Type.Object(
+  {
+    status: MessageStatusSchema,
+    timestamp: Timestamp,
+    detail: Type.Optional(Type.String({ description: 'Context such as a provider code.' })),
+  },
+  { title: 'StatusChange' },
+);
 
 /** One message in the same shape whatever its channel: GET /v1/messages/{id} and the list (docs/messages-and-credits.md). */
 export const universalMessageSchema = (channels: readonly string[]) =>

@@ -1,5 +1,6 @@
 import { ERROR_CODES, type ErrorCode } from '../core/errors.js';
 import { httpStatusOf } from './error-handler.js';
+import { DELIVERY_HEADERS, WebhookEventSchema } from './webhooks/event-schema.js';
 
 /**
  * The generated OpenAPI document, finished for readers and client generators (`finishDocument`).
@@ -24,10 +25,14 @@ interface Response {
   content?: Record<string, { schema?: Schema }>;
 }
 interface Operation {
+  operationId?: string;
   responses?: Record<string, Response>;
+  requestBody?: { content?: Record<string, { schema?: Schema }> };
+  callbacks?: Record<string, unknown>;
 }
 interface Document {
   paths?: Record<string, Record<string, Operation>>;
+  webhooks?: Record<string, unknown>;
   components?: { schemas?: Record<string, unknown>; [part: string]: unknown };
 }
 
@@ -164,7 +169,93 @@ export function portableSchemas<T>(document: T): T {
   return document;
 }
 
-/** Both of the above: what `openApiOptions` gives @fastify/swagger to run on the document it generated. */
+/**
+ * Schemas with a `title` (the API's main objects: `SmsDetail`, `Webhook`, `Balance`...) become
+ * named schemas, `$ref`ed wherever they appear, so generators give them names of their own. One
+ * whose shape differs from the first of its title stays inline.
+ */
+export function nameTitledSchemas<T>(document: T): T {
+  const doc = document as Document;
+  const visit = (node: unknown): unknown => {
+    if (Array.isArray(node)) return node.map(visit);
+    if (node === null || typeof node !== 'object') return node;
+    const schema = node as Schema;
+    for (const [key, value] of Object.entries(schema)) schema[key] = visit(value);
+    return typeof schema.title === 'string' && schema.type === 'object' && !('$ref' in schema) ? named(doc, schema.title, schema) : schema;
+  };
+  for (const methods of Object.values(doc.paths ?? {})) for (const operation of Object.values(methods)) visit(operation);
+  return document;
+}
+
+/**
+ * What Herald posts to receivers, described as OpenAPI 3.1 lets it: under `webhooks` (the events a
+ * registered webhook gets) and as the `callbacks` of every send that takes a `callback_url`.
+ */
+export function describeEvents<T>(document: T): T {
+  const doc = document as Document;
+  const event = named(doc, 'WebhookEvent', structuredClone(WebhookEventSchema) as unknown as Schema);
+  const delivery = (operationId: string, summary: string) => ({
+    operationId,
+    summary,
+    description:
+      'A signed event, posted as JSON (docs/webhooks.md). Verify the signature over the raw body before trusting it; deduplicate by `id`.',
+    tags: ['Webhooks'],
+    // Authenticated by its signature, not by a credential of the receiver's.
+    security: [],
+    parameters: DELIVERY_HEADERS.map(([name, description]) => ({
+      in: 'header',
+      name,
+      required: true,
+      description,
+      schema: { type: 'string' },
+    })),
+    requestBody: { required: true, content: { 'application/json': { schema: event } } },
+    responses: {
+      '2XX': {
+        description: 'Taken. Anything else, or no answer within the timeout (10 s), is tried again later; 410 Gone disables a webhook.',
+      },
+      '410': { description: 'Gone: the webhook is disabled at once (a callback_url is not retried).' },
+    },
+  });
+  doc.webhooks = { messageEvent: { post: delivery('receiveEvent', 'An event, to a registered webhook') } };
+  for (const methods of Object.values(doc.paths ?? {})) {
+    for (const operation of Object.values(methods)) {
+      const body = operation.requestBody?.content?.['application/json']?.schema;
+      // Named by now (nameTitledSchemas): read through the reference.
+      const ref = typeof body?.$ref === 'string' ? body.$ref.replace('#/components/schemas/', '') : undefined;
+      const schema = (ref ? doc.components?.schemas?.[ref] : body) as Schema | undefined;
+      if (!schema?.properties?.callback_url) continue;
+      operation.callbacks = {
+        messageEvents: {
+          '{$request.body#/callback_url}': {
+            post: delivery(`${operation.operationId}Callback`, 'Every event of the message, to its callback_url'),
+          },
+        },
+      };
+    }
+  }
+  return document;
+}
+
+/**
+ * The token request as the document states it: `grant_type` required, `client_credentials` only.
+ * The route itself accepts any form and answers what is missing or unsupported in OAuth's own
+ * error shape (RFC 6749 §5.2: `invalid_request`, `unsupported_grant_type`), which a validator in
+ * front of it would replace with Herald's envelope; unknown fields stay allowed, as RFC 6749 §3.1
+ * has servers ignore them.
+ */
+export function describeTokenRequest<T>(document: T): T {
+  const form = (document as Document).paths?.['/oauth/token']?.post?.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
+  const grantType = form?.properties?.grant_type;
+  if (form && grantType) {
+    form.required = ['grant_type'];
+    grantType.enum = ['client_credentials'];
+  }
+  return document;
+}
+
+/** All of the above: what `openApiOptions` gives @fastify/swagger to run on the document it generated. */
 // A copy: the generated document may share schema objects with the routes, whose validation
 // still needs `errorMessage` and `maxBytes`.
-export const finishDocument = <T>(document: T): T => portableSchemas(describeResponses(structuredClone(document)));
+export const finishDocument = <T>(document: T): T =>
+  describeTokenRequest(describeEvents(nameTitledSchemas(portableSchemas(describeResponses(structuredClone(document))))));

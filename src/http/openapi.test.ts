@@ -1,8 +1,13 @@
+import { Ajv } from 'ajv';
+import formatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { startReceiver } from '../../test/webhook-receiver.js';
 
 interface Operation {
   operationId?: string;
+  callbacks?: Record<string, Record<string, { post?: { operationId?: string } }>>;
+  requestBody?: { content?: Record<string, { schema?: { $ref?: string; required?: string[] } }> };
   responses?: Record<
     string,
     { description?: string; headers?: Record<string, unknown>; content?: Record<string, { schema?: ErrorSchema }> }
@@ -21,12 +26,14 @@ describe('the API reference', () => {
   let t: TestApp;
   let operations: Array<{ path: string; method: string; operation: Operation }>;
   let components: Record<string, ErrorSchema>;
+  let document: {
+    paths: Record<string, Record<string, Operation>>;
+    components: { schemas: Record<string, ErrorSchema> };
+    webhooks?: Record<string, { post?: Operation & { requestBody?: { content: Record<string, { schema: ErrorSchema }> } } }>;
+  };
   beforeAll(async () => {
     t = await createTestApp('sqlite');
-    const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json() as {
-      paths: Record<string, Record<string, Operation>>;
-      components: { schemas: Record<string, ErrorSchema> };
-    };
+    document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     components = document.components.schemas;
     operations = Object.entries(document.paths).flatMap(([path, methods]) =>
       Object.entries(methods).map(([method, operation]) => ({ path, method, operation })),
@@ -84,6 +91,76 @@ describe('the API reference', () => {
     expect(codesOf('getMessage', '404')).toEqual(['NOT_FOUND']);
     expect(codesOf('sendSms', '422')).toEqual(expect.arrayContaining(['VALIDATION_ERROR', 'INVALID_PHONE']));
     expect(codesOf('sendSms', '422')).not.toContain('NOT_FOUND');
+  });
+
+  it('names the main objects as schemas of their own, referenced where they are used', () => {
+    const schemaOf = (operationId: string, status = '200') => {
+      const operation = operations.find((o) => o.operation.operationId === operationId)?.operation;
+      return operation?.responses?.[status]?.content?.['application/json']?.schema as { properties?: { data?: { $ref?: string } } };
+    };
+    expect(schemaOf('getSms').properties?.data?.$ref).toBe('#/components/schemas/SmsDetail');
+    expect(schemaOf('getBalance').properties?.data?.$ref).toBe('#/components/schemas/Balance');
+    expect(schemaOf('createWebhook', '201').properties?.data?.$ref).toBe('#/components/schemas/Webhook');
+    const send = operations.find((o) => o.operation.operationId === 'sendSms')?.operation;
+    expect(send?.requestBody?.content?.['application/json']?.schema?.$ref).toBe('#/components/schemas/SendSmsRequest');
+    expect(Object.keys(components)).toEqual(
+      expect.arrayContaining([
+        'SmsAccepted',
+        'SmsBulkAccepted',
+        'EmailDetail',
+        'WhatsappTemplate',
+        'TelegramDetail',
+        'WebhookDelivery',
+        'Account',
+      ]),
+    );
+  });
+
+  it('describes what Herald posts: the webhook event, and the callbacks of every send that takes a callback_url', () => {
+    const receive = document.webhooks?.messageEvent?.post;
+    expect(receive?.operationId).toBe('receiveEvent');
+    expect(receive?.requestBody?.content['application/json']?.schema.$ref).toBe('#/components/schemas/WebhookEvent');
+    for (const operationId of ['sendSms', 'sendSmsBulk']) {
+      const callbacks = operations.find((o) => o.operation.operationId === operationId)?.operation.callbacks;
+      expect(callbacks?.messageEvents?.['{$request.body#/callback_url}']?.post?.operationId).toBe(`${operationId}Callback`);
+    }
+    // A send without a callback_url has none.
+    expect(operations.find((o) => o.operation.operationId === 'sendEmail')?.operation.callbacks).toBeUndefined();
+  });
+
+  it('says the token request needs grant_type client_credentials', () => {
+    const token = operations.find((o) => o.operation.operationId === 'createToken')?.operation;
+    const form = token?.requestBody?.content?.['application/x-www-form-urlencoded']?.schema;
+    expect(form?.required).toEqual(['grant_type']);
+  });
+
+  it('describes the events Herald really posts: deliveries of a message and a test event validate against WebhookEvent', async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const token = await t.tokenFor(await t.createAccount());
+      const sent = await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'hi', callback_url: `${receiver.url}/cb` });
+      expect(sent.statusCode).toBe(200);
+      const webhook = await t.call('POST', '/v1/webhooks', token, { url: `${receiver.url}/hook`, events: ['*'] });
+      expect(webhook.statusCode).toBe(201);
+      expect((await t.call('POST', `/v1/webhooks/${webhook.json().data.webhook_id}/test`, token)).statusCode).toBe(202);
+      await t.drain();
+      await receiver.waitFor(3, 5_000);
+      const ajv = new Ajv({ strict: false });
+      // ajv-formats is CommonJS: its function is the default export's `default` under NodeNext.
+      (formatsPlugin as unknown as { default: (a: Ajv) => void }).default(ajv);
+      const validate = ajv.compile(document.components.schemas.WebhookEvent as object);
+      const types: string[] = [];
+      for (const delivery of receiver.received) {
+        const event = JSON.parse(delivery.body) as { type: string };
+        expect(validate(event), `${delivery.body}: ${ajv.errorsText(validate.errors)}`).toBe(true);
+        types.push(event.type);
+      }
+      expect(types).toEqual(expect.arrayContaining(['message.sent', 'message.delivered', 'webhook.test']));
+      // And something else does not.
+      expect(validate({ id: 'evt_1', type: 'message.sent', created_at: '2026-01-01T00:00:00Z', data: { message_id: 'm' } })).toBe(false);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it("keeps the validator's own keywords and formats out of the document, and still validates with them", async () => {

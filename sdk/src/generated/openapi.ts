@@ -633,7 +633,28 @@ export interface paths {
         trace?: never;
     };
 }
-export type webhooks = Record<string, never>;
+export interface webhooks {
+    messageEvent: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * An event, to a registered webhook
+         * @description A signed event, posted as JSON (docs/webhooks.md). Verify the signature over the raw body before trusting it; deduplicate by `id`.
+         */
+        post: operations["receiveEvent"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+}
 export interface components {
     schemas: {
         Error400: {
@@ -846,6 +867,596 @@ export interface components {
                 }[];
             };
         };
+        /** ProviderHealth */
+        ProviderHealth: {
+            channel: string;
+            /** @description sandbox, smpp, smtp, bot-api or cloud-api */
+            provider: string;
+            /** @description Link up (SMPP), or the last hand-over reached the provider; null before any was tried */
+            connected: boolean | null;
+            last_error: string | null;
+            last_error_at: string | null;
+            /** @description Hand-overs under way now in this process */
+            in_flight: number;
+            /** @description Messages the provider took in the last 60 s, in this process */
+            sent_last_minute: number;
+            /** @description Receipts dropped because no message matched them, since start */
+            unmatched_receipts: number;
+            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is */
+            links?: {
+                up: number;
+                total: number;
+            };
+        };
+        /** Account */
+        Account: {
+            /** @description The client the access token was issued to. */
+            client_id: string;
+            account_id: string;
+            name: string;
+            email: string;
+            /** @description One of `developer`, `business`, `enterprise`. */
+            plan: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** Balance */
+        Balance: {
+            /** @description Total credits (up to 6 decimals). */
+            credits: number;
+            /** @description Credits held by messages not yet accepted by a provider. */
+            reserved: number;
+            /** @description credits − reserved: what new sends can spend. */
+            available: number;
+        };
+        /** SendSmsRequest */
+        SendSmsRequest: {
+            /**
+             * @description Recipient in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
+             * @example +14155552671
+             */
+            to: string;
+            /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
+            message: string;
+            /** @description Alphanumeric sender id, up to 11 characters. */
+            sender?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             */
+            scheduled_at?: string;
+            /** @description Absolute http(s) URL told about this message's events. */
+            callback_url?: string;
+        };
+        /** SmsAccepted */
+        SmsAccepted: {
+            /** @description `msg_sms_<id>` */
+            message_id: string;
+            to: string;
+            /** @enum {string} */
+            status: "queued";
+            segments: number;
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            scheduled_at?: string;
+        };
+        /** SendSmsBulkRequest */
+        SendSmsBulkRequest: {
+            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
+            recipients: string[];
+            /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
+            message: string;
+            /** @description Alphanumeric sender id, up to 11 characters. */
+            sender?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             */
+            scheduled_at?: string;
+            /** @description Absolute http(s) URL told about this message's events. */
+            callback_url?: string;
+        };
+        /** SmsBulkAccepted */
+        SmsBulkAccepted: {
+            /** @description `bat_<id>` */
+            batch_id: string;
+            messages: {
+                message_id: string;
+                to: string;
+                /** @enum {string} */
+                status: "queued";
+            }[];
+            rejected: {
+                to: string;
+                error: {
+                    /** @enum {string} */
+                    code: "INVALID_PHONE";
+                    message: string;
+                };
+            }[];
+            /** @description Segments of the text, the same for every recipient. */
+            segments: number;
+            /** @description Total reserved for all accepted recipients. */
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            scheduled_at?: string;
+        };
+        /** SmsDetail */
+        SmsDetail: {
+            message_id: string;
+            /** @enum {string} */
+            channel: "sms";
+            to: string;
+            message: string;
+            sender: string | null;
+            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+            segments: number;
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            scheduled_at: string | null;
+            sent_at: string | null;
+            delivered_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        /** SendWhatsappTemplateRequest */
+        SendWhatsappTemplateRequest: {
+            /**
+             * @description Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
+             * @example +14155552671
+             */
+            to: string;
+            /**
+             * @description Template name, e.g. `welcome`. `GET /v1/whatsapp/templates` lists the account's templates.
+             * @example welcome
+             */
+            template: string;
+            /**
+             * @description The template's language code, e.g. `en_US`; the template must exist in it.
+             * @example en_US
+             */
+            language: string;
+            /** @description Parameters per component, WhatsApp Cloud API style: `[{"type": "body", "parameters": [{"type": "text", "text": "Ada"}]}]`. Each header, body and button text needs exactly as many parameters as it has distinct `{{n}}` placeholders. */
+            components?: {
+                /** @description Which part of the template the parameters fill. */
+                type: "header" | "body" | "button";
+                /** @description For buttons; handed to the provider as given. */
+                sub_type?: "quick_reply" | "url";
+                /** @description For buttons (required): which button, from 0. */
+                index?: number;
+                /** @description One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`. */
+                parameters?: {
+                    /**
+                     * @description Only text parameters are supported.
+                     * @enum {string}
+                     */
+                    type: "text";
+                    /** @description The value of one `{{n}}`, 1 to 1024 characters. */
+                    text: string;
+                }[];
+            }[];
+        };
+        /** WhatsappAccepted */
+        WhatsappAccepted: {
+            /** @description `msg_whatsapp_<id>` */
+            message_id: string;
+            to: string;
+            /** @enum {string} */
+            status: "queued";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** SendWhatsappSessionRequest */
+        SendWhatsappSessionRequest: {
+            /**
+             * @description Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
+             * @example +14155552671
+             */
+            to: string;
+            /** @description Text, 1 to 4096 characters. */
+            message: string;
+        };
+        /** WhatsappTemplate */
+        WhatsappTemplate: {
+            name: string;
+            language: string;
+            category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
+            /** @description Only APPROVED templates can be sent. */
+            status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
+            components: {
+                /** @description `header`, `body`, `footer` or `button`. */
+                type: string;
+                /** @description The text, with `{{1}}`-style parameters. */
+                text: string;
+            }[];
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** WhatsappDetail */
+        WhatsappDetail: {
+            message_id: string;
+            /** @enum {string} */
+            channel: "whatsapp";
+            to: string;
+            /** @description `template` (POST /v1/whatsapp/send) or `session` (POST /v1/whatsapp/session). */
+            type: "template" | "session";
+            /** @description The text sent: for a template, its body with the parameters filled in. */
+            message: string;
+            template: {
+                name: string;
+                language: string;
+                components: {
+                    type: string;
+                    sub_type?: string;
+                    index?: number;
+                    parameters?: {
+                        type: string;
+                        text: string;
+                    }[];
+                }[];
+            } | null;
+            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            sent_at: string | null;
+            delivered_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        /** EmailAttachment */
+        EmailAttachment: {
+            /** @description Shown to the recipient, e.g. `invoice.pdf`. */
+            filename: string;
+            /** @description The file, base64-encoded (RFC 4648 standard alphabet, with `=` padding, no line breaks). */
+            content: string;
+            /** @description MIME type, e.g. `application/pdf`; `application/octet-stream` when left out. */
+            content_type?: string;
+        };
+        /** SendEmailRequest */
+        SendEmailRequest: {
+            /**
+             * @description Recipient address.
+             * @example ada@example.com
+             */
+            to: string;
+            /**
+             * @description Sender address. Required: accounts have no default sender yet.
+             * @example ada@example.com
+             */
+            from?: string;
+            /** @description Sender display name, e.g. `Acme Billing`. */
+            from_name?: string;
+            /** @description Subject line, 1 to 998 characters. */
+            subject: string;
+            /** @description HTML body. At least one of `html` and `text` is required. */
+            html?: string;
+            /** @description Plain-text body. At least one of `html` and `text` is required. */
+            text?: string;
+            /**
+             * @description Where replies go.
+             * @example ada@example.com
+             */
+            reply_to?: string;
+            /** @description Up to 50 cc addresses. */
+            cc?: string[];
+            /** @description Up to 100 files. */
+            attachments?: components["schemas"]["EmailAttachment"][];
+            /** @description Add a 1×1 open-tracking image to the HTML body (no effect on text-only emails). */
+            track_opens?: boolean;
+            /** @description Send the http(s) links of the HTML body through Herald to record clicks. */
+            track_clicks?: boolean;
+        };
+        /** EmailAccepted */
+        EmailAccepted: {
+            /** @description `msg_email_<id>` */
+            message_id: string;
+            to: string;
+            /** @enum {string} */
+            status: "queued";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** EmailDetail */
+        EmailDetail: {
+            /** @description `msg_email_<id>` */
+            message_id: string;
+            /** @enum {string} */
+            channel: "email";
+            to: string;
+            from: string;
+            from_name: string | null;
+            subject: string;
+            reply_to: string | null;
+            cc: string[];
+            /** @description Whether an HTML body was sent (the bodies themselves are not returned: they may be megabytes). */
+            has_html: boolean;
+            has_text: boolean;
+            attachments: {
+                filename: string;
+                content_type: string;
+                /** @description Decoded size. */
+                size_bytes: number;
+            }[];
+            track_opens: boolean;
+            track_clicks: boolean;
+            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            sent_at: string | null;
+            delivered_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        /** SendTelegramRequest */
+        SendTelegramRequest: {
+            /**
+             * @description The chat: its numeric id as a string (negative for groups and channels), or `@username` of a public channel. It is the message's `to`.
+             * @example 123456789
+             * @example -1001234567890
+             * @example @herald_news
+             */
+            chat_id: string;
+            /** @description Text, 1 to 4096 characters; may carry formatting in the `parse_mode` syntax (Herald does not parse it). */
+            message: string;
+            /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
+            parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
+            /** @description Deliver silently: no sound on the recipient's device. */
+            disable_notification?: boolean;
+            /** @description An inline keyboard shown under the message. */
+            reply_markup?: {
+                /** @description Rows of buttons; at most 100 buttons in all. */
+                inline_keyboard: {
+                    /** @description Label, 1 to 64 characters. */
+                    text: string;
+                    /** @description Sent back to your bot when the button is pressed; 1 to 64 bytes of UTF-8 (an emoji takes 4). */
+                    callback_data?: string;
+                    /** @description Opened when pressed. */
+                    url?: string;
+                }[][];
+            };
+        };
+        /** TelegramAccepted */
+        TelegramAccepted: {
+            /** @description `msg_telegram_<id>` */
+            message_id: string;
+            /** @description The chat_id. */
+            to: string;
+            /** @enum {string} */
+            status: "queued";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** SendTelegramPhotoRequest */
+        SendTelegramPhotoRequest: {
+            /**
+             * @description The chat: its numeric id as a string (negative for groups and channels), or `@username` of a public channel. It is the message's `to`.
+             * @example 123456789
+             * @example -1001234567890
+             * @example @herald_news
+             */
+            chat_id: string;
+            /** @description Absolute http(s) URL of the photo; Telegram fetches it. */
+            photo_url: string;
+            /** @description Up to 1024 characters. */
+            caption?: string;
+            /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
+            parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
+            /** @description Deliver silently: no sound on the recipient's device. */
+            disable_notification?: boolean;
+            /** @description An inline keyboard shown under the message. */
+            reply_markup?: {
+                /** @description Rows of buttons; at most 100 buttons in all. */
+                inline_keyboard: {
+                    /** @description Label, 1 to 64 characters. */
+                    text: string;
+                    /** @description Sent back to your bot when the button is pressed; 1 to 64 bytes of UTF-8 (an emoji takes 4). */
+                    callback_data?: string;
+                    /** @description Opened when pressed. */
+                    url?: string;
+                }[][];
+            };
+        };
+        /** TelegramDetail */
+        TelegramDetail: {
+            message_id: string;
+            /** @enum {string} */
+            channel: "telegram";
+            /** @description The chat_id. */
+            to: string;
+            type: "message" | "photo";
+            message: string | null;
+            photo_url: string | null;
+            parse_mode: ("Markdown" | "MarkdownV2" | "HTML") | null;
+            disable_notification: boolean;
+            reply_markup: {
+                inline_keyboard: {
+                    text: string;
+                    callback_data?: string;
+                    url?: string;
+                }[][];
+            } | null;
+            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+            credits_used: number;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            sent_at: string | null;
+            delivered_at: string | null;
+            error: {
+                code: string;
+                message: string;
+            } | null;
+        };
+        /** StatusChange */
+        StatusChange: {
+            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            timestamp: string;
+            /** @description Context such as a provider code. */
+            detail?: string;
+        };
+        /** RegisterWebhookRequest */
+        RegisterWebhookRequest: {
+            /**
+             * @description Absolute http(s) URL that receives the events. Refused (422) when its host is, or resolves to, a loopback, private, link-local, CGNAT, multicast, reserved or cloud-metadata address, unless the server runs with `WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true`. Checked again before every delivery.
+             * @example https://example.com/herald/events
+             */
+            url: string;
+            /** @description The kinds to receive, e.g. `["message.delivered", "message.failed"]`, or `["*"]` for all. */
+            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.canceled" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "*")[];
+            /** @description A note for people, up to 500 characters. */
+            description?: string;
+        };
+        /** Webhook */
+        Webhook: {
+            /** @description `wh_<id>` */
+            webhook_id: string;
+            url: string;
+            events: string[];
+            description: string | null;
+            /** @description False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`. */
+            active: boolean;
+            disabled_reason: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** WebhookSigningSecret */
+        WebhookSigningSecret: {
+            /** @description `whsec_` and the base64 of 32 random bytes; the HMAC key is the decoded part. */
+            secret: string;
+            /**
+             * Format: date-time
+             * @description After a rotation: until when the previous secret still signs beside this one.
+             */
+            previous_secret_expires_at?: string;
+        };
+        /** WebhookDelivery */
+        WebhookDelivery: {
+            /** @description `whd_<id>` */
+            delivery_id: string;
+            /** @description `evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header). */
+            event_id: string;
+            event_type: string;
+            /** @description `pending` (waiting for its first attempt or a retry), `succeeded` (a 2xx), `failed` (gave up, or the webhook was disabled), `canceled` (the webhook was deleted first). */
+            status: "pending" | "succeeded" | "failed" | "canceled";
+            /** @description Attempts made so far. */
+            attempts: number;
+            last_status_code: number | null;
+            last_error: string | null;
+            last_latency_ms: number | null;
+            last_attempt_at: string | null;
+            next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** WebhookEvent */
+        WebhookEvent: {
+            /** @description `evt_<id>`: the same for every retry and replay of the event; deduplicate by it. */
+            id: string;
+            /** @description The kind of event (docs/webhooks.md, "Event kinds"). */
+            type: "message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.canceled" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            data: {
+                message_id: string;
+                /** @description The channel of the message: `sms`, `whatsapp`, `email`, `telegram`. */
+                channel: string;
+                to: string;
+                /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
+                status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
+                /** @description Counts the message's events (1, 2...): sort by it when order matters. */
+                sequence: number;
+                /** @description Why it failed (`message.failed`), or HANDOVER_UNCONFIRMED on a `message.sent` whose hand-over was interrupted. */
+                error?: {
+                    code: string;
+                    message: string;
+                };
+                /** @description email.opened and email.clicked: the reader's user agent. */
+                user_agent?: string;
+                /** @description email.opened and email.clicked: the address the request came from. */
+                ip?: string;
+                /** @description email.clicked: the link followed. */
+                url?: string;
+            };
+        } | {
+            id: string;
+            /** @constant */
+            type: "webhook.test";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            data: {
+                webhook_id: string;
+            };
+        };
     };
     responses: never;
     parameters: never;
@@ -877,26 +1488,7 @@ export interface operations {
                         checks?: {
                             [key: string]: string;
                         };
-                        providers?: {
-                            channel: string;
-                            /** @description sandbox, smpp, smtp, bot-api or cloud-api */
-                            provider: string;
-                            /** @description Link up (SMPP), or the last hand-over reached the provider; null before any was tried */
-                            connected: boolean | null;
-                            last_error: string | null;
-                            last_error_at: string | null;
-                            /** @description Hand-overs under way now in this process */
-                            in_flight: number;
-                            /** @description Messages the provider took in the last 60 s, in this process */
-                            sent_last_minute: number;
-                            /** @description Receipts dropped because no message matched them, since start */
-                            unmatched_receipts: number;
-                            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is */
-                            links?: {
-                                up: number;
-                                total: number;
-                            };
-                        }[];
+                        providers?: components["schemas"]["ProviderHealth"][];
                     };
                 };
             };
@@ -924,26 +1516,7 @@ export interface operations {
                         checks?: {
                             [key: string]: string;
                         };
-                        providers?: {
-                            channel: string;
-                            /** @description sandbox, smpp, smtp, bot-api or cloud-api */
-                            provider: string;
-                            /** @description Link up (SMPP), or the last hand-over reached the provider; null before any was tried */
-                            connected: boolean | null;
-                            last_error: string | null;
-                            last_error_at: string | null;
-                            /** @description Hand-overs under way now in this process */
-                            in_flight: number;
-                            /** @description Messages the provider took in the last 60 s, in this process */
-                            sent_last_minute: number;
-                            /** @description Receipts dropped because no message matched them, since start */
-                            unmatched_receipts: number;
-                            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is */
-                            links?: {
-                                up: number;
-                                total: number;
-                            };
-                        }[];
+                        providers?: components["schemas"]["ProviderHealth"][];
                     };
                 };
             };
@@ -960,26 +1533,7 @@ export interface operations {
                         checks?: {
                             [key: string]: string;
                         };
-                        providers?: {
-                            channel: string;
-                            /** @description sandbox, smpp, smtp, bot-api or cloud-api */
-                            provider: string;
-                            /** @description Link up (SMPP), or the last hand-over reached the provider; null before any was tried */
-                            connected: boolean | null;
-                            last_error: string | null;
-                            last_error_at: string | null;
-                            /** @description Hand-overs under way now in this process */
-                            in_flight: number;
-                            /** @description Messages the provider took in the last 60 s, in this process */
-                            sent_last_minute: number;
-                            /** @description Receipts dropped because no message matched them, since start */
-                            unmatched_receipts: number;
-                            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is */
-                            links?: {
-                                up: number;
-                                total: number;
-                            };
-                        }[];
+                        providers?: components["schemas"]["ProviderHealth"][];
                     };
                 };
             };
@@ -995,8 +1549,11 @@ export interface operations {
         requestBody: {
             content: {
                 "application/x-www-form-urlencoded": {
-                    /** @description Must be `client_credentials`. */
-                    grant_type?: string;
+                    /**
+                     * @description Must be `client_credentials`.
+                     * @enum {string}
+                     */
+                    grant_type: "client_credentials";
                     /** @description With client_secret_post; or use HTTP Basic. */
                     client_id?: string;
                     /** @description With client_secret_post; or use HTTP Basic. */
@@ -1141,20 +1698,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description The client the access token was issued to. */
-                            client_id: string;
-                            account_id: string;
-                            name: string;
-                            email: string;
-                            /** @description One of `developer`, `business`, `enterprise`. */
-                            plan: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["Account"];
                     };
                 };
             };
@@ -1284,14 +1828,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description Total credits (up to 6 decimals). */
-                            credits: number;
-                            /** @description Credits held by messages not yet accepted by a provider. */
-                            reserved: number;
-                            /** @description credits − reserved: what new sends can spend. */
-                            available: number;
-                        };
+                        data: components["schemas"]["Balance"];
                     };
                 };
             };
@@ -1539,24 +2076,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
-                     * @example +14155552671
-                     */
-                    to: string;
-                    /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
-                    message: string;
-                    /** @description Alphanumeric sender id, up to 11 characters. */
-                    sender?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
-                     */
-                    scheduled_at?: string;
-                    /** @description Absolute http(s) URL told about this message's events. */
-                    callback_url?: string;
-                };
+                "application/json": components["schemas"]["SendSmsRequest"];
             };
         };
         responses: {
@@ -1579,25 +2099,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_sms_<id>` */
-                            message_id: string;
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            segments: number;
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            scheduled_at?: string;
-                        };
+                        data: components["schemas"]["SmsAccepted"];
                     };
                 };
             };
@@ -1756,21 +2258,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
-                    recipients: string[];
-                    /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
-                    message: string;
-                    /** @description Alphanumeric sender id, up to 11 characters. */
-                    sender?: string;
-                    /**
-                     * Format: date-time
-                     * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
-                     */
-                    scheduled_at?: string;
-                    /** @description Absolute http(s) URL told about this message's events. */
-                    callback_url?: string;
-                };
+                "application/json": components["schemas"]["SendSmsBulkRequest"];
             };
         };
         responses: {
@@ -1793,33 +2281,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `bat_<id>` */
-                            batch_id: string;
-                            messages: {
-                                message_id: string;
-                                to: string;
-                                /** @enum {string} */
-                                status: "queued";
-                            }[];
-                            rejected: {
-                                to: string;
-                                error: {
-                                    /** @enum {string} */
-                                    code: "INVALID_PHONE";
-                                    message: string;
-                                };
-                            }[];
-                            /** @description Segments of the text, the same for every recipient. */
-                            segments: number;
-                            /** @description Total reserved for all accepted recipients. */
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            scheduled_at?: string;
-                        };
+                        data: components["schemas"]["SmsBulkAccepted"];
                     };
                 };
             };
@@ -1992,30 +2454,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            message_id: string;
-                            /** @enum {string} */
-                            channel: "sms";
-                            to: string;
-                            message: string;
-                            sender: string | null;
-                            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            segments: number;
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            scheduled_at: string | null;
-                            sent_at: string | null;
-                            delivered_at: string | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                        };
+                        data: components["schemas"]["SmsDetail"];
                     };
                 };
             };
@@ -2145,42 +2584,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
-                     * @example +14155552671
-                     */
-                    to: string;
-                    /**
-                     * @description Template name, e.g. `welcome`. `GET /v1/whatsapp/templates` lists the account's templates.
-                     * @example welcome
-                     */
-                    template: string;
-                    /**
-                     * @description The template's language code, e.g. `en_US`; the template must exist in it.
-                     * @example en_US
-                     */
-                    language: string;
-                    /** @description Parameters per component, WhatsApp Cloud API style: `[{"type": "body", "parameters": [{"type": "text", "text": "Ada"}]}]`. Each header, body and button text needs exactly as many parameters as it has distinct `{{n}}` placeholders. */
-                    components?: {
-                        /** @description Which part of the template the parameters fill. */
-                        type: "header" | "body" | "button";
-                        /** @description For buttons; handed to the provider as given. */
-                        sub_type?: "quick_reply" | "url";
-                        /** @description For buttons (required): which button, from 0. */
-                        index?: number;
-                        /** @description One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`. */
-                        parameters?: {
-                            /**
-                             * @description Only text parameters are supported.
-                             * @enum {string}
-                             */
-                            type: "text";
-                            /** @description The value of one `{{n}}`, 1 to 1024 characters. */
-                            text: string;
-                        }[];
-                    }[];
-                };
+                "application/json": components["schemas"]["SendWhatsappTemplateRequest"];
             };
         };
         responses: {
@@ -2203,19 +2607,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_whatsapp_<id>` */
-                            message_id: string;
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["WhatsappAccepted"];
                     };
                 };
             };
@@ -2374,15 +2766,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
-                     * @example +14155552671
-                     */
-                    to: string;
-                    /** @description Text, 1 to 4096 characters. */
-                    message: string;
-                };
+                "application/json": components["schemas"]["SendWhatsappSessionRequest"];
             };
         };
         responses: {
@@ -2405,19 +2789,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_whatsapp_<id>` */
-                            message_id: string;
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["WhatsappAccepted"];
                     };
                 };
             };
@@ -2595,24 +2967,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            templates: {
-                                name: string;
-                                language: string;
-                                category: "MARKETING" | "UTILITY" | "AUTHENTICATION";
-                                /** @description Only APPROVED templates can be sent. */
-                                status: "APPROVED" | "PENDING" | "REJECTED" | "PAUSED" | "DISABLED";
-                                components: {
-                                    /** @description `header`, `body`, `footer` or `button`. */
-                                    type: string;
-                                    /** @description The text, with `{{1}}`-style parameters. */
-                                    text: string;
-                                }[];
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                created_at: string;
-                            }[];
+                            templates: components["schemas"]["WhatsappTemplate"][];
                         };
                     };
                 };
@@ -2746,43 +3101,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            message_id: string;
-                            /** @enum {string} */
-                            channel: "whatsapp";
-                            to: string;
-                            /** @description `template` (POST /v1/whatsapp/send) or `session` (POST /v1/whatsapp/session). */
-                            type: "template" | "session";
-                            /** @description The text sent: for a template, its body with the parameters filled in. */
-                            message: string;
-                            template: {
-                                name: string;
-                                language: string;
-                                components: {
-                                    type: string;
-                                    sub_type?: string;
-                                    index?: number;
-                                    parameters?: {
-                                        type: string;
-                                        text: string;
-                                    }[];
-                                }[];
-                            } | null;
-                            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            sent_at: string | null;
-                            delivered_at: string | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                        };
+                        data: components["schemas"]["WhatsappDetail"];
                     };
                 };
             };
@@ -2912,46 +3231,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Recipient address.
-                     * @example ada@example.com
-                     */
-                    to: string;
-                    /**
-                     * @description Sender address. Required: accounts have no default sender yet.
-                     * @example ada@example.com
-                     */
-                    from?: string;
-                    /** @description Sender display name, e.g. `Acme Billing`. */
-                    from_name?: string;
-                    /** @description Subject line, 1 to 998 characters. */
-                    subject: string;
-                    /** @description HTML body. At least one of `html` and `text` is required. */
-                    html?: string;
-                    /** @description Plain-text body. At least one of `html` and `text` is required. */
-                    text?: string;
-                    /**
-                     * @description Where replies go.
-                     * @example ada@example.com
-                     */
-                    reply_to?: string;
-                    /** @description Up to 50 cc addresses. */
-                    cc?: string[];
-                    /** @description Up to 100 files. */
-                    attachments?: {
-                        /** @description Shown to the recipient, e.g. `invoice.pdf`. */
-                        filename: string;
-                        /** @description The file, base64-encoded (RFC 4648 standard alphabet, with `=` padding, no line breaks). */
-                        content: string;
-                        /** @description MIME type, e.g. `application/pdf`; `application/octet-stream` when left out. */
-                        content_type?: string;
-                    }[];
-                    /** @description Add a 1×1 open-tracking image to the HTML body (no effect on text-only emails). */
-                    track_opens?: boolean;
-                    /** @description Send the http(s) links of the HTML body through Herald to record clicks. */
-                    track_clicks?: boolean;
-                };
+                "application/json": components["schemas"]["SendEmailRequest"];
             };
         };
         responses: {
@@ -2974,19 +3254,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_email_<id>` */
-                            message_id: string;
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["EmailAccepted"];
                     };
                 };
             };
@@ -3159,43 +3427,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_email_<id>` */
-                            message_id: string;
-                            /** @enum {string} */
-                            channel: "email";
-                            to: string;
-                            from: string;
-                            from_name: string | null;
-                            subject: string;
-                            reply_to: string | null;
-                            cc: string[];
-                            /** @description Whether an HTML body was sent (the bodies themselves are not returned: they may be megabytes). */
-                            has_html: boolean;
-                            has_text: boolean;
-                            attachments: {
-                                filename: string;
-                                content_type: string;
-                                /** @description Decoded size. */
-                                size_bytes: number;
-                            }[];
-                            track_opens: boolean;
-                            track_clicks: boolean;
-                            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            sent_at: string | null;
-                            delivered_at: string | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                        };
+                        data: components["schemas"]["EmailDetail"];
                     };
                 };
             };
@@ -3491,33 +3723,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The chat: its numeric id as a string (negative for groups and channels), or `@username` of a public channel. It is the message's `to`.
-                     * @example 123456789
-                     * @example -1001234567890
-                     * @example @herald_news
-                     */
-                    chat_id: string;
-                    /** @description Text, 1 to 4096 characters; may carry formatting in the `parse_mode` syntax (Herald does not parse it). */
-                    message: string;
-                    /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
-                    parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
-                    /** @description Deliver silently: no sound on the recipient's device. */
-                    disable_notification?: boolean;
-                    /** @description An inline keyboard shown under the message. */
-                    reply_markup?: {
-                        /** @description Rows of buttons; at most 100 buttons in all. */
-                        inline_keyboard: {
-                            /** @description Label, 1 to 64 characters. */
-                            text: string;
-                            /** @description Sent back to your bot when the button is pressed; 1 to 64 bytes of UTF-8 (an emoji takes 4). */
-                            callback_data?: string;
-                            /** @description Opened when pressed. */
-                            url?: string;
-                        }[][];
-                    };
-                };
+                "application/json": components["schemas"]["SendTelegramRequest"];
             };
         };
         responses: {
@@ -3540,20 +3746,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_telegram_<id>` */
-                            message_id: string;
-                            /** @description The chat_id. */
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["TelegramAccepted"];
                     };
                 };
             };
@@ -3712,35 +3905,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description The chat: its numeric id as a string (negative for groups and channels), or `@username` of a public channel. It is the message's `to`.
-                     * @example 123456789
-                     * @example -1001234567890
-                     * @example @herald_news
-                     */
-                    chat_id: string;
-                    /** @description Absolute http(s) URL of the photo; Telegram fetches it. */
-                    photo_url: string;
-                    /** @description Up to 1024 characters. */
-                    caption?: string;
-                    /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
-                    parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
-                    /** @description Deliver silently: no sound on the recipient's device. */
-                    disable_notification?: boolean;
-                    /** @description An inline keyboard shown under the message. */
-                    reply_markup?: {
-                        /** @description Rows of buttons; at most 100 buttons in all. */
-                        inline_keyboard: {
-                            /** @description Label, 1 to 64 characters. */
-                            text: string;
-                            /** @description Sent back to your bot when the button is pressed; 1 to 64 bytes of UTF-8 (an emoji takes 4). */
-                            callback_data?: string;
-                            /** @description Opened when pressed. */
-                            url?: string;
-                        }[][];
-                    };
-                };
+                "application/json": components["schemas"]["SendTelegramPhotoRequest"];
             };
         };
         responses: {
@@ -3763,20 +3928,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `msg_telegram_<id>` */
-                            message_id: string;
-                            /** @description The chat_id. */
-                            to: string;
-                            /** @enum {string} */
-                            status: "queued";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["TelegramAccepted"];
                     };
                 };
             };
@@ -3949,39 +4101,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            message_id: string;
-                            /** @enum {string} */
-                            channel: "telegram";
-                            /** @description The chat_id. */
-                            to: string;
-                            type: "message" | "photo";
-                            message: string | null;
-                            photo_url: string | null;
-                            parse_mode: ("Markdown" | "MarkdownV2" | "HTML") | null;
-                            disable_notification: boolean;
-                            reply_markup: {
-                                inline_keyboard: {
-                                    text: string;
-                                    callback_data?: string;
-                                    url?: string;
-                                }[][];
-                            } | null;
-                            /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                            status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            credits_used: number;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                            sent_at: string | null;
-                            delivered_at: string | null;
-                            error: {
-                                code: string;
-                                message: string;
-                            } | null;
-                        };
+                        data: components["schemas"]["TelegramDetail"];
                     };
                 };
             };
@@ -4141,17 +4261,7 @@ export interface operations {
                                 to: string;
                                 /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
                                 status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                                status_history: {
-                                    /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                                    status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                                    /**
-                                     * Format: date-time
-                                     * @description ISO 8601, UTC.
-                                     */
-                                    timestamp: string;
-                                    /** @description Context such as a provider code. */
-                                    detail?: string;
-                                }[];
+                                status_history: components["schemas"]["StatusChange"][];
                                 credits_used: number;
                                 /**
                                  * Format: date-time
@@ -4311,17 +4421,7 @@ export interface operations {
                             to: string;
                             /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
                             status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            status_history: {
-                                /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                                status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                timestamp: string;
-                                /** @description Context such as a provider code. */
-                                detail?: string;
-                            }[];
+                            status_history: components["schemas"]["StatusChange"][];
                             credits_used: number;
                             /**
                              * Format: date-time
@@ -4491,17 +4591,7 @@ export interface operations {
                             to: string;
                             /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
                             status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                            status_history: {
-                                /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
-                                status: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                timestamp: string;
-                                /** @description Context such as a provider code. */
-                                detail?: string;
-                            }[];
+                            status_history: components["schemas"]["StatusChange"][];
                             credits_used: number;
                             /**
                              * Format: date-time
@@ -4685,21 +4775,7 @@ export interface operations {
                         success: true;
                         data: {
                             /** @description Oldest first; at most 20 per account. */
-                            webhooks: {
-                                /** @description `wh_<id>` */
-                                webhook_id: string;
-                                url: string;
-                                events: string[];
-                                description: string | null;
-                                /** @description False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`. */
-                                active: boolean;
-                                disabled_reason: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                created_at: string;
-                            }[];
+                            webhooks: components["schemas"]["Webhook"][];
                         };
                     };
                 };
@@ -4808,17 +4884,7 @@ export interface operations {
         };
         requestBody: {
             content: {
-                "application/json": {
-                    /**
-                     * @description Absolute http(s) URL that receives the events. Refused (422) when its host is, or resolves to, a loopback, private, link-local, CGNAT, multicast, reserved or cloud-metadata address, unless the server runs with `WEBHOOKS_ALLOW_PRIVATE_NETWORKS=true`. Checked again before every delivery.
-                     * @example https://example.com/herald/events
-                     */
-                    url: string;
-                    /** @description The kinds to receive, e.g. `["message.delivered", "message.failed"]`, or `["*"]` for all. */
-                    events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.canceled" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "*")[];
-                    /** @description A note for people, up to 500 characters. */
-                    description?: string;
-                };
+                "application/json": components["schemas"]["RegisterWebhookRequest"];
             };
         };
         responses: {
@@ -4841,21 +4907,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `wh_<id>` */
-                            webhook_id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @description False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`. */
-                            active: boolean;
-                            disabled_reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -5012,15 +5064,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `whsec_` and the base64 of 32 random bytes; the HMAC key is the decoded part. */
-                            secret: string;
-                            /**
-                             * Format: date-time
-                             * @description After a rotation: until when the previous secret still signs beside this one.
-                             */
-                            previous_secret_expires_at?: string;
-                        };
+                        data: components["schemas"]["WebhookSigningSecret"];
                     };
                 };
             };
@@ -5147,15 +5191,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `whsec_` and the base64 of 32 random bytes; the HMAC key is the decoded part. */
-                            secret: string;
-                            /**
-                             * Format: date-time
-                             * @description After a rotation: until when the previous secret still signs beside this one.
-                             */
-                            previous_secret_expires_at?: string;
-                        };
+                        data: components["schemas"]["WebhookSigningSecret"];
                     };
                 };
             };
@@ -5315,21 +5351,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `wh_<id>` */
-                            webhook_id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @description False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`. */
-                            active: boolean;
-                            disabled_reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -5629,21 +5651,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `wh_<id>` */
-                            webhook_id: string;
-                            url: string;
-                            events: string[];
-                            description: string | null;
-                            /** @description False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`. */
-                            active: boolean;
-                            disabled_reason: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["Webhook"];
                     };
                 };
             };
@@ -5824,27 +5832,7 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            deliveries: {
-                                /** @description `whd_<id>` */
-                                delivery_id: string;
-                                /** @description `evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header). */
-                                event_id: string;
-                                event_type: string;
-                                /** @description `pending` (waiting for its first attempt or a retry), `succeeded` (a 2xx), `failed` (gave up, or the webhook was disabled), `canceled` (the webhook was deleted first). */
-                                status: "pending" | "succeeded" | "failed" | "canceled";
-                                /** @description Attempts made so far. */
-                                attempts: number;
-                                last_status_code: number | null;
-                                last_error: string | null;
-                                last_latency_ms: number | null;
-                                last_attempt_at: string | null;
-                                next_attempt_at: string | null;
-                                /**
-                                 * Format: date-time
-                                 * @description ISO 8601, UTC.
-                                 */
-                                created_at: string;
-                            }[];
+                            deliveries: components["schemas"]["WebhookDelivery"][];
                             pagination: {
                                 /** @description Deliveries matching the filter. */
                                 total: number;
@@ -6007,27 +5995,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `whd_<id>` */
-                            delivery_id: string;
-                            /** @description `evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header). */
-                            event_id: string;
-                            event_type: string;
-                            /** @description `pending` (waiting for its first attempt or a retry), `succeeded` (a 2xx), `failed` (gave up, or the webhook was disabled), `canceled` (the webhook was deleted first). */
-                            status: "pending" | "succeeded" | "failed" | "canceled";
-                            /** @description Attempts made so far. */
-                            attempts: number;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            last_latency_ms: number | null;
-                            last_attempt_at: string | null;
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -6397,27 +6365,7 @@ export interface operations {
                     "application/json": {
                         /** @enum {boolean} */
                         success: true;
-                        data: {
-                            /** @description `whd_<id>` */
-                            delivery_id: string;
-                            /** @description `evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header). */
-                            event_id: string;
-                            event_type: string;
-                            /** @description `pending` (waiting for its first attempt or a retry), `succeeded` (a 2xx), `failed` (gave up, or the webhook was disabled), `canceled` (the webhook was deleted first). */
-                            status: "pending" | "succeeded" | "failed" | "canceled";
-                            /** @description Attempts made so far. */
-                            attempts: number;
-                            last_status_code: number | null;
-                            last_error: string | null;
-                            last_latency_ms: number | null;
-                            last_attempt_at: string | null;
-                            next_attempt_at: string | null;
-                            /**
-                             * Format: date-time
-                             * @description ISO 8601, UTC.
-                             */
-                            created_at: string;
-                        };
+                        data: components["schemas"]["WebhookDelivery"];
                     };
                 };
             };
@@ -6558,6 +6506,46 @@ export interface operations {
                 content: {
                     "application/json": components["schemas"]["Error503"];
                 };
+            };
+        };
+    };
+    receiveEvent: {
+        parameters: {
+            query?: never;
+            header: {
+                /** @description The event id (Standard Webhooks). */
+                "webhook-id": string;
+                /** @description Unix seconds when the delivery was signed. */
+                "webhook-timestamp": string;
+                /** @description `v1,<base64 HMAC-SHA256 of "<webhook-id>.<webhook-timestamp>.<body>">`, one per secret in force, space-separated. */
+                "webhook-signature": string;
+                /** @description Unix seconds when the delivery was signed. */
+                "X-Service-Timestamp": string;
+                /** @description `v1=<hex HMAC-SHA256 of "<timestamp>.<body>">`, one per secret in force, comma-separated. */
+                "X-Service-Signature": string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": components["schemas"]["WebhookEvent"];
+            };
+        };
+        responses: {
+            /** @description Gone: the webhook is disabled at once (a callback_url is not retried). */
+            410: {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
+            };
+            /** @description Taken. Anything else, or no answer within the timeout (10 s), is tried again later; 410 Gone disables a webhook. */
+            "2XX": {
+                headers: {
+                    [name: string]: unknown;
+                };
+                content?: never;
             };
         };
     };

@@ -51,7 +51,7 @@ export const EmailAttachment = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'EmailAttachment', additionalProperties: false },
 );
 
 /**
@@ -89,36 +89,44 @@ export const SendEmailBody = Type.Object(
     ),
     track_clicks: Type.Optional(Type.Boolean({ description: 'Send the http(s) links of the HTML body through Herald to record clicks.' })),
   },
-  { additionalProperties: false },
+  { title: 'SendEmailRequest', additionalProperties: false },
 );
 export type SendEmailBody = Type.Static<typeof SendEmailBody>;
 
-export const EmailAccepted = Type.Object({
-  message_id: Type.String({ description: '`msg_email_<id>`' }),
-  to: Type.String(),
-  status: Type.Literal('queued'),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-});
+export const EmailAccepted = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_email_<id>`' }),
+    to: Type.String(),
+    status: Type.Literal('queued'),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+  },
+  { title: 'EmailAccepted' },
+);
 
-export const EmailDetail = Type.Object({
-  message_id: Type.String({ description: '`msg_email_<id>`' }),
-  channel: Type.Literal('email'),
-  to: Type.String(),
-  from: Type.String(),
-  from_name: Nullable(Type.String()),
-  subject: Type.String(),
-  reply_to: Nullable(Type.String()),
-  cc: Type.Array(Type.String()),
-  has_html: Type.Boolean({ description: 'Whether an HTML body was sent (the bodies themselves are not returned: they may be megabytes).' }),
-  has_text: Type.Boolean(),
-  attachments: Type.Array(
-    Type.Object({ filename: Type.String(), content_type: Type.String(), size_bytes: Type.Integer({ description: 'Decoded size.' }) }),
-  ),
-  track_opens: Type.Boolean(),
-  track_clicks: Type.Boolean(),
-  ...ProgressProperties,
-});
+export const EmailDetail = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_email_<id>`' }),
+    channel: Type.Literal('email'),
+    to: Type.String(),
+    from: Type.String(),
+    from_name: Nullable(Type.String()),
+    subject: Type.String(),
+    reply_to: Nullable(Type.String()),
+    cc: Type.Array(Type.String()),
+    has_html: Type.Boolean({
+      description: 'Whether an HTML body was sent (the bodies themselves are not returned: they may be megabytes).',
+    }),
+    has_text: Type.Boolean(),
+    attachments: Type.Array(
+      Type.Object({ filename: Type.String(), content_type: Type.String(), size_bytes: Type.Integer({ description: 'Decoded size.' }) }),
+    ),
+    track_opens: Type.Boolean(),
+    track_clicks: Type.Boolean(),
+    ...ProgressProperties,
+  },
+  { title: 'EmailDetail' },
+);
 
 export const EmailEventSchema = Type.Object({
   type: Type.Union(

@@ -45,35 +45,41 @@ export const SendSmsBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'SendSmsRequest', additionalProperties: false },
 );
 export type SendSmsBody = Type.Static<typeof SendSmsBody>;
 
-export const SmsAccepted = Type.Object({
-  message_id: Type.String({ description: '`msg_sms_<id>`' }),
-  to: Type.String(),
-  status: Type.Literal('queued'),
-  segments: Type.Integer(),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  scheduled_at: Type.Optional(Timestamp),
-});
+export const SmsAccepted = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_sms_<id>`' }),
+    to: Type.String(),
+    status: Type.Literal('queued'),
+    segments: Type.Integer(),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+    scheduled_at: Type.Optional(Timestamp),
+  },
+  { title: 'SmsAccepted' },
+);
 
-export const SmsDetail = Type.Object({
-  message_id: Type.String(),
-  channel: Type.Literal('sms'),
-  to: Type.String(),
-  message: Type.String(),
-  sender: Nullable(Type.String()),
-  status: MessageStatusSchema,
-  segments: Type.Integer(),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-  scheduled_at: Nullable(Timestamp),
-  sent_at: Nullable(Timestamp),
-  delivered_at: Nullable(Timestamp),
-  error: MessageErrorSchema,
-});
+export const SmsDetail = Type.Object(
+  {
+    message_id: Type.String(),
+    channel: Type.Literal('sms'),
+    to: Type.String(),
+    message: Type.String(),
+    sender: Nullable(Type.String()),
+    status: MessageStatusSchema,
+    segments: Type.Integer(),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+    scheduled_at: Nullable(Timestamp),
+    sent_at: Nullable(Timestamp),
+    delivered_at: Nullable(Timestamp),
+    error: MessageErrorSchema,
+  },
+  { title: 'SmsDetail' },
+);
 
 export const SendSmsBulkBody = Type.Object(
   {
@@ -87,20 +93,23 @@ export const SendSmsBulkBody = Type.Object(
     scheduled_at: SendSmsBody.properties.scheduled_at,
     callback_url: SendSmsBody.properties.callback_url,
   },
-  { additionalProperties: false },
+  { title: 'SendSmsBulkRequest', additionalProperties: false },
 );
 export type SendSmsBulkBody = Type.Static<typeof SendSmsBulkBody>;
 
-export const SmsBulkAccepted = Type.Object({
-  batch_id: Type.String({ description: '`bat_<id>`' }),
-  messages: Type.Array(Type.Object({ message_id: Type.String(), to: Type.String(), status: Type.Literal('queued') })),
-  rejected: Type.Array(
-    Type.Object({
-      to: Type.String(),
-      error: Type.Object({ code: Type.Literal('INVALID_PHONE'), message: Type.String() }),
-    }),
-  ),
-  segments: Type.Integer({ description: 'Segments of the text, the same for every recipient.' }),
-  credits_used: Type.Number({ description: 'Total reserved for all accepted recipients.' }),
-  scheduled_at: Type.Optional(Timestamp),
-});
+export const SmsBulkAccepted = Type.Object(
+  {
+    batch_id: Type.String({ description: '`bat_<id>`' }),
+    messages: Type.Array(Type.Object({ message_id: Type.String(), to: Type.String(), status: Type.Literal('queued') })),
+    rejected: Type.Array(
+      Type.Object({
+        to: Type.String(),
+        error: Type.Object({ code: Type.Literal('INVALID_PHONE'), message: Type.String() }),
+      }),
+    ),
+    segments: Type.Integer({ description: 'Segments of the text, the same for every recipient.' }),
+    credits_used: Type.Number({ description: 'Total reserved for all accepted recipients.' }),
+    scheduled_at: Type.Optional(Timestamp),
+  },
+  { title: 'SmsBulkAccepted' },
+);

@@ -77,7 +77,7 @@ export const SendTelegramBody = Type.Object(
     }),
     ...options,
   },
-  { additionalProperties: false },
+  { title: 'SendTelegramRequest', additionalProperties: false },
 );
 export type SendTelegramBody = Type.Static<typeof SendTelegramBody>;
 
@@ -94,17 +94,20 @@ export const SendTelegramPhotoBody = Type.Object(
     caption: Type.Optional(Type.String({ maxLength: TELEGRAM_LIMITS.caption, description: 'Up to 1024 characters.' })),
     ...options,
   },
-  { additionalProperties: false },
+  { title: 'SendTelegramPhotoRequest', additionalProperties: false },
 );
 export type SendTelegramPhotoBody = Type.Static<typeof SendTelegramPhotoBody>;
 
-export const TelegramAccepted = Type.Object({
-  message_id: Type.String({ description: '`msg_telegram_<id>`' }),
-  to: Type.String({ description: 'The chat_id.' }),
-  status: Type.Literal('queued'),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-});
+export const TelegramAccepted = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_telegram_<id>`' }),
+    to: Type.String({ description: 'The chat_id.' }),
+    status: Type.Literal('queued'),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+  },
+  { title: 'TelegramAccepted' },
+);
 
 /** The keyboard as stored, for responses (without the request's validation keywords). */
 const ReplyMarkupView = Type.Object({
@@ -114,15 +117,18 @@ const ReplyMarkupView = Type.Object({
 });
 
 /** A Telegram message read back. */
-export const TelegramDetail = Type.Object({
-  message_id: Type.String(),
-  channel: Type.Literal('telegram'),
-  to: Type.String({ description: 'The chat_id.' }),
-  type: Type.Union([Type.Literal('message'), Type.Literal('photo')]),
-  message: Nullable(Type.String({ description: "The text, or the photo's caption (null without one)." })),
-  photo_url: Nullable(Type.String()),
-  parse_mode: Nullable(ParseMode),
-  disable_notification: Type.Boolean(),
-  reply_markup: Nullable(ReplyMarkupView),
-  ...ProgressProperties,
-});
+export const TelegramDetail = Type.Object(
+  {
+    message_id: Type.String(),
+    channel: Type.Literal('telegram'),
+    to: Type.String({ description: 'The chat_id.' }),
+    type: Type.Union([Type.Literal('message'), Type.Literal('photo')]),
+    message: Nullable(Type.String({ description: "The text, or the photo's caption (null without one)." })),
+    photo_url: Nullable(Type.String()),
+    parse_mode: Nullable(ParseMode),
+    disable_notification: Type.Boolean(),
+    reply_markup: Nullable(ReplyMarkupView),
+    ...ProgressProperties,
+  },
+  { title: 'TelegramDetail' },
+);

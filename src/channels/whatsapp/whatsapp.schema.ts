@@ -75,7 +75,7 @@ export const SendTemplateBody = Type.Object(
       }),
     ),
   },
-  { additionalProperties: false },
+  { title: 'SendWhatsappTemplateRequest', additionalProperties: false },
 );
 export type SendTemplateBody = Type.Static<typeof SendTemplateBody>;
 
@@ -85,17 +85,20 @@ export const SendSessionBody = Type.Object(
     to: Recipient,
     message: Type.String({ minLength: 1, maxLength: 4096, description: 'Text, 1 to 4096 characters.' }),
   },
-  { additionalProperties: false },
+  { title: 'SendWhatsappSessionRequest', additionalProperties: false },
 );
 export type SendSessionBody = Type.Static<typeof SendSessionBody>;
 
-export const WhatsappAccepted = Type.Object({
-  message_id: Type.String({ description: '`msg_whatsapp_<id>`' }),
-  to: Type.String(),
-  status: Type.Literal('queued'),
-  credits_used: Type.Number(),
-  created_at: Timestamp,
-});
+export const WhatsappAccepted = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_whatsapp_<id>`' }),
+    to: Type.String(),
+    status: Type.Literal('queued'),
+    credits_used: Type.Number(),
+    created_at: Timestamp,
+  },
+  { title: 'WhatsappAccepted' },
+);
 
 const TemplateComponentText = Type.Object({
   type: Type.String({ description: '`header`, `body`, `footer` or `button`.' }),
@@ -103,14 +106,17 @@ const TemplateComponentText = Type.Object({
 });
 
 /** A template record, as the templates endpoint lists it (docs/whatsapp.md). */
-export const TemplateRecord = Type.Object({
-  name: Type.String(),
-  language: Type.String(),
-  category: literals(TEMPLATE_CATEGORIES),
-  status: literals(TEMPLATE_STATUSES, 'Only APPROVED templates can be sent.'),
-  components: Type.Array(TemplateComponentText),
-  created_at: Timestamp,
-});
+export const TemplateRecord = Type.Object(
+  {
+    name: Type.String(),
+    language: Type.String(),
+    category: literals(TEMPLATE_CATEGORIES),
+    status: literals(TEMPLATE_STATUSES, 'Only APPROVED templates can be sent.'),
+    components: Type.Array(TemplateComponentText),
+    created_at: Timestamp,
+  },
+  { title: 'WhatsappTemplate' },
+);
 
 export const TemplateList = Type.Object({ templates: Type.Array(TemplateRecord) });
 
@@ -133,17 +139,20 @@ const TemplateComponentView = Type.Object({
 });
 
 /** A WhatsApp message read back: what was sent, as text, and how far it got. */
-export const WhatsappDetail = Type.Object({
-  message_id: Type.String(),
-  channel: Type.Literal('whatsapp'),
-  to: Type.String(),
-  type: literals(['template', 'session'], '`template` (POST /v1/whatsapp/send) or `session` (POST /v1/whatsapp/session).'),
-  message: Type.String({ description: 'The text sent: for a template, its body with the parameters filled in.' }),
-  template: Nullable(
-    Type.Object(
-      { name: Type.String(), language: Type.String(), components: Type.Array(TemplateComponentView) },
-      { description: 'The template and parameters as sent; null for session messages.' },
+export const WhatsappDetail = Type.Object(
+  {
+    message_id: Type.String(),
+    channel: Type.Literal('whatsapp'),
+    to: Type.String(),
+    type: literals(['template', 'session'], '`template` (POST /v1/whatsapp/send) or `session` (POST /v1/whatsapp/session).'),
+    message: Type.String({ description: 'The text sent: for a template, its body with the parameters filled in.' }),
+    template: Nullable(
+      Type.Object(
+        { name: Type.String(), language: Type.String(), components: Type.Array(TemplateComponentView) },
+        { description: 'The template and parameters as sent; null for session messages.' },
+      ),
     ),
-  ),
-  ...ProgressProperties,
-});
+    ...ProgressProperties,
+  },
+  { title: 'WhatsappDetail' },
+);

@@ -8,20 +8,26 @@ import type { Store } from '../../core/ports.js';
 import { requirePrincipal } from '../auth.js';
 import { commonErrors, Envelope, Timestamp } from '../envelope.js';
 
-const AccountSchema = Type.Object({
-  client_id: Type.String({ description: 'The client the access token was issued to.' }),
-  account_id: Type.String(),
-  name: Type.String(),
-  email: Type.String(),
-  plan: Type.String({ description: 'One of `developer`, `business`, `enterprise`.' }),
-  created_at: Timestamp,
-});
+const AccountSchema = Type.Object(
+  {
+    client_id: Type.String({ description: 'The client the access token was issued to.' }),
+    account_id: Type.String(),
+    name: Type.String(),
+    email: Type.String(),
+    plan: Type.String({ description: 'One of `developer`, `business`, `enterprise`.' }),
+    created_at: Timestamp,
+  },
+  { title: 'Account' },
+);
 
-const BalanceSchema = Type.Object({
-  credits: Type.Number({ description: 'Total credits (up to 6 decimals).' }),
-  reserved: Type.Number({ description: 'Credits held by messages not yet accepted by a provider.' }),
-  available: Type.Number({ description: 'credits − reserved: what new sends can spend.' }),
-});
+const BalanceSchema = Type.Object(
+  {
+    credits: Type.Number({ description: 'Total credits (up to 6 decimals).' }),
+    reserved: Type.Number({ description: 'Credits held by messages not yet accepted by a provider.' }),
+    available: Type.Number({ description: 'credits − reserved: what new sends can spend.' }),
+  },
+  { title: 'Balance' },
+);
 
 /** `GET /v1/account`: the caller's own account and balance (docs/messages-and-credits.md, "The credit balance"). */
 export async function accountRoutes(app: FastifyInstance, deps: { store: Store }): Promise<void> {

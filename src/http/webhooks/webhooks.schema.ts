@@ -33,7 +33,7 @@ export const RegisterWebhookBody = Type.Object(
     }),
     description: Type.Optional(Type.String({ maxLength: 500, description: 'A note for people, up to 500 characters.' })),
   },
-  { additionalProperties: false },
+  { title: 'RegisterWebhookRequest', additionalProperties: false },
 );
 export type RegisterWebhookBody = Type.Static<typeof RegisterWebhookBody>;
 
@@ -43,15 +43,18 @@ export const DeliveryParams = Type.Object({
   delivery_id: Type.String({ maxLength: 64, description: '`whd_<id>`' }),
 });
 
-export const WebhookSchema = Type.Object({
-  webhook_id: Type.String({ description: '`wh_<id>`' }),
-  url: Type.String(),
-  events: Type.Array(Type.String()),
-  description: Nullable(Type.String()),
-  active: Type.Boolean({ description: 'False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`.' }),
-  disabled_reason: Nullable(Type.String({ description: 'Why the webhook was disabled; null while active.' })),
-  created_at: Timestamp,
-});
+export const WebhookSchema = Type.Object(
+  {
+    webhook_id: Type.String({ description: '`wh_<id>`' }),
+    url: Type.String(),
+    events: Type.Array(Type.String()),
+    description: Nullable(Type.String()),
+    active: Type.Boolean({ description: 'False once disabled (410 Gone, or 3 days of failed deliveries); see `disabled_reason`.' }),
+    disabled_reason: Nullable(Type.String({ description: 'Why the webhook was disabled; null while active.' })),
+    created_at: Timestamp,
+  },
+  { title: 'Webhook' },
+);
 
 export const WebhookList = Type.Object({
   webhooks: Type.Array(WebhookSchema, { description: `Oldest first; at most ${MAX_WEBHOOKS_PER_ACCOUNT} per account.` }),
@@ -59,12 +62,15 @@ export const WebhookList = Type.Object({
 
 export const WebhookDeleted = Type.Object({ webhook_id: Type.String(), deleted: Type.Literal(true) });
 
-export const SigningSecretSchema = Type.Object({
-  secret: Type.String({ description: '`whsec_` and the base64 of 32 random bytes; the HMAC key is the decoded part.' }),
-  previous_secret_expires_at: Type.Optional(
-    Type.String({ format: 'date-time', description: 'After a rotation: until when the previous secret still signs beside this one.' }),
-  ),
-});
+export const SigningSecretSchema = Type.Object(
+  {
+    secret: Type.String({ description: '`whsec_` and the base64 of 32 random bytes; the HMAC key is the decoded part.' }),
+    previous_secret_expires_at: Type.Optional(
+      Type.String({ format: 'date-time', description: 'After a rotation: until when the previous secret still signs beside this one.' }),
+    ),
+  },
+  { title: 'WebhookSigningSecret' },
+);
 
 const DeliveryStatusSchema = Type.Union(
   DELIVERY_STATUSES.map((status) => Type.Literal(status)),
@@ -75,21 +81,26 @@ const DeliveryStatusSchema = Type.Union(
   },
 );
 
-export const DeliverySchema = Type.Object({
-  delivery_id: Type.String({ description: '`whd_<id>`' }),
-  event_id: Type.String({ description: '`evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header).' }),
-  event_type: Type.String(),
-  status: DeliveryStatusSchema,
-  attempts: Type.Integer({ description: 'Attempts made so far.' }),
-  last_status_code: Nullable(Type.Integer({ description: "The receiver's HTTP status on the last attempt; null when it did not answer." })),
-  last_error: Nullable(
-    Type.String({ description: 'Why the last attempt failed (timeout, connection refused, HTTP 500, refused by the SSRF guard ...).' }),
-  ),
-  last_latency_ms: Nullable(Type.Integer()),
-  last_attempt_at: Nullable(Timestamp),
-  next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due; null once finished.' })),
-  created_at: Timestamp,
-});
+export const DeliverySchema = Type.Object(
+  {
+    delivery_id: Type.String({ description: '`whd_<id>`' }),
+    event_id: Type.String({ description: '`evt_<id>`; the same for every delivery and replay of one event (the `webhook-id` header).' }),
+    event_type: Type.String(),
+    status: DeliveryStatusSchema,
+    attempts: Type.Integer({ description: 'Attempts made so far.' }),
+    last_status_code: Nullable(
+      Type.Integer({ description: "The receiver's HTTP status on the last attempt; null when it did not answer." }),
+    ),
+    last_error: Nullable(
+      Type.String({ description: 'Why the last attempt failed (timeout, connection refused, HTTP 500, refused by the SSRF guard ...).' }),
+    ),
+    last_latency_ms: Nullable(Type.Integer()),
+    last_attempt_at: Nullable(Timestamp),
+    next_attempt_at: Nullable(Type.String({ format: 'date-time', description: 'When the next attempt is due; null once finished.' })),
+    created_at: Timestamp,
+  },
+  { title: 'WebhookDelivery' },
+);
 
 export const DeliveriesQuery = Type.Object(
   {
