@@ -163,6 +163,24 @@ describe('the API reference', () => {
     }
   });
 
+  it('gives every JSON request body a realistic example that Herald itself accepts as valid', async () => {
+    const token = await t.tokenFor(await t.createAccount({ credits: 100 }));
+    const withExamples = operations.filter(
+      ({ operation }) => (operation.requestBody?.content?.['application/json'] as { example?: unknown } | undefined)?.example !== undefined,
+    );
+    expect(withExamples.map(({ operation }) => operation.operationId)).toEqual(
+      expect.arrayContaining(['sendSms', 'sendSmsBulk', 'sendEmail', 'sendTelegramMessage', 'sendWhatsappTemplate', 'createWebhook']),
+    );
+    for (const { path, method, operation } of withExamples) {
+      const example = (operation.requestBody?.content?.['application/json'] as { example: unknown }).example;
+      const response = await t.call(method.toUpperCase() as 'POST', path, token, example);
+      // Past the schema: sent, or refused for the account's state (no open WhatsApp session), never as invalid.
+      const where = `${operation.operationId}: ${response.body}`;
+      expect(response.statusCode, where).not.toBe(400);
+      expect(response.json().error?.code, where).not.toBe('VALIDATION_ERROR');
+    }
+  });
+
   it("keeps the validator's own keywords and formats out of the document, and still validates with them", async () => {
     const text = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).body;
     expect(text).not.toMatch(/"errorMessage"|"maxBytes"|"iso-date-time"|"format":"e164"/);

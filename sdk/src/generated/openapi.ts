@@ -2076,6 +2076,14 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "+14155552671",
+                 *       "message": "Your code is 123456",
+                 *       "sender": "Acme",
+                 *       "callback_url": "https://example.com/herald/events"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendSmsRequest"];
             };
         };
@@ -2258,6 +2266,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "recipients": [
+                 *         "+14155552671",
+                 *         "+447911123456"
+                 *       ],
+                 *       "message": "The store opens at 9 tomorrow.",
+                 *       "sender": "Acme"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendSmsBulkRequest"];
             };
         };
@@ -2584,6 +2602,24 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "+14155552671",
+                 *       "template": "welcome",
+                 *       "language": "en_US",
+                 *       "components": [
+                 *         {
+                 *           "type": "body",
+                 *           "parameters": [
+                 *             {
+                 *               "type": "text",
+                 *               "text": "Ada"
+                 *             }
+                 *           ]
+                 *         }
+                 *       ]
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendWhatsappTemplateRequest"];
             };
         };
@@ -2766,6 +2802,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "+14155552671",
+                 *       "message": "Thanks, your appointment is confirmed for Tuesday at 10:00."
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendWhatsappSessionRequest"];
             };
         };
@@ -3231,6 +3273,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "to": "ada@example.com",
+                 *       "from": "orders@acme.example",
+                 *       "from_name": "Acme",
+                 *       "subject": "Your order has shipped",
+                 *       "text": "Your order #1042 is on its way.",
+                 *       "html": "<p>Your order <b>#1042</b> is on its way.</p>"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendEmailRequest"];
             };
         };
@@ -3723,6 +3775,12 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "chat_id": "123456789",
+                 *       "message": "Your order #1042 has shipped."
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendTelegramRequest"];
             };
         };
@@ -3905,6 +3963,13 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "chat_id": "123456789",
+                 *       "photo_url": "https://example.com/receipts/1042.png",
+                 *       "caption": "Your receipt"
+                 *     }
+                 */
                 "application/json": components["schemas"]["SendTelegramPhotoRequest"];
             };
         };
@@ -4884,6 +4949,16 @@ export interface operations {
         };
         requestBody: {
             content: {
+                /**
+                 * @example {
+                 *       "url": "https://example.com/herald/events",
+                 *       "events": [
+                 *         "message.delivered",
+                 *         "message.failed"
+                 *       ],
+                 *       "description": "Order notifications"
+                 *     }
+                 */
                 "application/json": components["schemas"]["RegisterWebhookRequest"];
             };
         };

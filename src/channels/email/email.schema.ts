@@ -89,7 +89,20 @@ export const SendEmailBody = Type.Object(
     ),
     track_clicks: Type.Optional(Type.Boolean({ description: 'Send the http(s) links of the HTML body through Herald to record clicks.' })),
   },
-  { title: 'SendEmailRequest', additionalProperties: false },
+  {
+    title: 'SendEmailRequest',
+    additionalProperties: false,
+    examples: [
+      {
+        to: 'ada@example.com',
+        from: 'orders@acme.example',
+        from_name: 'Acme',
+        subject: 'Your order has shipped',
+        text: 'Your order #1042 is on its way.',
+        html: '<p>Your order <b>#1042</b> is on its way.</p>',
+      },
+    ],
+  },
 );
 export type SendEmailBody = Type.Static<typeof SendEmailBody>;
 

@@ -45,7 +45,11 @@ export const SendSmsBody = Type.Object(
       }),
     ),
   },
-  { title: 'SendSmsRequest', additionalProperties: false },
+  {
+    title: 'SendSmsRequest',
+    additionalProperties: false,
+    examples: [{ to: '+14155552671', message: 'Your code is 123456', sender: 'Acme', callback_url: 'https://example.com/herald/events' }],
+  },
 );
 export type SendSmsBody = Type.Static<typeof SendSmsBody>;
 
@@ -93,7 +97,11 @@ export const SendSmsBulkBody = Type.Object(
     scheduled_at: SendSmsBody.properties.scheduled_at,
     callback_url: SendSmsBody.properties.callback_url,
   },
-  { title: 'SendSmsBulkRequest', additionalProperties: false },
+  {
+    title: 'SendSmsBulkRequest',
+    additionalProperties: false,
+    examples: [{ recipients: ['+14155552671', '+447911123456'], message: 'The store opens at 9 tomorrow.', sender: 'Acme' }],
+  },
 );
 export type SendSmsBulkBody = Type.Static<typeof SendSmsBulkBody>;
 

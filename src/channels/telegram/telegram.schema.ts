@@ -77,7 +77,11 @@ export const SendTelegramBody = Type.Object(
     }),
     ...options,
   },
-  { title: 'SendTelegramRequest', additionalProperties: false },
+  {
+    title: 'SendTelegramRequest',
+    additionalProperties: false,
+    examples: [{ chat_id: '123456789', message: 'Your order #1042 has shipped.' }],
+  },
 );
 export type SendTelegramBody = Type.Static<typeof SendTelegramBody>;
 
@@ -94,7 +98,11 @@ export const SendTelegramPhotoBody = Type.Object(
     caption: Type.Optional(Type.String({ maxLength: TELEGRAM_LIMITS.caption, description: 'Up to 1024 characters.' })),
     ...options,
   },
-  { title: 'SendTelegramPhotoRequest', additionalProperties: false },
+  {
+    title: 'SendTelegramPhotoRequest',
+    additionalProperties: false,
+    examples: [{ chat_id: '123456789', photo_url: 'https://example.com/receipts/1042.png', caption: 'Your receipt' }],
+  },
 );
 export type SendTelegramPhotoBody = Type.Static<typeof SendTelegramPhotoBody>;
 

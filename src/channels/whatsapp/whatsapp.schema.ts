@@ -75,7 +75,18 @@ export const SendTemplateBody = Type.Object(
       }),
     ),
   },
-  { title: 'SendWhatsappTemplateRequest', additionalProperties: false },
+  {
+    title: 'SendWhatsappTemplateRequest',
+    additionalProperties: false,
+    examples: [
+      {
+        to: '+14155552671',
+        template: 'welcome',
+        language: 'en_US',
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }],
+      },
+    ],
+  },
 );
 export type SendTemplateBody = Type.Static<typeof SendTemplateBody>;
 
@@ -85,7 +96,11 @@ export const SendSessionBody = Type.Object(
     to: Recipient,
     message: Type.String({ minLength: 1, maxLength: 4096, description: 'Text, 1 to 4096 characters.' }),
   },
-  { title: 'SendWhatsappSessionRequest', additionalProperties: false },
+  {
+    title: 'SendWhatsappSessionRequest',
+    additionalProperties: false,
+    examples: [{ to: '+14155552671', message: 'Thanks, your appointment is confirmed for Tuesday at 10:00.' }],
+  },
 );
 export type SendSessionBody = Type.Static<typeof SendSessionBody>;
 

@@ -33,7 +33,13 @@ export const RegisterWebhookBody = Type.Object(
     }),
     description: Type.Optional(Type.String({ maxLength: 500, description: 'A note for people, up to 500 characters.' })),
   },
-  { title: 'RegisterWebhookRequest', additionalProperties: false },
+  {
+    title: 'RegisterWebhookRequest',
+    additionalProperties: false,
+    examples: [
+      { url: 'https://example.com/herald/events', events: ['message.delivered', 'message.failed'], description: 'Order notifications' },
+    ],
+  },
 );
 export type RegisterWebhookBody = Type.Static<typeof RegisterWebhookBody>;
 
