@@ -17,7 +17,13 @@ const FULL = process.env.HERALD_FUZZ === 'full';
 const RANDOM_RUNS = FULL ? 16_000 : 1_500;
 
 type Method = 'GET' | 'POST' | 'DELETE';
-type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[] };
+type Schema = { type?: string; properties?: Record<string, Schema>; items?: Schema; anyOf?: Schema[]; $ref?: string };
+
+/** The document's named schemas (components.schemas), which request bodies and their parts reference. */
+let namedSchemas: Record<string, Schema> = {};
+/** A schema, read through its `$ref` when it names one. */
+const resolved = (schema: Schema): Schema =>
+  schema.$ref ? (namedSchemas[schema.$ref.replace('#/components/schemas/', '')] ?? schema) : schema;
 type Operation = {
   method: Method;
   path: string;
@@ -149,7 +155,8 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
 };
 
 /** Every string in a request schema, by path (`components.0.parameters.0.text`); arrays by their first item. */
-function stringFields(schema: Schema, path: FieldPath = []): FieldPath[] {
+function stringFields(given: Schema, path: FieldPath = []): FieldPath[] {
+  const schema = resolved(given);
   if (schema.type === 'string' || schema.anyOf?.every((branch) => branch.type === 'string')) return [path];
   const fields: FieldPath[] = [];
   for (const [name, property] of Object.entries(schema.properties ?? {})) fields.push(...stringFields(property, [...path, name]));
@@ -176,8 +183,12 @@ function withField(body: Record<string, unknown>, path: FieldPath, value: unknow
 }
 
 const isForm = (operation: Operation) => Boolean(operation.requestBody?.content['application/x-www-form-urlencoded']);
-const bodySchemaOf = (operation: Operation): Schema | undefined =>
-  operation.requestBody?.content['application/json']?.schema ?? operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+const bodySchemaOf = (operation: Operation): Schema | undefined => {
+  const schema =
+    operation.requestBody?.content['application/json']?.schema ??
+    operation.requestBody?.content['application/x-www-form-urlencoded']?.schema;
+  return schema && resolved(schema);
+};
 const paramsIn = (operation: Operation, where: 'path' | 'query') => operation.parameters.filter((p) => p.in === where).map((p) => p.name);
 /** What a header can carry through inject: Latin-1 without line breaks (U+0000 included, which only a real socket refuses). */
 const headerText = (text: string) => [...text].filter((c) => c !== '\r' && c !== '\n' && c.charCodeAt(0) <= 0xff).join('');
@@ -201,6 +212,7 @@ describeEachDialect('fuzzing every route: hostile bodies, queries, ids and heade
     token = await t.tokenFor(account);
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     components = document.components;
+    namedSchemas = document.components.schemas;
     operations = Object.entries(document.paths as Record<string, Record<string, Omit<Operation, 'method' | 'path'>>>).flatMap(
       ([path, item]) =>
         Object.entries(item).map(([method, operation]) => ({
