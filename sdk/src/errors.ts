@@ -1,3 +1,5 @@
+import type { ApiErrorCode } from './types.js';
+
 /**
  * Every error the API answers, and every failure of a call the client gives up on, is a
  * HeraldError: `status` (0 when no answer came), `code` from Herald's error catalogue
@@ -22,7 +24,13 @@ export class HeraldError extends Error {
   }
 }
 
-/** Whether `error` is a HeraldError, of `code` when given: `if (isHeraldError(e, 'INSUFFICIENT_CREDITS')) ...`. */
-export function isHeraldError(error: unknown, code?: string): error is HeraldError {
+/** A code the client itself gives a call that got no usable answer, or a webhook that failed verification. */
+export type ClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'TOKEN_REFUSED' | 'WEBHOOK_SIGNATURE_INVALID';
+
+/**
+ * Whether `error` is a HeraldError, of `code` when given: `if (isHeraldError(e, 'INSUFFICIENT_CREDITS')) ...`;
+ * the code is checked against the catalogue at compile time.
+ */
+export function isHeraldError(error: unknown, code?: ApiErrorCode | ClientErrorCode): error is HeraldError {
   return error instanceof HeraldError && (code === undefined || error.code === code);
 }

@@ -2,8 +2,9 @@ import { type CallOptions, type HeraldOptions, Transport } from './client.js';
 import type { Message, Query, RequestBody, ResponseData } from './types.js';
 
 export type { CallOptions, HeraldOptions } from './client.js';
-export { HeraldError, isHeraldError } from './errors.js';
+export { type ClientErrorCode, HeraldError, isHeraldError } from './errors.js';
 export type {
+  ApiErrorCode,
   Channel,
   Message,
   MessageStatus,

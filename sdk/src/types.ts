@@ -37,3 +37,12 @@ export type WebhookEvent = components['schemas']['WebhookEvent'];
 
 /** The API's named objects (SmsDetail, Webhook, Balance, SendSmsRequest...), as the OpenAPI document names them. */
 export type Schemas = components['schemas'];
+
+/** Every error code of Herald's catalogue an answer can carry (the Error<status> schemas of the document). */
+export type ApiErrorCode = {
+  [Name in keyof components['schemas']]: Name extends `Error${number}`
+    ? components['schemas'][Name] extends { error: { code: infer C } }
+      ? C
+      : never
+    : never;
+}[keyof components['schemas']];
