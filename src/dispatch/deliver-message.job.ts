@@ -87,6 +87,7 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
   const handOvers = await Promise.allSettled(
     [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, end, spans)),
   );
+  spans?.abandon('no outcome: the batch failed');
   await recorder.drained();
   const failure = handOvers.find((result): result is PromiseRejectedResult => result.status === 'rejected');
   if (failure) throw failure.reason;

@@ -93,7 +93,16 @@ async function deliverOnce(
     const { event, origin } = context;
     if (!event) return DONE;
     const now = clock.now();
-    // In the trace of the request that created the event's message, when traces are on.
+    // Made on first use for accounts that never asked for it (a callback_url is enough to need one).
+    const secrets = context.secrets ?? (await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now));
+    const signing = [secrets.secret, ...(secrets.previousSecret && (secrets.previousUntil ?? 0) > now ? [secrets.previousSecret] : [])];
+
+    const target = await resolveTarget(delivery.url, {
+      allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
+      lookup: ctx.webhooks.lookup,
+    });
+    // In the trace of the request that created the event's message, when traces are on: the POST
+    // alone, started after every step that can throw, so it always ends.
     const span =
       ctx.tracing.enabled && origin?.traceContext
         ? ctx.tracing.start('webhook POST', {
@@ -107,14 +116,6 @@ async function deliverOnce(
             },
           })
         : undefined;
-    // Made on first use for accounts that never asked for it (a callback_url is enough to need one).
-    const secrets = context.secrets ?? (await store.webhooks.signingSecrets(delivery.accountId, generateWebhookSecret, now));
-    const signing = [secrets.secret, ...(secrets.previousSecret && (secrets.previousUntil ?? 0) > now ? [secrets.previousSecret] : [])];
-
-    const target = await resolveTarget(delivery.url, {
-      allowPrivateNetworks: ctx.webhooks.allowPrivateNetworks,
-      lookup: ctx.webhooks.lookup,
-    });
     const result = target.ok
       ? await postWebhook(
           target,
@@ -127,7 +128,8 @@ async function deliverOnce(
     if (span) {
       if (result.statusCode !== undefined) span.set({ 'http.response.status_code': result.statusCode });
       if (result.statusCode === undefined || result.statusCode < 200 || result.statusCode >= 300)
-        span.fail(result.error ?? `HTTP ${result.statusCode}`);
+        // A status or 'no answer', never the error's text (it may name the receiver's host).
+        span.fail(result.statusCode === undefined ? 'no answer' : `HTTP ${result.statusCode}`);
       span.end();
     }
     if (signal.aborted) return { done: false, retryAt: clock.now(), error: 'the worker stopped during the delivery' };

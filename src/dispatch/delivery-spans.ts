@@ -44,6 +44,15 @@ export class DeliverySpans {
     });
   }
 
+  /** Ends, as failed, the spans of messages that got no ending (the batch threw before they did). */
+  abandon(reason: string): void {
+    for (const span of this.#jobs.values()) {
+      span.fail(reason);
+      span.end();
+    }
+    this.#jobs.clear();
+  }
+
   /** How the message's job ended: its span ends with it. */
   ended(ending: Ending): void {
     const span = this.#jobs.get(ending.message.id);

@@ -140,11 +140,14 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     ipRulesCache,
     rateLimiting: { store: rateStore, settings: limits },
     close: async () => {
-      await rateStore.close();
-      await built.close();
-      await database.close();
-      // Last: the spans of the work that stopped above are exported too.
-      if (tracing instanceof OtelTracing) await tracing.shutdown().catch(() => {});
+      try {
+        await rateStore.close();
+        await built.close();
+        await database.close();
+      } finally {
+        // Last: the spans of the work that stopped above are exported too (within 2 s).
+        if (tracing instanceof OtelTracing) await tracing.shutdown();
+      }
     },
   };
 }

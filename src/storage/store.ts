@@ -245,8 +245,13 @@ function bind(
         options.meter?.transaction((performance.now() - began) / 1000);
       }
       if (inner.jobs) announce();
-      for (const told of inner.counted) told();
       for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
+      // Committed: a count or a log line that throws must not turn a durable result into an error.
+      for (const told of inner.counted) {
+        try {
+          told();
+        } catch {}
+      }
       return result;
     },
     sharesCommits: options.groupCommit !== false,

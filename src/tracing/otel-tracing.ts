@@ -106,12 +106,20 @@ export class OtelTracing implements Tracing {
   }
 
   /** Exports what is still buffered and stops. */
-  async shutdown(): Promise<void> {
-    await this.#provider.shutdown();
+  async shutdown(withinMs = 2_000): Promise<void> {
+    // Bounded: a collector out of reach must not hold a node's stop (its spans are then lost).
+    let timer: NodeJS.Timeout | undefined;
+    await Promise.race([
+      this.#provider.shutdown().catch(() => {}),
+      new Promise<void>((resolve) => {
+        timer = setTimeout(resolve, withinMs);
+      }),
+    ]);
+    clearTimeout(timer);
   }
 }
 
 /** Spans to an OpenTelemetry collector: OTLP over HTTP, JSON bodies (a collector takes them on its port 4318). */
 export function otlpExporter(settings: { url: string; headers: Record<string, string> }): SpanExporter {
-  return new OTLPTraceExporter({ url: settings.url, headers: settings.headers });
+  return new OTLPTraceExporter({ url: settings.url, headers: settings.headers, timeoutMillis: 5_000 });
 }
