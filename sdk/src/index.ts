@@ -39,6 +39,9 @@ export class Herald {
     /** Up to 1,000 recipients in one request; invalid numbers come back in `rejected`. */
     bulk: (body: RequestBody<'sendSmsBulk'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'sendSmsBulk'>>('POST', '/v1/sms/bulk', { ...options, body }),
+    /** What a send of this text (to `to`, or to bulk `recipients`) would cost and whether the balance covers it; sends nothing. */
+    preview: (body: RequestBody<'previewSms'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'previewSms'>>('POST', '/v1/sms/preview', { ...options, body }),
     get: (messageId: string, options?: CallOptions) =>
       this.#http.request<ResponseData<'getSms'>>('GET', `/v1/sms/${id(messageId)}`, { ...options }),
   };

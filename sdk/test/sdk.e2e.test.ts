@@ -85,6 +85,16 @@ describe('the TypeScript SDK against a running Herald', () => {
     expect(result.rejected).toEqual([expect.objectContaining({ to: 'not-a-number' })]);
   });
 
+  it('previews a text before sending it: segments, UCS-2 characters and cost agree with the send', async () => {
+    const herald = client();
+    const message = `It’s ready ${'x'.repeat(70)}`;
+    const preview = await herald.sms.preview({ recipients: ['+14155550003', 'nope'], message });
+    expect(preview).toMatchObject({ encoding: 'UCS-2', segments: 2, recipients: 1, non_gsm_characters: [{ character: '’', position: 2 }] });
+    expect(preview.rejected.map((r) => r.to)).toEqual(['nope']);
+    const sent = await herald.sms.bulk({ recipients: ['+14155550003', 'nope'], message });
+    expect({ segments: sent.segments, credits: sent.credits_used }).toEqual({ segments: preview.segments, credits: preview.credits });
+  });
+
   it('reaches the other channels and the webhook calls', async () => {
     const herald = client();
     const email = await herald.email.send({ from: 'shop@example.com', to: 'ana@example.com', subject: 'Hi', text: 'Hello' });

@@ -45,6 +45,30 @@ function unitWidths(text: string, encoding: SmsEncoding): number[] {
   return widths;
 }
 
+/** A character outside the GSM 03.38 alphabet and where it stands: one such character makes the whole text UCS-2. */
+export interface CharacterOutsideGsm7 {
+  character: string;
+  /** 0-based, counted in Unicode code points (an emoji is one). */
+  position: number;
+}
+
+/** Every character of `text` outside the GSM 03.38 basic and extension tables, in order, with its position. */
+export function charactersOutsideGsm7(text: string): CharacterOutsideGsm7[] {
+  const found: CharacterOutsideGsm7[] = [];
+  let position = 0;
+  for (const character of text) {
+    if (!basic.has(character) && !extension.has(character)) found.push({ character, position });
+    position += 1;
+  }
+  return found;
+}
+
+/** The room of one part: a text that fits one part has 160 septets / 70 code units, each part of a longer one 153 / 67. */
+export function unitsPerSegment(count: Pick<SegmentCount, 'encoding' | 'segments'>): number {
+  const limit = LIMITS[count.encoding];
+  return count.segments > 1 ? limit.multi : limit.single;
+}
+
 export function countSegments(text: string): SegmentCount {
   const encoding: SmsEncoding = isGsm7(text) ? 'GSM-7' : 'UCS-2';
   const units = unitWidths(text, encoding).reduce((sum, width) => sum + width, 0);

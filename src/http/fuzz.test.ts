@@ -140,6 +140,7 @@ const queryPart = fc.oneof(
 const SAMPLES: Record<string, Record<string, unknown>> = {
   '/v1/sms/send': { to: '+14155552671', message: 'fuzz', sender: 'Acme', callback_url: 'https://hooks.example.com/cb' },
   '/v1/sms/bulk': { recipients: ['+14155552671'], message: 'fuzz' },
+  '/v1/sms/preview': { to: '+14155552671', message: 'fuzz' },
   '/v1/whatsapp/send': {
     to: '+14155552671',
     template: 'verification_code',

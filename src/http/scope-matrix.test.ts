@@ -55,6 +55,7 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
   const cases = (): Array<{ operation: string; url: string; body?: unknown; allowed: Scope[] }> => [
     { operation: 'POST /v1/sms/send', url: '/v1/sms/send', body: { to: '+14155552671', message: 'm' }, allowed: ['sms:send'] },
     { operation: 'POST /v1/sms/bulk', url: '/v1/sms/bulk', body: { recipients: ['+14155552671'], message: 'm' }, allowed: ['sms:send'] },
+    { operation: 'POST /v1/sms/preview', url: '/v1/sms/preview', body: { to: '+14155552671', message: 'm' }, allowed: ['sms:send'] },
     { operation: 'GET /v1/sms/{message_id}', url: `/v1/sms/${ids.sms}`, allowed: ['sms:read'] },
     {
       operation: 'POST /v1/whatsapp/send',

@@ -164,6 +164,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/sms/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an SMS
+         * @description What sending this text would do, without sending or charging: its encoding and segments, the characters that made it UCS-2 and where they are, its cost, and whether the available credits cover it now. Recipients are checked as the send checks them: 422 INVALID_PHONE for a bad `to`; with `recipients`, as a bulk send sorts them.
+         */
+        post: operations["previewSms"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/sms/{message_id}": {
         parameters: {
             query?: never;
@@ -994,6 +1014,58 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             scheduled_at?: string;
+        };
+        /**
+         * PreviewSmsRequest
+         * @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient).
+         */
+        PreviewSmsRequest: {
+            /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
+            message: string;
+            /**
+             * @description Recipient in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
+             * @example +14155552671
+             */
+            to?: string;
+            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
+            recipients?: string[];
+        };
+        /** SmsPreview */
+        SmsPreview: {
+            /** @description GSM-7 when every character is in the GSM 03.38 alphabet, otherwise UCS-2. */
+            encoding: "GSM-7" | "UCS-2";
+            /** @description Parts the text travels in: the segments a send charges for. */
+            segments: number;
+            /** @description Characters of the text, counted in Unicode code points. */
+            characters: number;
+            /** @description Septets (GSM-7, an extension character such as € takes 2) or UTF-16 code units (UCS-2). */
+            units: number;
+            /** @description Room of each part: 160 / 153 septets, or 70 / 67 code units when split. */
+            units_per_segment: number;
+            /** @description Each character that made the text UCS-2, with its position; empty for GSM-7. */
+            non_gsm_characters: {
+                character: string;
+                /** @description 0-based, in Unicode code points. */
+                position: number;
+            }[];
+            /** @description What each recipient costs: segments × the segment price. */
+            credits_per_message: number;
+            /** @description Recipients the send would accept (1 without `recipients`). */
+            recipients: number;
+            rejected: {
+                to: string;
+                error: {
+                    /** @enum {string} */
+                    code: "INVALID_PHONE";
+                    message: string;
+                };
+            }[];
+            /** @description The whole send: credits_per_message × recipients. */
+            credits: number;
+            /** @description Credits available now (balance − reserved). */
+            available: number;
+            /** @description Whether `available` covers `credits` now; the send reserves all of it or nothing (402). */
+            affordable: boolean;
         };
         /** SmsDetail */
         SmsDetail: {
@@ -2340,6 +2412,182 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error402"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description In conflict with the current state: MESSAGE_NOT_CANCELABLE, WEBHOOK_DISABLED, WEBHOOK_LIMIT_REACHED, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    previewSms: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first request with a key runs, and for 24 h a retry with the same key, path and body gets the same response (header `Idempotent-Replayed: true`) without running again. A different request with the key → 422 IDEMPOTENCY_KEY_REUSED; while the first still runs → 409 IDEMPOTENCY_KEY_IN_USE. Keys belong to the account; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c7a0e-2b8b-4f7e-9d8e-4b8a9c6a1f3d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "+14155552671",
+                 *       "message": "Your code is 123456 – valid for 10 minutes"
+                 *     }
+                 */
+                "application/json": components["schemas"]["PreviewSmsRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["SmsPreview"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
                 };
             };
             /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */

@@ -4,9 +4,7 @@ import { acceptMessages, checkCallbackUrl, type SendDeps, type SendRequest } fro
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
 import { keptFor } from '../../core/ports.js';
-import { priceOf } from '../../core/pricing.js';
-import { countSegments } from '../../core/segments.js';
-import { parseSchedule, SMS_SEGMENT_PRICE } from './send-sms.js';
+import { parseSchedule, quoteSms } from './send-sms.js';
 
 export const BULK_MAX_RECIPIENTS = 1000;
 
@@ -30,6 +28,30 @@ export interface BulkResult {
 }
 
 /**
+ * The recipients of a bulk send, sorted: repeats collapse to the first, numbers that are not valid
+ * E.164 are rejected with the reason, and with no valid number left the request fails (422
+ * INVALID_PHONE, each number named by its index).
+ */
+export function sortRecipients(recipients: readonly string[], field = 'recipients'): { valid: string[]; rejected: RejectedRecipient[] } {
+  const unique = [...new Set(recipients)];
+  const valid: string[] = [];
+  const rejected: RejectedRecipient[] = [];
+  for (const to of unique) {
+    if (isValidE164(to)) valid.push(to);
+    else rejected.push({ to, error: { code: 'INVALID_PHONE', message: `'${to}' is not a valid phone number in E.164 format.` } });
+  }
+  if (valid.length === 0) {
+    throw new ApiError('INVALID_PHONE', 'None of the recipients is a valid phone number in E.164 format (e.g. +14155552671).', {
+      details: unique.map((to) => ({
+        field: `${field}.${recipients.indexOf(to)}`,
+        message: `'${to}' is not a valid phone number in E.164 format`,
+      })),
+    });
+  }
+  return { valid, rejected };
+}
+
+/**
  * One text to many recipients (`POST /v1/sms/bulk`, docs/messages-and-credits.md). Repeated numbers collapse to one; invalid ones are
  * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
  * the same single transaction that stores them (with the request's answer), or the whole request fails with 402.
@@ -41,27 +63,12 @@ export async function sendSmsBulk(
   request: SendRequest<BulkResult> = {},
 ): Promise<BulkResult> {
   const now = deps.clock.now();
-  const unique = [...new Set(input.recipients)];
-  const valid: string[] = [];
-  const rejected: RejectedRecipient[] = [];
-  for (const to of unique) {
-    if (isValidE164(to)) valid.push(to);
-    else rejected.push({ to, error: { code: 'INVALID_PHONE', message: `'${to}' is not a valid phone number in E.164 format.` } });
-  }
-  if (valid.length === 0) {
-    throw new ApiError('INVALID_PHONE', 'None of the recipients is a valid phone number in E.164 format (e.g. +14155552671).', {
-      details: unique.map((to) => ({
-        field: `recipients.${input.recipients.indexOf(to)}`,
-        message: `'${to}' is not a valid phone number in E.164 format`,
-      })),
-    });
-  }
+  const { valid, rejected } = sortRecipients(input.recipients);
   const scheduledAt = parseSchedule(input.scheduled_at, now);
   if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
 
   await checkCallbackUrl(deps, input.callback_url);
-  const { segments } = countSegments(input.message);
-  const cost = priceOf(deps.prices, SMS_SEGMENT_PRICE.key) * segments;
+  const { segments, costMicros: cost } = quoteSms(deps.prices, input.message);
   const batchId = `bat_${timeOrderedId(now)}`;
   const messages = await acceptMessages(
     deps,

@@ -4,11 +4,22 @@ import { ApiError, type FieldProblem, validationError } from '../../core/errors.
 import { acceptOne, checkCallbackUrl, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
-import { type PriceSetting, priceOf } from '../../core/pricing.js';
-import { countSegments } from '../../core/segments.js';
+import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
+import { countSegments, type SegmentCount } from '../../core/segments.js';
 
 /** An SMS costs this much per segment (1 credit by default). */
 export const SMS_SEGMENT_PRICE: PriceSetting = { key: 'smsSegment', variable: 'PRICE_SMS_SEGMENT', defaultMicros: MICROS_PER_CREDIT };
+
+/** What one SMS of a text costs: its segments and their price, in micro-credits. */
+export interface SmsQuote extends SegmentCount {
+  costMicros: number;
+}
+
+/** Prices a text for one recipient. Sends, bulk sends and the preview all ask this, so they cannot disagree. */
+export function quoteSms(prices: PriceList, text: string): SmsQuote {
+  const count = countSegments(text);
+  return { ...count, costMicros: priceOf(prices, SMS_SEGMENT_PRICE.key) * count.segments };
+}
 
 export interface SendSmsInput {
   to: string;
@@ -19,6 +30,16 @@ export interface SendSmsInput {
 }
 
 export type { SendDeps };
+
+/** Refuses a `to` that is not a valid E.164 number (422 INVALID_PHONE). */
+export function checkRecipient(to: string): void {
+  if (!isValidE164(to)) {
+    throw new ApiError('INVALID_PHONE', `'${to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
+      details: [{ field: 'to', message: 'must be a valid phone number in E.164 format' }],
+    });
+  }
+}
+
 /** How far in the past `scheduled_at` may lie (clock skew, slow clients) and how far ahead. */
 export const SCHEDULE_PAST_TOLERANCE_MS = 60_000;
 export const SCHEDULE_MAX_AHEAD_MS = 35 * 24 * 3600_000;
@@ -49,16 +70,12 @@ export async function sendSms(
   request: SendRequest<Message> = {},
 ): Promise<Message> {
   const now = deps.clock.now();
-  if (!isValidE164(input.to)) {
-    throw new ApiError('INVALID_PHONE', `'${input.to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
-      details: [{ field: 'to', message: 'must be a valid phone number in E.164 format' }],
-    });
-  }
+  checkRecipient(input.to);
   const scheduledAt = parseSchedule(input.scheduled_at, now);
   if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
 
   await checkCallbackUrl(deps, input.callback_url);
-  const { segments } = countSegments(input.message);
+  const { segments, costMicros } = quoteSms(deps.prices, input.message);
   return acceptOne(
     deps,
     accountId,
@@ -68,7 +85,7 @@ export async function sendSms(
       sender: input.sender ?? null,
       body: input.message,
       segments,
-      costMicros: priceOf(deps.prices, SMS_SEGMENT_PRICE.key) * segments,
+      costMicros,
       scheduledAt: scheduledAt ?? null,
       callbackUrl: input.callback_url ?? null,
     },

@@ -8,9 +8,12 @@ import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
 import { sendRequest } from '../../http/request-origin.js';
+import { previewSms } from './preview-sms.js';
 import { type SendDeps, sendSms } from './send-sms.js';
 import { type BulkResult, sendSmsBulk } from './send-sms-bulk.js';
 import {
+  type PreviewSmsBody,
+  PreviewSmsBody as PreviewSmsBodySchema,
   type SendSmsBody,
   SendSmsBody as SendSmsBodySchema,
   type SendSmsBulkBody,
@@ -18,6 +21,7 @@ import {
   SmsAccepted,
   SmsBulkAccepted,
   SmsDetail,
+  SmsPreview,
 } from './sms.schema.js';
 
 /** Send an SMS and read it back (docs/channels.md). */
@@ -85,6 +89,45 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
       };
       const principal = requirePrincipal(request);
       return present(await sendSmsBulk(deps, principal.accountId, request.body, sendRequest(request, reply, 200, present)));
+    },
+  );
+
+  app.post<{ Body: PreviewSmsBody }>(
+    '/v1/sms/preview',
+    {
+      config: { scope: 'sms:send' },
+      schema: {
+        summary: 'Preview an SMS',
+        operationId: 'previewSms',
+        description:
+          'What sending this text would do, without sending or charging: its encoding and segments, the characters that made ' +
+          'it UCS-2 and where they are, its cost, and whether the available credits cover it now. Recipients are checked ' +
+          'as the send checks them: 422 INVALID_PHONE for a bad `to`; with `recipients`, as a bulk send sorts them.',
+        tags: ['SMS'],
+        security: [{ oauth2: ['sms:send'] }],
+        body: PreviewSmsBodySchema,
+        response: { 200: Envelope(SmsPreview), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const preview = await previewSms(deps, requirePrincipal(request).accountId, request.body);
+      return {
+        success: true as const,
+        data: {
+          encoding: preview.encoding,
+          segments: preview.segments,
+          characters: preview.characters,
+          units: preview.units,
+          units_per_segment: preview.unitsPerSegment,
+          non_gsm_characters: preview.outsideGsm7,
+          credits_per_message: microsToCredits(preview.costMicros),
+          recipients: preview.recipients,
+          rejected: preview.rejected,
+          credits: microsToCredits(preview.totalMicros),
+          available: microsToCredits(preview.availableMicros),
+          affordable: preview.affordable,
+        },
+      };
     },
   );
 

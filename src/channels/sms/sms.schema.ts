@@ -121,3 +121,44 @@ export const SmsBulkAccepted = Type.Object(
   },
   { title: 'SmsBulkAccepted' },
 );
+
+export const PreviewSmsBody = Type.Object(
+  {
+    message: SendSmsBody.properties.message,
+    to: Type.Optional(SendSmsBody.properties.to),
+    recipients: Type.Optional(SendSmsBulkBody.properties.recipients),
+  },
+  {
+    title: 'PreviewSmsRequest',
+    additionalProperties: false,
+    description: 'The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient).',
+    examples: [{ to: '+14155552671', message: 'Your code is 123456 – valid for 10 minutes' }],
+  },
+);
+export type PreviewSmsBody = Type.Static<typeof PreviewSmsBody>;
+
+export const SmsPreview = Type.Object(
+  {
+    encoding: Type.Union([Type.Literal('GSM-7'), Type.Literal('UCS-2')], {
+      description: 'GSM-7 when every character is in the GSM 03.38 alphabet, otherwise UCS-2.',
+    }),
+    segments: Type.Integer({ description: 'Parts the text travels in: the segments a send charges for.' }),
+    characters: Type.Integer({ description: 'Characters of the text, counted in Unicode code points.' }),
+    units: Type.Integer({ description: 'Septets (GSM-7, an extension character such as € takes 2) or UTF-16 code units (UCS-2).' }),
+    units_per_segment: Type.Integer({ description: 'Room of each part: 160 / 153 septets, or 70 / 67 code units when split.' }),
+    non_gsm_characters: Type.Array(
+      Type.Object({
+        character: Type.String(),
+        position: Type.Integer({ description: '0-based, in Unicode code points.' }),
+      }),
+      { description: 'Each character that made the text UCS-2, with its position; empty for GSM-7.' },
+    ),
+    credits_per_message: Type.Number({ description: 'What each recipient costs: segments × the segment price.' }),
+    recipients: Type.Integer({ description: 'Recipients the send would accept (1 without `recipients`).' }),
+    rejected: SmsBulkAccepted.properties.rejected,
+    credits: Type.Number({ description: 'The whole send: credits_per_message × recipients.' }),
+    available: Type.Number({ description: 'Credits available now (balance − reserved).' }),
+    affordable: Type.Boolean({ description: 'Whether `available` covers `credits` now; the send reserves all of it or nothing (402).' }),
+  },
+  { title: 'SmsPreview' },
+);
