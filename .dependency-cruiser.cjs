@@ -76,6 +76,13 @@ module.exports = {
       to: { path: '^src/(?!(tracing|core)/)[^/]+/' },
     },
     {
+      name: 'dashboard-uses-core',
+      comment: 'dashboard/ (the pages under /dashboard) reaches accounts and messages through the use cases and ports of core/, as the API does: it imports core/ only.',
+      severity: 'error',
+      from: { path: '^src/dashboard/', pathNot: '\\.test\\.ts$' },
+      to: { path: '^src/(?!(dashboard|core)/)[^/]+/' },
+    },
+    {
       name: 'only-main-composes',
       comment: 'main/ is the composition root: nothing outside it imports it (tests may).',
       severity: 'error',
@@ -88,6 +95,6 @@ module.exports = {
     exclude: { path: '^(dist|node_modules)/' },
     tsConfig: { fileName: 'tsconfig.json' },
     tsPreCompilationDeps: true,
-    enhancedResolveOptions: { extensions: ['.ts', '.js', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
+    enhancedResolveOptions: { extensions: ['.ts', '.tsx', '.js', '.json'], exportsFields: ['exports'], conditionNames: ['import', 'require', 'node', 'default'] },
   },
 };

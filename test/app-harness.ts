@@ -9,6 +9,7 @@ import { MICROS_PER_CREDIT } from '../src/core/credits.js';
 import type { Provider } from '../src/core/delivery/provider.js';
 import type { Store } from '../src/core/ports.js';
 import { NO_TRACING, type Tracing } from '../src/core/tracing.js';
+import { dashboard } from '../src/dashboard/dashboard.plugin.js';
 import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../src/dispatch/dispatch-context.js';
 import { DEFAULT_RETRY_POLICY } from '../src/dispatch/retry-policy.js';
 import { Worker } from '../src/dispatch/worker.js';
@@ -20,6 +21,7 @@ import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes } from '.
 import { loadConfig } from '../src/main/config.js';
 import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
+import { MemoryRateLimitStore } from '../src/storage/rate-limit-stores.js';
 import { storeOf } from '../src/storage/store.js';
 import { loggedTrail } from '../src/tracing/message-trail.js';
 import type { Lookup } from '../src/webhooks/ssrf-guard.js';
@@ -141,6 +143,9 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     channelReference: channelReference(config.channels),
     // Names in tests (hooks.example.com) resolve to a public documentation-free address without DNS.
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
+    // Sign-in throttling on the manual clock, sessions as configured (12 h, 60 min idle by default).
+    dashboard: (pages) =>
+      dashboard(pages, { store, clock, throttle: new MemoryRateLimitStore(() => clock.now()), sessions: config.dashboardSessions }),
     logger,
   });
   await app.ready();

@@ -6,6 +6,7 @@ import type { Channel } from './ids.js';
 import type { MessageTrail } from './message-trail.js';
 import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
+import type { AuditEntry, Invitation, User, UserSession } from './users/user.js';
 
 /**
  * What the domain needs from the store. storage/ implements it on Kysely for SQLite and
@@ -30,6 +31,8 @@ export interface Store {
   readonly signingKeys: SigningKeysPort;
   readonly webhooks: WebhooksPort;
   readonly idempotency: IdempotencyPort;
+  /** Dashboard users, their invitations and sessions, and each account's audit log (core/users/). */
+  readonly users: UsersPort;
   /**
    * Runs `work` in one transaction: all of its writes commit together or none do. Calling it on a
    * Store that is already inside a transaction joins that transaction.
@@ -590,4 +593,26 @@ export interface WebhooksPort {
   /** The account's signing secrets, made on first use. */
   signingSecrets(accountId: string, create: () => string, at: number): Promise<WebhookSigningSecrets>;
   rotateSigningSecret(accountId: string, next: string, at: number, overlapMs: number): Promise<WebhookSigningSecrets>;
+}
+
+/** Dashboard users (core/users/user.ts). Invitations and sessions are found by the SHA-256 of their token. */
+export interface UsersPort {
+  insertUser(user: User, passwordHash: string): Promise<void>;
+  findUser(userId: string): Promise<User | undefined>;
+  /** The user an address signs in as, with the password hash to check. */
+  findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  listUsers(accountId: string): Promise<User[]>;
+  insertInvitation(tokenHash: string, invitation: Invitation): Promise<void>;
+  findInvitation(tokenHash: string): Promise<Invitation | undefined>;
+  /** Marks the invitation accepted if it still can be (not accepted, not expired at `at`); whether it was. */
+  takeInvitation(tokenHash: string, at: number): Promise<boolean>;
+  /** Invitations not yet accepted, newest first. */
+  listInvitations(accountId: string): Promise<Invitation[]>;
+  insertSession(tokenHash: string, session: UserSession): Promise<void>;
+  findSession(tokenHash: string): Promise<UserSession | undefined>;
+  touchSession(tokenHash: string, at: number): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+  appendAudit(entry: AuditEntry): Promise<void>;
+  /** The account's audit log, newest first. */
+  listAudit(accountId: string, limit: number): Promise<AuditEntry[]>;
 }

@@ -1,6 +1,6 @@
 import swagger from '@fastify/swagger';
 import swaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyBaseLogger, type FastifyInstance, LogController } from 'fastify';
+import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPluginAsync, LogController } from 'fastify';
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
@@ -72,6 +72,8 @@ export interface AppDeps {
   };
   /** Counts requests and refusals for /metrics (metrics/); none when absent. */
   metrics?: HttpMetrics | undefined;
+  /** The dashboard's pages, registered under /dashboard (main/ builds them from dashboard/); none when absent. */
+  dashboard?: FastifyPluginAsync | undefined;
   /** Spans for requests and accepts (core/tracing.ts; tracing/ fills it); none when absent. */
   tracing?: Tracing | undefined;
   /** A pino logger, or false for none (tests). */
@@ -217,5 +219,6 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await v1.register(webhooksRoutes, { store: deps.store, clock: deps.clock, ...deps.webhooks });
     await v1.register(webhookDeliveriesRoutes, { store: deps.store, clock: deps.clock });
   });
+  if (deps.dashboard) await app.register(deps.dashboard, { prefix: '/dashboard' });
   return app;
 }

@@ -20,7 +20,14 @@ export const SECURITY_HEADERS = {
   'referrer-policy': 'no-referrer',
 } as const;
 
-const carriesSecrets = (url: string) => url.startsWith('/v1/') || url === '/v1' || url.startsWith('/oauth/');
+// The API's tokens, the token endpoint's secrets, and the dashboard's passwords and session cookies.
+const carriesSecrets = (url: string) =>
+  url.startsWith('/v1/') ||
+  url === '/v1' ||
+  url.startsWith('/oauth/') ||
+  url === '/dashboard' ||
+  url.startsWith('/dashboard/') ||
+  url.startsWith('/dashboard?');
 
 /**
  * Security headers on every answer (nosniff, no framing, no referrer; API answers are never

@@ -16,6 +16,7 @@ import { createLogger, prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
 import { buildServices, type Services } from './services.js';
 import { StartError } from './start-error.js';
+import { addUsersCommands } from './users.commands.js';
 import { addWebhooksCommands } from './webhooks.commands.js';
 import { addWhatsappCommands } from './whatsapp.commands.js';
 import { startWorkers } from './workers.js';
@@ -406,6 +407,7 @@ function buildProgram(): Command {
   const kit = { withServices, out, usageError: (message: string) => new UsageError(message) };
   addWhatsappCommands(program, kit);
   addWebhooksCommands(program, kit);
+  addUsersCommands(program, kit);
 
   return program;
 }

@@ -9,6 +9,7 @@ import type { Channel } from '../core/ids.js';
 import type { Plan } from '../core/plans.js';
 import type { PriceList } from '../core/pricing.js';
 import type { RateRule } from '../core/rate-limits.js';
+import type { SessionSettings } from '../core/users/sign-in.js';
 import { DEFAULT_WEBHOOK_SETTINGS, type WebhookSettings } from '../dispatch/dispatch-context.js';
 import type { RetryPolicy } from '../dispatch/retry-policy.js';
 import { DEFAULT_RETRY_POLICY } from '../dispatch/retry-policy.js';
@@ -47,6 +48,8 @@ export interface Config {
   connectionLimits: ConnectionLimits;
   /** OVERLOAD_*: bounds past which requests are shed with 503 before any work (0 turns one off). */
   admission: AdmissionSettings;
+  /** DASHBOARD_SESSION_HOURS / DASHBOARD_IDLE_MINUTES: how long a dashboard session lives, and may sit unused. */
+  dashboardSessions: SessionSettings;
   /** Create a demo account (and print its credentials) when the store has no account yet. */
   demoAccount: boolean;
   shutdownTimeoutMs: number;
@@ -405,6 +408,10 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     production: herald(env),
     trustedProxies: trustedProxies(env),
     rateLimits: rateLimits(env),
+    dashboardSessions: {
+      lifetimeMs: integer(env, 'DASHBOARD_SESSION_HOURS', 12, 1, 720) * 3600_000,
+      idleMs: integer(env, 'DASHBOARD_IDLE_MINUTES', 60, 1, 1440) * 60_000,
+    },
     channels,
     recovery: recoveryPolicies(env, channels),
   };

@@ -1,6 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import { type CreatedAccount, createAccount } from '../core/accounts/manage-accounts.js';
 import { MICROS_PER_CREDIT } from '../core/credits.js';
+import { dashboard } from '../dashboard/dashboard.plugin.js';
 import { buildApp } from '../http/app.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
@@ -145,6 +146,13 @@ export async function startServer(services: Services, options: ServerOptions): P
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     metrics: services.meter,
     tracing: services.tracing,
+    dashboard: (pages) =>
+      dashboard(pages, {
+        store: services.store,
+        clock: services.clock,
+        throttle: services.rateLimiting.store,
+        sessions: config.dashboardSessions,
+      }),
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.
     quietRequests: prettyLogs(config.logFormat) && config.logLevel !== 'debug' && config.logLevel !== 'trace',

@@ -242,6 +242,52 @@ export interface WebhookDeliveriesTable {
   created_at: number;
 }
 
+/** A person who signs in to the dashboard, in one account, with a role (core/users/user.ts). */
+export interface UsersTable {
+  id: string;
+  account_id: string;
+  email: string;
+  role: string;
+  /** scrypt, in the self-describing form of core/users/passwords.ts. */
+  password_hash: string;
+  created_at: number;
+}
+
+/** An invitation to become a user; the link's token is kept only as its SHA-256. */
+export interface UserInvitationsTable {
+  token_hash: string;
+  account_id: string;
+  email: string;
+  role: string;
+  invited_by: string | null;
+  created_at: number;
+  expires_at: number;
+  accepted_at: number | null;
+}
+
+/** A signed-in browser; the cookie's token is kept only as its SHA-256. */
+export interface UserSessionsTable {
+  token_hash: string;
+  user_id: string;
+  account_id: string;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
+}
+
+/** What was changed in an account, by whom (`usr_...`, `operator`), from where. Append-only. */
+export interface AuditLogTable {
+  id: string;
+  account_id: string;
+  actor: string;
+  action: string;
+  target: string | null;
+  ip: string | null;
+  at: number;
+}
+
 export interface Database {
   accounts: AccountsTable;
   account_message_counts: AccountMessageCountsTable;
@@ -263,4 +309,8 @@ export interface Database {
   webhooks: WebhooksTable;
   webhook_secrets: WebhookSecretsTable;
   webhook_deliveries: WebhookDeliveriesTable;
+  users: UsersTable;
+  user_invitations: UserInvitationsTable;
+  user_sessions: UserSessionsTable;
+  audit_log: AuditLogTable;
 }

@@ -16,6 +16,7 @@ import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
 import { signingKeysStore } from './stores/signing-keys.store.js';
+import { usersStore } from './stores/users.store.js';
 import { webhooksStore } from './stores/webhooks.store.js';
 
 export interface StoreOptions {
@@ -233,6 +234,7 @@ function bind(
     signingKeys: signingKeysStore(db),
     webhooks: webhooksStore(db),
     idempotency: idempotencyStore(db, options.capabilities),
+    users: usersStore(db),
     async transaction(work) {
       if (pending) return work(store);
       const inner: Pending = { jobs: false, ipRuleAccounts: new Set(), counted: [], countedAtSavepoint: 0 };

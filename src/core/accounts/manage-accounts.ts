@@ -3,6 +3,7 @@ import { newAccountId, newClientId } from '../ids.js';
 import { DEFAULT_PLAN } from '../plans.js';
 import type { Store } from '../ports.js';
 import type { Scope } from '../scopes.js';
+import { audit } from '../users/manage-users.js';
 import type { Account } from './account.js';
 import { generateClientSecret, hashClientSecret } from './client-secrets.js';
 
@@ -61,6 +62,8 @@ export async function rotateClientSecret(
   store: Store,
   clock: Clock,
   reference: string,
+  /** Who asked, for the account's audit log: a dashboard user (`usr_...`) and their IP; the operator (CLI) when absent. */
+  by: { actor: string; ip: string | null } = { actor: 'operator', ip: null },
 ): Promise<{ clientId: string; clientSecret: string } | undefined> {
   const account = await store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
@@ -68,7 +71,18 @@ export async function rotateClientSecret(
   const client = reference.startsWith('cli_') ? clients.find((c) => c.clientId === reference) : clients[0];
   if (!client) return undefined;
   const clientSecret = generateClientSecret();
-  await store.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), clock.now());
+  const now = clock.now();
+  await store.transaction(async (tx) => {
+    await tx.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), now);
+    await audit(tx, {
+      accountId: account.id,
+      actor: by.actor,
+      action: 'client_secret.rotated',
+      target: client.clientId,
+      ip: by.ip,
+      at: now,
+    });
+  });
   return { clientId: client.clientId, clientSecret };
 }
 

@@ -16,6 +16,7 @@ import * as m0014 from './0014-message-job-ids.js';
 import * as m0015 from './0015-job-failures.js';
 import * as m0016 from './0016-message-counts.js';
 import * as m0017 from './0017-message-origin.js';
+import * as m0018 from './0018-dashboard-users.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -39,4 +40,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0015-job-failures': m0015,
   '0016-message-counts': m0016,
   '0017-message-origin': m0017,
+  '0018-dashboard-users': m0018,
 };

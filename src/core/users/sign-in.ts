@@ -1,0 +1,100 @@
+import type { Clock } from '../clock.js';
+import type { Store } from '../ports.js';
+import type { RateLimitStore, RateRule } from '../rate-limits.js';
+import { audit, newToken, normalizeEmail, tokenHash } from './manage-users.js';
+import { verifyPassword } from './passwords.js';
+import type { User, UserSession } from './user.js';
+
+/** How long a dashboard session lives, and how long it may sit unused (DASHBOARD_SESSION_HOURS, DASHBOARD_IDLE_MINUTES). */
+export interface SessionSettings {
+  lifetimeMs: number;
+  idleMs: number;
+}
+
+/**
+ * Failed sign-ins allowed before a pause, per address and per client IP: 5 / 20 at once, then one
+ * more every 3 minutes / 45 seconds. A success takes nothing.
+ */
+export const SIGN_IN_THROTTLE: Record<'perEmail' | 'perIp', RateRule> = {
+  perEmail: { burst: 5, perSecond: 1 / 180 },
+  perIp: { burst: 20, perSecond: 1 / 45 },
+};
+
+export type SignInOutcome = { ok: true; user: User; token: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'throttled' };
+
+export interface SignInDeps {
+  store: Store;
+  clock: Clock;
+  throttle: RateLimitStore;
+  sessions: SessionSettings;
+}
+
+/**
+ * Email and password to a new session (its token goes into the cookie). An unknown address costs the
+ * same time as a wrong password and answers the same, so sign-in does not tell who has an account.
+ */
+export async function signIn(
+  deps: SignInDeps,
+  input: { email: string; password: string; ip: string; userAgent: string },
+): Promise<SignInOutcome> {
+  const email = normalizeEmail(input.email);
+  const keys = { perEmail: `signin:email:${email}`, perIp: `signin:ip:${input.ip}` } as const;
+  const [byEmail, byIp] = await Promise.all([
+    deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 0),
+    deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 0),
+  ]);
+  if (!byEmail.allowed || !byIp.allowed) return { ok: false, reason: 'throttled' };
+
+  const found = await deps.store.users.findUserByEmail(email);
+  if (!(await verifyPassword(input.password, found?.passwordHash))) {
+    await Promise.all([
+      deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 1),
+      deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 1),
+    ]);
+    return { ok: false, reason: 'invalid' };
+  }
+  const { passwordHash: _, ...user } = found as NonNullable<typeof found>;
+  const now = deps.clock.now();
+  const token = newToken('hss_');
+  const session: UserSession = {
+    userId: user.id,
+    accountId: user.accountId,
+    ip: input.ip,
+    userAgent: input.userAgent.slice(0, 300),
+    createdAt: now,
+    lastSeenAt: now,
+    expiresAt: now + deps.sessions.lifetimeMs,
+  };
+  await deps.store.transaction(async (tx) => {
+    await tx.users.insertSession(tokenHash(token), session);
+    await audit(tx, { accountId: user.accountId, actor: user.id, action: 'user.signed_in', target: null, ip: input.ip, at: now });
+  });
+  return { ok: true, user, token };
+}
+
+/** Last-seen times are written at most this often: a page view is a read, not a write. */
+const TOUCH_EVERY_MS = 60_000;
+
+/** The signed-in user a session token names, while the session lives and has not sat idle too long. */
+export async function userOfSession(
+  deps: Pick<SignInDeps, 'store' | 'clock' | 'sessions'>,
+  token: string,
+): Promise<{ user: User; session: UserSession } | undefined> {
+  const hash = tokenHash(token);
+  const session = await deps.store.users.findSession(hash);
+  const now = deps.clock.now();
+  if (!session) return undefined;
+  if (session.expiresAt <= now || session.lastSeenAt + deps.sessions.idleMs <= now) {
+    await deps.store.users.deleteSession(hash);
+    return undefined;
+  }
+  const user = await deps.store.users.findUser(session.userId);
+  if (!user) return undefined;
+  if (now - session.lastSeenAt >= TOUCH_EVERY_MS) await deps.store.users.touchSession(hash, now);
+  return { user, session };
+}
+
+/** Ends one session, on every node at once (they all read sessions from the store). */
+export async function signOut(store: Store, token: string): Promise<void> {
+  await store.users.deleteSession(tokenHash(token));
+}

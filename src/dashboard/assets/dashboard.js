@@ -1,0 +1,16 @@
+// The dashboard works without this file; it adds what a page cannot do on its own.
+// Copy buttons: <button data-copy="ID"> copies the text of the element with that id.
+document.addEventListener('click', (event) => {
+  const button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
+  if (!button) return;
+  const source = document.getElementById(button.getAttribute('data-copy') || '');
+  if (!source || !navigator.clipboard) return;
+  navigator.clipboard.writeText(source.textContent || '').then(
+    () => {
+      button.textContent = 'Copied';
+    },
+    () => {
+      button.textContent = 'Select and copy it by hand';
+    },
+  );
+});

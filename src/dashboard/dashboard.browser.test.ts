@@ -1,0 +1,169 @@
+import { existsSync } from 'node:fs';
+import { mkdir } from 'node:fs/promises';
+import { type Browser, chromium, type Page } from 'playwright-core';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { isCI } from '../../test/ci.js';
+import { api, tokenRequest } from '../../test/e2e/api.js';
+import { useServerWithAccount } from '../../test/e2e/server-with-account.js';
+import { runCliOk } from '../../test/process.js';
+
+const CHROMIUM = '/usr/bin/chromium';
+/** Where the pages' screenshots go for docs/dashboard.md (DASHBOARD_SCREENSHOTS=docs/images); none when unset. */
+const SCREENSHOTS = process.env.DASHBOARD_SCREENSHOTS;
+const OWNER = { email: 'owner@acme.example', password: 'correct horse battery staple' };
+const VIEWER = { email: 'viewer@acme.example', password: 'viewer password 42' };
+const HOSTILE = `<script>document.title='pwned'</script><img src=x onerror="document.title='pwned'"> javascript:alert(1)`;
+
+// CI installs Debian's chromium (.ci/run); elsewhere a machine without it skips this file and says so.
+const runnable = existsSync(CHROMIUM) || isCI();
+if (!runnable) console.warn(`dashboard browser tests skipped: ${CHROMIUM} is not installed (apt-get install chromium)`);
+
+/**
+ * The dashboard driven in Debian's chromium against a real `herald serve`: an invited owner sets a
+ * password and signs in, regenerates the API secret, finds a message; a viewer can look but not
+ * change; signing out ends the session.
+ */
+describe.runIf(runnable)('the dashboard in a browser', () => {
+  const ctx = useServerWithAccount('sqlite', { name: 'Acme', email: 'ops@acme.example', credits: 50 });
+  let browser: Browser;
+
+  /** The one-time link `herald users invite` prints, on the server the test started. */
+  const invite = async (email: string, role: string) => {
+    const { stdout } = await runCliOk(['users', 'invite', ctx.account.account_id, email, '--role', role, '--json'], ctx.env);
+    return `${ctx.server.url}/dashboard/invitations/${new URL(JSON.parse(stdout).link).pathname.split('/').pop()}`;
+  };
+  const shoot = async (page: Page, name: string) => {
+    if (!SCREENSHOTS) return;
+    await mkdir(SCREENSHOTS, { recursive: true });
+    await page.screenshot({ path: `${SCREENSHOTS}/dashboard-${name}.png`, fullPage: true });
+  };
+  const join = async (page: Page, link: string, who: { email: string; password: string }) => {
+    await page.goto(link);
+    await shoot(page, 'invitation');
+    await page.getByLabel('Password (at least 12 characters)').fill(who.password);
+    await page.getByLabel('The same password again').fill(who.password);
+    await page.getByRole('button', { name: 'Set password' }).click();
+    await expect.poll(() => page.textContent('.notice')).toContain('Your password is set');
+  };
+  const signIn = async (page: Page, who: { email: string; password: string }) => {
+    await page.goto(`${ctx.server.url}/dashboard/sign-in`);
+    await page.getByLabel('Email').fill(who.email);
+    await page.getByLabel('Password').fill(who.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${ctx.server.url}/dashboard`);
+  };
+
+  beforeAll(async () => {
+    browser = await chromium.launch({
+      executablePath: CHROMIUM,
+      headless: true,
+      args: ['--no-sandbox', '--disable-gpu', '--disable-background-networking', '--disable-component-update', '--no-first-run'],
+    });
+  });
+  afterAll(async () => {
+    await browser?.close();
+  });
+
+  it('an invited owner sets a password, signs in, sees the balance, regenerates the secret: the new one gets a token and the old one is refused', async () => {
+    const page = await browser.newPage();
+    await join(page, await invite(OWNER.email, 'owner'), OWNER);
+    await shoot(page, 'sign-in');
+    await signIn(page, OWNER);
+    expect(await page.getByTestId('available').textContent()).toBe('50');
+    await shoot(page, 'overview');
+
+    await page.getByRole('link', { name: 'API credentials' }).click();
+    expect(await page.getByTestId('client-id').textContent()).toBe(ctx.account.client_id);
+    await page.getByRole('button', { name: 'Regenerate secret' }).click();
+    const secret = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(secret).toMatch(/^hsec_[\w-]{43}$/);
+    await shoot(page, 'credentials');
+
+    const form = (clientSecret: string) => ({
+      grant_type: 'client_credentials',
+      client_id: ctx.account.client_id,
+      client_secret: clientSecret,
+    });
+    expect((await tokenRequest(ctx.server.url, form(secret))).status).toBe(200);
+    expect((await tokenRequest(ctx.server.url, form(ctx.account.client_secret))).status).toBe(401);
+    // Shown once, changed once: the form sent again by a reload changes nothing and shows no secret.
+    await page.reload();
+    expect(await page.content()).not.toContain(secret);
+    expect(await page.textContent('.notice')).toContain('already regenerated');
+    expect((await tokenRequest(ctx.server.url, form(secret))).status).toBe(200);
+
+    await page.getByRole('link', { name: 'Security' }).click();
+    const audit = await page.locator('table').last().textContent();
+    expect(audit?.match(/client_secret\.rotated/g)).toHaveLength(1);
+    expect(audit).toContain('user.joined');
+    await shoot(page, 'security');
+    await page.close();
+  });
+
+  it('lists messages with their filters and opens one; a text full of markup and script stays text', async () => {
+    const sent = await api(ctx.server.url, 'POST', '/v1/sms/send', ctx.token, { to: '+14155550100', message: HOSTILE });
+    expect(sent.status).toBe(200);
+    const id = (sent.body as { data: { message_id: string } }).data.message_id;
+    const page = await browser.newPage();
+    const dialogs: string[] = [];
+    page.on('dialog', (dialog) => {
+      dialogs.push(dialog.message());
+      void dialog.dismiss();
+    });
+    await signIn(page, OWNER);
+    await page.getByRole('link', { name: 'Messages' }).click();
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(1);
+    await page.getByLabel('Status').selectOption('failed');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(0);
+    await page.getByLabel('Status').selectOption('');
+    await page.getByRole('button', { name: 'Show' }).click();
+    await shoot(page, 'messages');
+    await page.locator('table.log tbody a').first().click();
+    await page.waitForURL(`${ctx.server.url}/dashboard/messages/${id}`);
+    expect(await page.locator('pre.content').textContent()).toBe(HOSTILE);
+    expect(await page.title()).toBe(`Message ${id} · Herald`);
+    expect(dialogs).toEqual([]);
+    expect(await page.locator('img[src="x"]').count()).toBe(0);
+    await shoot(page, 'message');
+    await page.close();
+  });
+
+  it('a viewer sees the pages but is offered no change, and a forged change is refused', async () => {
+    const page = await browser.newPage();
+    await join(page, await invite(VIEWER.email, 'viewer'), VIEWER);
+    await signIn(page, VIEWER);
+    await page.getByRole('link', { name: 'API credentials' }).click();
+    expect(await page.getByRole('button', { name: 'Regenerate secret' }).count()).toBe(0);
+    expect(await page.textContent('main')).toContain('Only owners and developers can change secrets.');
+    // The same post the owner's button makes, sent from the viewer's page with its valid CSRF token.
+    const status = await page.evaluate(async (clientId) => {
+      const csrf = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
+      const response = await fetch(`/dashboard/credentials/${clientId}/rotate`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ _csrf: csrf }),
+      });
+      return response.status;
+    }, ctx.account.client_id);
+    expect(status).toBe(403);
+    await page.close();
+  });
+
+  it('signing out ends the session: the cookie it had opens nothing any more', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    await signIn(page, OWNER);
+    const [session] = (await context.cookies()).filter((c) => c.name === 'herald_session');
+    expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/dashboard' });
+    await page.getByRole('button', { name: 'Sign out' }).click();
+    await page.waitForURL(`${ctx.server.url}/dashboard/sign-in`);
+    const replayed = await fetch(`${ctx.server.url}/dashboard`, {
+      headers: { cookie: `herald_session=${session?.value}` },
+      redirect: 'manual',
+    });
+    expect(replayed.status).toBe(303);
+    expect(replayed.headers.get('location')).toBe('/dashboard/sign-in');
+    await context.close();
+  });
+});

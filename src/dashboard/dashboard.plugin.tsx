@@ -1,0 +1,134 @@
+import { readFile } from 'node:fs/promises';
+import cookie from '@fastify/cookie';
+import csrf from '@fastify/csrf-protection';
+import formbody from '@fastify/formbody';
+import type { FastifyError, FastifyInstance } from 'fastify';
+import type { Clock } from '../core/clock.js';
+import type { Store } from '../core/ports.js';
+import type { RateLimitStore } from '../core/rate-limits.js';
+import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
+import { accountPages } from './pages/account.pages.js';
+import { credentialsPages } from './pages/credentials.pages.js';
+import { messagesPages } from './pages/messages.pages.js';
+import { signInPages } from './pages/sign-in.pages.js';
+import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
+import { Card, Notice } from './views/layout.js';
+import { sendPage } from './views/render.js';
+
+export interface DashboardDeps {
+  store: Store;
+  clock: Clock;
+  /** Failed sign-ins, per address and per IP (Redis when configured, so every node counts them). */
+  throttle: RateLimitStore;
+  sessions: SessionSettings;
+}
+
+/**
+ * Every page: nothing but this server's own files, no inline script or style, no framing, forms
+ * only to this server. A message text shown on a page can therefore never run, even if it escaped.
+ */
+export const CONTENT_SECURITY_POLICY = [
+  "default-src 'none'",
+  "script-src 'self'",
+  "style-src 'self'",
+  "img-src 'self' data:",
+  "connect-src 'self'",
+  "form-action 'self'",
+  "frame-ancestors 'none'",
+  "base-uri 'none'",
+].join('; ');
+
+const ASSETS: Record<string, string> = {
+  'dashboard.css': 'text/css; charset=utf-8',
+  'dashboard.js': 'text/javascript; charset=utf-8',
+  'icon.svg': 'image/svg+xml',
+};
+
+/**
+ * The dashboard under /dashboard (docs/dashboard.md): server-rendered pages for the people of an
+ * account, signed in with a session held in the store. It reaches accounts and messages through the
+ * same core use cases and store ports as the API.
+ */
+export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  // Pages are not part of the API: none of them appears in /openapi.json.
+  app.addHook('onRoute', (route) => {
+    route.schema = { ...route.schema, hide: true };
+  });
+  // The CSRF cookie is signed with a secret every node shares (kept in the store, made once).
+  const cookieSecret = await deps.store.secrets.getOrCreate(
+    'dashboard-cookie',
+    () => crypto.randomUUID() + crypto.randomUUID(),
+    deps.clock.now(),
+  );
+  await app.register(cookie, { secret: cookieSecret });
+  await app.register(formbody, { bodyLimit: 64 * 1024 });
+  await app.register(csrf, {
+    sessionPlugin: '@fastify/cookie',
+    cookieKey: CSRF_COOKIE,
+    cookieOpts: { signed: true, httpOnly: true, sameSite: 'strict', path: '/dashboard', secure: 'auto' },
+    getToken: (request) => (request.body as { _csrf?: string } | undefined)?._csrf,
+  });
+
+  app.addHook('onRequest', async (_request, reply) => {
+    reply.header('content-security-policy', CONTENT_SECURITY_POLICY);
+    reply.header('cache-control', 'no-store');
+  });
+  app.decorateRequest('viewer', null);
+  // Who is signed in; everybody else is sent to the sign-in page (a GET) or refused (a form post).
+  app.addHook('preHandler', async (request, reply) => {
+    const token = request.cookies[SESSION_COOKIE];
+    const found = token ? await userOfSession(deps, token) : undefined;
+    const account = found && (await deps.store.accounts.findAccount(found.user.accountId));
+    if (found && account && token) request.viewer = { user: found.user, account, sessionToken: token };
+    if (request.viewer || request.routeOptions.config.dashboardPublic) return;
+    if (token) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
+    return reply.redirect('/dashboard/sign-in', 303);
+  });
+  // Every form post carries the page's CSRF token; one without it (a form on another site) is refused.
+  app.addHook('preHandler', (request, reply, done) => {
+    if (request.method !== 'POST') return done();
+    app.csrfProtection(request, reply, done);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
+    if (status >= 500) request.log.error({ err: error }, 'dashboard page failed');
+    const words =
+      error.code === 'FST_CSRF_INVALID_TOKEN' || error.code === 'FST_CSRF_MISSING_SECRET'
+        ? 'This form is out of date or came from another site. Go back, reload the page and try again.'
+        : status === 404
+          ? 'There is nothing here, or it belongs to another account.'
+          : status >= 500
+            ? `Something went wrong on our side. Try again; if it keeps happening, give your operator this reference: ${request.id}.`
+            : 'That request could not be handled. Go back and check what you entered.';
+    return sendPage(
+      reply,
+      <Card title={status === 404 ? 'Not found' : 'Something is wrong'}>
+        <Notice kind="error">{words}</Notice>
+      </Card>,
+      status,
+    );
+  });
+  app.setNotFoundHandler((_request, reply) =>
+    sendPage(
+      reply,
+      <Card title="Not found">
+        <Notice kind="error">There is nothing here, or it belongs to another account.</Notice>
+      </Card>,
+      404,
+    ),
+  );
+
+  app.get<{ Params: { name: string } }>('/assets/:name', { config: { dashboardPublic: true } }, async (request, reply) => {
+    const type = ASSETS[request.params.name];
+    if (!type) return reply.callNotFound();
+    // Two folders up from src/dashboard/ and from dist/dashboard/ alike: the files ship in the package, never from a CDN.
+    const body = await readFile(new URL(`../../src/dashboard/assets/${request.params.name}`, import.meta.url));
+    return reply.type(type).header('cache-control', 'public, max-age=3600').send(body);
+  });
+
+  await app.register(signInPages, deps);
+  await app.register(accountPages, deps);
+  await app.register(messagesPages, deps);
+  await app.register(credentialsPages, deps);
+}

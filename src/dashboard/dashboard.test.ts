@@ -1,0 +1,296 @@
+import type { LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
+import { inviteUser } from '../core/users/manage-users.js';
+import type { Role } from '../core/users/user.js';
+import { CONTENT_SECURITY_POLICY } from './dashboard.plugin.js';
+
+const PASSWORD = 'a long enough password';
+
+/** A browser as inject sees it: cookies kept between requests, the CSRF token read off each page. */
+class Visitor {
+  readonly cookies = new Map<string, string>();
+  csrf = '';
+  constructor(private readonly t: TestApp) {}
+
+  async request(
+    method: 'GET' | 'POST',
+    url: string,
+    form?: Record<string, string>,
+    options: { csrf?: boolean } = {},
+  ): Promise<LightMyRequestResponse> {
+    const body = form && new URLSearchParams({ ...(options.csrf === false ? {} : { _csrf: this.csrf }), ...form }).toString();
+    const response = await this.t.app.inject({
+      method,
+      url,
+      headers: {
+        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+      },
+      ...(body !== undefined ? { payload: body } : {}),
+    });
+    for (const cookie of response.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
+      const cleared = cookie.maxAge === 0 || (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
+      if (cleared || cookie.value === '') this.cookies.delete(cookie.name);
+      else this.cookies.set(cookie.name, cookie.value);
+    }
+    const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
+    if (token) this.csrf = token;
+    return response;
+  }
+  get = (url: string) => this.request('GET', url);
+  post = (url: string, form: Record<string, string> = {}, options?: { csrf?: boolean }) => this.request('POST', url, form, options);
+}
+
+describeEachDialect('the dashboard', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    // A proxy on loopback, believed: a request can say it came over HTTPS (X-Forwarded-Proto).
+    t = await createTestApp(dialect, { security: { production: false, trustedProxies: ['127.0.0.1/32'] } });
+  });
+  afterAll(() => t.close());
+
+  let users = 0;
+  /** A user of `account` with `role`, signed in through the pages (invitation, password, sign-in). */
+  async function signedIn(account: CreatedAccount, role: Role = 'owner'): Promise<{ visitor: Visitor; email: string }> {
+    users++;
+    const email = `person${users}-${dialect}@example.com`;
+    const { token } = await inviteUser(t.store, t.clock, { accountId: account.account.id, email, role, invitedBy: null, ip: null });
+    const visitor = new Visitor(t);
+    await visitor.get(`/dashboard/invitations/${token}`);
+    expect((await visitor.post(`/dashboard/invitations/${token}`, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(303);
+    await visitor.get('/dashboard/sign-in');
+    const signed = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
+    expect(signed.statusCode).toBe(303);
+    expect(signed.headers.location).toBe('/dashboard');
+    return { visitor, email };
+  }
+
+  describe('pages', () => {
+    it('sends whoever is not signed in to the sign-in page, and serves every page with a strict CSP and no caching', async () => {
+      for (const url of ['/dashboard', '/dashboard/messages', '/dashboard/credentials', '/dashboard/security']) {
+        const response = await new Visitor(t).get(url);
+        expect(response.statusCode, url).toBe(303);
+        expect(response.headers.location).toBe('/dashboard/sign-in');
+      }
+      const page = await new Visitor(t).get('/dashboard/sign-in');
+      expect(page.statusCode).toBe(200);
+      expect(page.headers['content-security-policy']).toBe(CONTENT_SECURITY_POLICY);
+      expect(page.headers['content-security-policy']).toContain("script-src 'self'");
+      expect(page.headers['cache-control']).toBe('no-store');
+      expect(page.body).not.toMatch(/<script>|<style>| on\w+=|style="/);
+    });
+
+    it('sets the session cookie HttpOnly, SameSite=Lax, for /dashboard only, and Secure over HTTPS', async () => {
+      const account = await t.createAccount();
+      const { visitor, email } = await signedIn(account);
+      const again = new Visitor(t);
+      await again.get('/dashboard/sign-in');
+      const response = await again.post('/dashboard/sign-in', { email, password: PASSWORD });
+      const session = (response.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'herald_session');
+      expect(session).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/dashboard' });
+      expect(session?.secure).toBeUndefined();
+      expect(visitor.cookies.has('herald_session')).toBe(true);
+      const https = await t.app.inject({
+        method: 'POST',
+        url: '/dashboard/sign-in',
+        headers: {
+          'content-type': 'application/x-www-form-urlencoded',
+          'x-forwarded-proto': 'https',
+          cookie: [...again.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        },
+        payload: new URLSearchParams({ _csrf: again.csrf, email, password: PASSWORD }).toString(),
+      });
+      expect(https.statusCode).toBe(303);
+      expect((https.cookies as Array<Record<string, unknown>>).find((c) => c.name === 'herald_session')).toMatchObject({
+        secure: true,
+        httpOnly: true,
+      });
+    });
+
+    it('shows the overview with the balance, and the message log with a message of the account', async () => {
+      const account = await t.createAccount({ credits: 7 });
+      const { visitor } = await signedIn(account);
+      const token = await t.tokenFor(account);
+      const sent = (await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'Dashboard hello' })).json().data;
+      const overview = await visitor.get('/dashboard');
+      expect(overview.statusCode).toBe(200);
+      expect(overview.body).toContain('data-testid="available">6<');
+      const log = await visitor.get('/dashboard/messages');
+      expect(log.body).toContain(sent.message_id);
+      expect(log.body).toContain('Dashboard hello');
+      const one = await visitor.get(`/dashboard/messages/${sent.message_id}`);
+      expect(one.statusCode).toBe(200);
+      expect(one.body).toContain('Dashboard hello');
+      expect((await visitor.get('/dashboard/messages?status=nonsense')).body).toContain('There is no status called');
+      expect((await visitor.get('/dashboard/messages?since=yesterday')).body).toContain('is not a date');
+    });
+  });
+
+  describe('security', () => {
+    it('renders a message text of script, onerror and javascript: as inert text on every page that shows it', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account);
+      const token = await t.tokenFor(account);
+      const hostile = `<script>alert(1)</script><img src=x onerror=alert(2)><a href="javascript:alert(3)">x</a>`;
+      const id = (await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: hostile })).json().data.message_id;
+      for (const url of ['/dashboard/messages', `/dashboard/messages/${id}`]) {
+        const body = (await visitor.get(url)).body;
+        expect(body, url).not.toContain('<script>alert');
+        expect(body, url).not.toContain('<img src=x');
+        expect(body, url).not.toContain('href="javascript:');
+        expect(body, url).toContain('&lt;script>alert(1)&lt;/script>');
+      }
+    });
+
+    it('refuses a form post without the CSRF token (a form on another site), changing nothing', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account);
+      const [client] = await t.store.accounts.listClients(account.account.id);
+      const before = client?.secretHash;
+      const forged = await visitor.post(
+        `/dashboard/credentials/${account.clientId}/rotate`,
+        { secret_of: String(client?.createdAt) },
+        { csrf: false },
+      );
+      expect(forged.statusCode).toBe(403);
+      expect(forged.body).toContain('out of date or came from another site');
+      expect((await t.store.accounts.listClients(account.account.id))[0]?.secretHash).toBe(before);
+      const signIn = await new Visitor(t).post('/dashboard/sign-in', { email: 'x@example.com', password: PASSWORD }, { csrf: false });
+      expect(signIn.statusCode).toBe(403);
+    });
+
+    it("answers 404 for another account's message and client, as for one that does not exist", async () => {
+      const mine = await t.createAccount();
+      const theirs = await t.createAccount();
+      const { visitor } = await signedIn(mine);
+      const token = await t.tokenFor(theirs);
+      const id = (await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'not yours' })).json().data.message_id;
+      const message = await visitor.get(`/dashboard/messages/${id}`);
+      expect(message.statusCode).toBe(404);
+      expect(message.body).not.toContain('not yours');
+      expect((await visitor.get('/dashboard/messages/msg_sms_00000000000000000000000000')).statusCode).toBe(404);
+      await visitor.get('/dashboard/credentials');
+      const [client] = await t.store.accounts.listClients(theirs.account.id);
+      const rotate = await visitor.post(`/dashboard/credentials/${theirs.clientId}/rotate`, { secret_of: String(client?.createdAt) });
+      expect(rotate.statusCode).toBe(404);
+      expect((await t.store.accounts.listClients(theirs.account.id))[0]?.secretHash).toBe(client?.secretHash);
+      expect((await visitor.get('/dashboard/security')).body).not.toContain(theirs.account.id);
+    });
+
+    it('throttles failed sign-ins per address: after 5 wrong passwords even the right one waits', async () => {
+      const account = await t.createAccount();
+      const { email } = await signedIn(account);
+      const visitor = new Visitor(t);
+      await visitor.get('/dashboard/sign-in');
+      for (let i = 0; i < 5; i++)
+        expect((await visitor.post('/dashboard/sign-in', { email, password: `wrong password ${i}` })).statusCode).toBe(401);
+      const throttled = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
+      expect(throttled.statusCode).toBe(429);
+      expect(throttled.body).toContain('Too many failed sign-ins');
+      t.clock.advance(180_000);
+      expect((await visitor.post('/dashboard/sign-in', { email, password: PASSWORD })).statusCode).toBe(303);
+    });
+
+    it('answers an unknown address exactly as a wrong password', async () => {
+      const visitor = new Visitor(t);
+      await visitor.get('/dashboard/sign-in');
+      const unknown = await visitor.post('/dashboard/sign-in', { email: 'nobody@example.com', password: PASSWORD });
+      expect(unknown.statusCode).toBe(401);
+      expect(unknown.body).toContain('That email and password do not match');
+    });
+
+    it('ends a session at sign-out, after sitting idle past the limit, and at the end of its lifetime', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account);
+      const stolen = new Map(visitor.cookies);
+      await visitor.get('/dashboard');
+      expect((await visitor.post('/dashboard/sign-out')).headers.location).toBe('/dashboard/sign-in');
+      const replay = new Visitor(t);
+      for (const [k, v] of stolen) replay.cookies.set(k, v);
+      expect((await replay.get('/dashboard')).statusCode).toBe(303);
+
+      const idle = (await signedIn(account)).visitor;
+      t.clock.advance(59 * 60_000);
+      expect((await idle.get('/dashboard')).statusCode).toBe(200);
+      t.clock.advance(59 * 60_000);
+      expect((await idle.get('/dashboard')).statusCode).toBe(200);
+      t.clock.advance(61 * 60_000);
+      expect((await idle.get('/dashboard')).statusCode).toBe(303);
+
+      const old = (await signedIn(account)).visitor;
+      for (let step = 0; step < 15; step++) {
+        t.clock.advance(50 * 60_000);
+        await old.get('/dashboard');
+      }
+      expect((await old.get('/dashboard')).statusCode).toBe(303);
+    });
+
+    it('lets an invitation link be used once, and not after 24 hours', async () => {
+      const account = await t.createAccount();
+      const once = await inviteUser(t.store, t.clock, {
+        accountId: account.account.id,
+        email: `once-${dialect}@example.com`,
+        role: 'viewer',
+        invitedBy: null,
+        ip: null,
+      });
+      const visitor = new Visitor(t);
+      await visitor.get(`/dashboard/invitations/${once.token}`);
+      expect((await visitor.post(`/dashboard/invitations/${once.token}`, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(303);
+      expect((await visitor.get(`/dashboard/invitations/${once.token}`)).statusCode).toBe(404);
+      expect((await visitor.post(`/dashboard/invitations/${once.token}`, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(404);
+      expect((await t.store.users.listUsers(account.account.id)).map((u) => u.email)).toEqual([`once-${dialect}@example.com`]);
+
+      const late = await inviteUser(t.store, t.clock, {
+        accountId: account.account.id,
+        email: `late-${dialect}@example.com`,
+        role: 'viewer',
+        invitedBy: null,
+        ip: null,
+      });
+      t.clock.advance(24 * 3600_000);
+      expect((await visitor.get(`/dashboard/invitations/${late.token}`)).statusCode).toBe(404);
+    });
+
+    it('refuses a short password or two that differ, and keeps the link usable', async () => {
+      const account = await t.createAccount();
+      const { token } = await inviteUser(t.store, t.clock, {
+        accountId: account.account.id,
+        email: `short-${dialect}@example.com`,
+        role: 'owner',
+        invitedBy: null,
+        ip: null,
+      });
+      const visitor = new Visitor(t);
+      await visitor.get(`/dashboard/invitations/${token}`);
+      const short = await visitor.post(`/dashboard/invitations/${token}`, { password: 'short', confirm: 'short' });
+      expect(short.statusCode).toBe(422);
+      expect(short.body).toContain('at least 12 characters');
+      const differ = await visitor.post(`/dashboard/invitations/${token}`, { password: PASSWORD, confirm: `${PASSWORD}!` });
+      expect(differ.body).toContain('The two passwords differ');
+      expect((await visitor.post(`/dashboard/invitations/${token}`, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(303);
+    });
+
+    it('shows no secret on any page, and stores neither passwords nor session and invitation tokens in clear', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account);
+      for (const url of ['/dashboard', '/dashboard/messages', '/dashboard/credentials', '/dashboard/security']) {
+        const body = (await visitor.get(url)).body;
+        expect(body, url).not.toContain(account.clientSecret);
+        expect(body, url).not.toMatch(/hsec_|hss_|inv_|whsec_/);
+      }
+      const rows = await t.database.db.selectFrom('users').select(['password_hash']).where('account_id', '=', account.account.id).execute();
+      expect(rows[0]?.password_hash).toMatch(/^scrypt\$32768\$8\$1\$/);
+      const sessions = await t.database.db
+        .selectFrom('user_sessions')
+        .select(['token_hash'])
+        .where('account_id', '=', account.account.id)
+        .execute();
+      expect(sessions.every((s) => /^[0-9a-f]{64}$/.test(s.token_hash))).toBe(true);
+      expect(visitor.cookies.get('herald_session')).toMatch(/^hss_/);
+    });
+  });
+});

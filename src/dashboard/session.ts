@@ -1,0 +1,38 @@
+import type { FastifyReply, FastifyRequest } from 'fastify';
+import type { Account } from '../core/accounts/account.js';
+import type { User } from '../core/users/user.js';
+import type { Frame } from './views/layout.js';
+
+/** The cookie that carries a dashboard session's token (256 random bits; the store keeps its hash). */
+export const SESSION_COOKIE = 'herald_session';
+/** The cookie that carries the CSRF secret (@fastify/csrf-protection), signed. */
+export const CSRF_COOKIE = 'herald_csrf';
+
+/** Who is signed in on this request, and the account they act on. */
+export interface Viewer {
+  user: User;
+  account: Account;
+  sessionToken: string;
+}
+
+declare module 'fastify' {
+  interface FastifyRequest {
+    viewer: Viewer | null;
+  }
+  interface FastifyContextConfig {
+    /** A dashboard route served without a signed-in user (sign-in, invitations, assets). */
+    dashboardPublic?: boolean;
+  }
+}
+
+/** The signed-in user of a route that requires one (the session hook redirected everybody else). */
+export function viewerOf(request: FastifyRequest): Viewer {
+  if (!request.viewer) throw new Error(`${request.routeOptions.url}: reached without a signed-in user`);
+  return request.viewer;
+}
+
+/** What the page frame shows, with a fresh CSRF token for its forms. */
+export function frameOf(request: FastifyRequest, reply: FastifyReply, current: string): Frame {
+  const { user, account } = viewerOf(request);
+  return { accountName: account.name, email: user.email, role: user.role, csrf: reply.generateCsrf(), current };
+}

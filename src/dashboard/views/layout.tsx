@@ -1,0 +1,100 @@
+import type { ComponentChildren } from 'preact';
+import type { Role } from '../../core/users/user.js';
+
+/** What every page of a signed-in user shows around its content. */
+export interface Frame {
+  accountName: string;
+  email: string;
+  role: Role;
+  /** The CSRF token for the page's forms (sign-out included). */
+  csrf: string;
+  /** The path of the page, to mark its link in the navigation. */
+  current: string;
+}
+
+const NAV: ReadonlyArray<[path: string, label: string]> = [
+  ['/dashboard', 'Overview'],
+  ['/dashboard/messages', 'Messages'],
+  ['/dashboard/credentials', 'API credentials'],
+  ['/dashboard/security', 'Security'],
+];
+
+/** The HTML document: every asset from this server (no CDN), no inline script or style (the CSP forbids both). */
+export function Document({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <html lang="en">
+      <head>
+        <meta charset="utf-8" />
+        <meta name="viewport" content="width=device-width, initial-scale=1" />
+        <title>{`${title} · Herald`}</title>
+        <link rel="stylesheet" href="/dashboard/assets/dashboard.css" />
+        <link rel="icon" href="/dashboard/assets/icon.svg" type="image/svg+xml" />
+        <script src="/dashboard/assets/dashboard.js" defer />
+      </head>
+      <body>{children}</body>
+    </html>
+  );
+}
+
+/** A page of a signed-in user: the account's name, the navigation, who is signed in, and the content. */
+export function Page({ title, frame, children }: { title: string; frame: Frame; children: ComponentChildren }) {
+  return (
+    <Document title={title}>
+      <a class="skip" href="#main">
+        Skip to content
+      </a>
+      <header class="top">
+        <span class="brand">Herald</span>
+        <span class="account">{frame.accountName}</span>
+        <span class="who">
+          {frame.email} <span class="role">{frame.role}</span>
+        </span>
+        <form method="post" action="/dashboard/sign-out">
+          <input type="hidden" name="_csrf" value={frame.csrf} />
+          <button type="submit" class="link">
+            Sign out
+          </button>
+        </form>
+      </header>
+      <div class="frame">
+        <nav aria-label="Dashboard">
+          <ul>
+            {NAV.map(([path, label]) => (
+              <li key={path}>
+                <a href={path} aria-current={frame.current === path ? 'page' : undefined}>
+                  {label}
+                </a>
+              </li>
+            ))}
+          </ul>
+        </nav>
+        <main id="main">
+          <h1>{title}</h1>
+          {children}
+        </main>
+      </div>
+    </Document>
+  );
+}
+
+/** A message for the person, in words: what happened and what to do. */
+export function Notice({ kind, children }: { kind: 'error' | 'success' | 'info'; children: ComponentChildren }) {
+  return (
+    <p class={`notice ${kind}`} role={kind === 'error' ? 'alert' : 'status'}>
+      {children}
+    </p>
+  );
+}
+
+/** A page for someone not signed in (sign-in, an invitation): the brand and a narrow card. */
+export function Card({ title, children }: { title: string; children: ComponentChildren }) {
+  return (
+    <Document title={title}>
+      <main id="main" class="card">
+        <p class="brand">Herald</p>
+        <h1>{title}</h1>
+        {children}
+      </main>
+    </Document>
+  );
+}
