@@ -77,10 +77,10 @@ module.exports = {
     },
     {
       name: 'dashboard-uses-core',
-      comment: 'dashboard/ (the pages under /dashboard) reaches accounts and messages through the use cases and ports of core/, as the API does: it imports core/ only.',
+      comment: 'dashboard/ (the pages under /dashboard) reaches accounts, messages and webhooks through the use cases and ports of core/ and webhooks/, as the API does: it imports those only.',
       severity: 'error',
       from: { path: '^src/dashboard/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/(?!(dashboard|core)/)[^/]+/' },
+      to: { path: '^src/(?!(dashboard|core|webhooks)/)[^/]+/' },
     },
     {
       name: 'only-main-composes',

@@ -17,6 +17,7 @@ import { type AppDeps, buildApp } from '../src/http/app.js';
 import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
+import { receiverUrlCheck } from '../src/http/webhooks/webhooks.routes.js';
 import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes } from '../src/main/channels.js';
 import { loadConfig } from '../src/main/config.js';
 import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
@@ -145,7 +146,16 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     webhooks: { allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true, lookup: options.webhooks?.lookup ?? publicLookup },
     // Sign-in throttling on the manual clock, sessions as configured (12 h, 60 min idle by default).
     dashboard: (pages) =>
-      dashboard(pages, { store, clock, throttle: new MemoryRateLimitStore(() => clock.now()), sessions: config.dashboardSessions }),
+      dashboard(pages, {
+        store,
+        clock,
+        throttle: new MemoryRateLimitStore(() => clock.now()),
+        sessions: config.dashboardSessions,
+        checkWebhookUrl: receiverUrlCheck({
+          allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true,
+          lookup: options.webhooks?.lookup ?? publicLookup,
+        }),
+      }),
     logger,
   });
   await app.ready();

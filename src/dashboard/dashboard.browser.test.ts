@@ -6,6 +6,7 @@ import { isCI } from '../../test/ci.js';
 import { api, tokenRequest } from '../../test/e2e/api.js';
 import { useServerWithAccount } from '../../test/e2e/server-with-account.js';
 import { runCliOk } from '../../test/process.js';
+import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
 
 const CHROMIUM = '/usr/bin/chromium';
 /** Where the pages' screenshots go for docs/dashboard.md (DASHBOARD_SCREENSHOTS=docs/images); none when unset. */
@@ -24,8 +25,14 @@ if (!runnable) console.warn(`dashboard browser tests skipped: ${CHROMIUM} is not
  * change; signing out ends the session.
  */
 describe.runIf(runnable)('the dashboard in a browser', () => {
-  const ctx = useServerWithAccount('sqlite', { name: 'Acme', email: 'ops@acme.example', credits: 50 });
+  // The webhook receiver listens on loopback; the sandbox answers at once.
+  const ctx = useServerWithAccount(
+    'sqlite',
+    { name: 'Acme', email: 'ops@acme.example', credits: 50 },
+    { WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', SANDBOX_DELAY_MS: '0' },
+  );
   let browser: Browser;
+  let receiver: WebhookReceiver;
 
   /** The one-time link `herald users invite` prints, on the server the test started. */
   const invite = async (email: string, role: string) => {
@@ -54,6 +61,7 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
   };
 
   beforeAll(async () => {
+    receiver = await startReceiver(() => 204);
     browser = await chromium.launch({
       executablePath: CHROMIUM,
       headless: true,
@@ -62,6 +70,7 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
   });
   afterAll(async () => {
     await browser?.close();
+    await receiver?.close();
   });
 
   it('an invited owner sets a password, signs in, sees the balance, regenerates the secret: the new one gets a token and the old one is refused', async () => {
@@ -126,6 +135,57 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     expect(dialogs).toEqual([]);
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await shoot(page, 'message');
+    await page.close();
+  });
+
+  it('registers a webhook, sends it a test event, sees the delivery of a sent message and replays it', async () => {
+    const page = await browser.newPage();
+    await signIn(page, OWNER);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByLabel('URL your server receives events at').fill(`${receiver.url}/hooks`);
+    await page.getByLabel('message.delivered').check();
+    await page.getByLabel('all events (*)').uncheck();
+    await page.getByRole('button', { name: 'Register' }).click();
+    await expect.poll(() => page.textContent('.notice')).toContain('The webhook is registered');
+    const before = receiver.received.length;
+    await page.getByRole('button', { name: 'Send a test event' }).click();
+    await receiver.waitFor(before + 1, 15_000);
+    expect(receiver.received[before]?.path).toBe('/hooks');
+
+    const sent = await api(ctx.server.url, 'POST', '/v1/sms/send', ctx.token, { to: '+14155550101', message: 'Webhook me' });
+    expect(sent.status).toBe(200);
+    await receiver.waitFor(before + 2, 15_000);
+    const rows = page.getByTestId('delivery');
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return (await rows.allTextContents()).filter((row) => /succeeded/.test(row)).length;
+      })
+      .toBe(2);
+    expect((await rows.allTextContents()).join('\n')).toContain('message.delivered');
+    await shoot(page, 'webhook');
+
+    await rows.filter({ hasText: 'message.delivered' }).getByRole('button', { name: 'Replay' }).click();
+    await expect.poll(() => page.textContent('.notice')).toContain('sent again');
+    await receiver.waitFor(before + 3, 15_000);
+    const replayed = receiver.received.slice(before + 1).map((r) => JSON.parse(r.body).id);
+    expect(replayed[0]).toBe(replayed[1]); // the same event, delivered again
+    await page.close();
+  });
+
+  it('adds an address to the API allow-list, which then refuses other callers, and removes it', async () => {
+    const page = await browser.newPage();
+    await signIn(page, OWNER);
+    await page.getByRole('link', { name: 'Security' }).click();
+    expect(await page.getByTestId('your-address').textContent()).toBe('127.0.0.1');
+    await page.getByLabel('Address or range').fill('203.0.113.7');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await expect.poll(() => page.textContent('ul.rules')).toContain('203.0.113.7/32');
+    const token = async () => (await api(ctx.server.url, 'GET', '/v1/account', ctx.token)).status;
+    await expect.poll(token, { timeout: 10_000 }).toBe(403);
+    await page.getByRole('button', { name: 'Remove 203.0.113.7/32' }).click();
+    await expect.poll(token, { timeout: 10_000 }).toBe(200);
+    expect(await page.locator('table').last().textContent()).toContain('ip_rule.removed');
     await page.close();
   });
 

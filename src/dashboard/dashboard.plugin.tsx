@@ -4,13 +4,16 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
+import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
 import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
+import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
 import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
+import { webhooksPages } from './pages/webhooks.pages.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
 import { Card, Notice } from './views/layout.js';
 import { sendPage } from './views/render.js';
@@ -21,6 +24,8 @@ export interface DashboardDeps {
   /** Failed sign-ins, per address and per IP (Redis when configured, so every node counts them). */
   throttle: RateLimitStore;
   sessions: SessionSettings;
+  /** The SSRF guard for a webhook URL, as the API's registration uses it: the reason it is refused, or undefined. */
+  checkWebhookUrl: ReceiverUrlCheck;
 }
 
 /**
@@ -91,6 +96,20 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
+    // A use case's refusal (core/errors.ts): "not found" is the page's 404; any other says what was wrong, in its own words.
+    if (error instanceof ApiError) {
+      const missing = error.code === 'NOT_FOUND';
+      return sendPage(
+        reply,
+        <Card title={missing ? 'Not found' : 'That did not work'}>
+          <Notice kind="error">{missing ? 'There is nothing here, or it belongs to another account.' : error.message}</Notice>
+          <p>
+            <a href="/dashboard">Back to the dashboard</a>
+          </p>
+        </Card>,
+        missing ? 404 : 422,
+      );
+    }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
     if (status >= 500) request.log.error({ err: error }, 'dashboard page failed');
     const words =
@@ -131,4 +150,5 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(accountPages, deps);
   await app.register(messagesPages, deps);
   await app.register(credentialsPages, deps);
+  await app.register(webhooksPages, deps);
 }

@@ -3,6 +3,7 @@ import { type CreatedAccount, createAccount } from '../core/accounts/manage-acco
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import { dashboard } from '../dashboard/dashboard.plugin.js';
 import { buildApp } from '../http/app.js';
+import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
 import { channelReference, channelRoutes } from './channels.js';
@@ -152,6 +153,7 @@ export async function startServer(services: Services, options: ServerOptions): P
         clock: services.clock,
         throttle: services.rateLimiting.store,
         sessions: config.dashboardSessions,
+        checkWebhookUrl: receiverUrlCheck({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup }),
       }),
     logger,
     // At a terminal the banner and what matters stay readable: requests are logged at debug and trace only.

@@ -1,10 +1,15 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { balanceOf } from '../../core/accounts/account.js';
+import { parseIpRule } from '../../core/accounts/ip-allow-list.js';
 import { MESSAGE_STATUSES } from '../../core/messages/message.js';
+import type { Store } from '../../core/ports.js';
+import { audit } from '../../core/users/manage-users.js';
+import { can } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
 import { credits, when } from '../views/format.js';
-import { Page } from '../views/layout.js';
+import { ActionButton, field } from '../views/forms.js';
+import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
 const WEEK_MS = 7 * 24 * 3600_000;
@@ -65,21 +70,57 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     );
   });
 
-  app.get('/security', async (request, reply) => {
-    const { account } = viewerOf(request);
-    const [users, invitations, entries] = await Promise.all([
+  const securityPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string) => {
+    const { account, user } = viewerOf(request);
+    const [users, invitations, entries, rules] = await Promise.all([
       deps.store.users.listUsers(account.id),
       deps.store.users.listInvitations(account.id),
       deps.store.users.listAudit(account.id, 100),
+      deps.store.accounts.ipRules(account.id),
     ]);
+    const allowed = can(user.role, 'security.manage');
+    const frame = frameOf(request, reply, '/dashboard/security');
     const emails = new Map(users.map((u) => [u.id, u.email]));
     const now = deps.clock.now();
     return sendPage(
       reply,
-      <Page title="Security" frame={frameOf(request, reply, '/dashboard/security')}>
-        <p>
-          You are connecting from <code>{request.ip}</code>.
-        </p>
+      <Page title="Security" frame={frame}>
+        <section aria-labelledby="allow-list">
+          <h2 id="allow-list">IP allow-list for the API</h2>
+          <p>
+            {rules.length === 0
+              ? 'Empty: your servers may call the API from any address.'
+              : 'Only these addresses may get tokens and call the API. The dashboard is not limited by it.'}{' '}
+            You are connecting from <code data-testid="your-address">{request.ip}</code>; your servers may have other addresses.
+          </p>
+          {problem && <Notice kind="error">{problem}</Notice>}
+          {rules.length > 0 && (
+            <ul class="rules">
+              {rules.map((rule) => (
+                <li key={rule}>
+                  <code>{rule}</code>{' '}
+                  {allowed && (
+                    <ActionButton
+                      action="/dashboard/security/ip-rules/remove"
+                      csrf={frame.csrf}
+                      label={`Remove ${rule}`}
+                      fields={{ rule }}
+                    />
+                  )}
+                </li>
+              ))}
+            </ul>
+          )}
+          {allowed && (
+            <form method="post" action="/dashboard/security/ip-rules" class="inline">
+              <input type="hidden" name="_csrf" value={frame.csrf} />
+              <label>
+                Address or range <input type="text" name="rule" required maxLength={64} placeholder="203.0.113.7 or 2001:db8::/32" />
+              </label>{' '}
+              <button type="submit">Allow</button>
+            </form>
+          )}
+        </section>
         <section aria-labelledby="users">
           <h2 id="users">Users</h2>
           <table>
@@ -138,5 +179,45 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         </section>
       </Page>,
     );
-  });
+  };
+
+  app.get('/security', (request, reply) => securityPage(request, reply));
+
+  /** An allow-list change by an owner, with its audit row in the same transaction. */
+  const changeRules = (path: string, run: (accountId: string, rule: string, tx: Store) => Promise<string | undefined>, action: string) =>
+    app.post(path, async (request, reply) => {
+      const { account, user } = viewerOf(request);
+      if (!can(user.role, 'security.manage')) {
+        reply.code(403);
+        return securityPage(request, reply, `Your role (${user.role}) cannot change the allow-list. Ask an owner of the account.`);
+      }
+      const text = field(request.body, 'rule', 64);
+      const rule = parseIpRule(text);
+      if (!rule) {
+        reply.code(422);
+        return securityPage(request, reply, `“${text}” is not an address or a range: write 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32.`);
+      }
+      const problem = await deps.store.transaction(async (tx) => {
+        const refused = await run(account.id, rule, tx);
+        if (!refused)
+          await audit(tx, { accountId: account.id, actor: user.id, action, target: rule, ip: request.ip, at: deps.clock.now() });
+        return refused;
+      });
+      if (problem) {
+        reply.code(409);
+        return securityPage(request, reply, problem);
+      }
+      return reply.redirect('/dashboard/security', 303);
+    });
+  changeRules(
+    '/security/ip-rules',
+    async (accountId, rule, tx) =>
+      (await tx.accounts.addIpRule(accountId, rule, deps.clock.now())) ? undefined : `${rule} is already allowed.`,
+    'ip_rule.added',
+  );
+  changeRules(
+    '/security/ip-rules/remove',
+    async (accountId, rule, tx) => ((await tx.accounts.removeIpRule(accountId, rule)) ? undefined : `${rule} is not on the list.`),
+    'ip_rule.removed',
+  );
 }

@@ -1,0 +1,356 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { validationError } from '../../core/errors.js';
+import { ALL_EVENTS, EVENT_TYPES } from '../../core/events/event-types.js';
+import type { Webhook } from '../../core/ports.js';
+import { audit } from '../../core/users/manage-users.js';
+import { can } from '../../core/users/user.js';
+import { deleteWebhook, enableWebhook, findWebhook, registerWebhook } from '../../webhooks/manage-webhooks.js';
+import { listWebhookDeliveries, replayDelivery, replayFailedSince, sendTestEvent } from '../../webhooks/replay-deliveries.js';
+import { generateWebhookSecret } from '../../webhooks/signing.js';
+import { rotateSigningSecret } from '../../webhooks/signing-secret.js';
+import type { DashboardDeps } from '../dashboard.plugin.js';
+import { frameOf, type Viewer, viewerOf } from '../session.js';
+import { when } from '../views/format.js';
+import { ActionButton, field, fields, problemsOf } from '../views/forms.js';
+import { Notice, Page } from '../views/layout.js';
+import { sendPage } from '../views/render.js';
+
+const PAGE_SIZE = 50;
+
+/** What each action says once done (by a fixed key in the redirect, never by text from the request). */
+const DONE: Record<string, string> = {
+  created: 'The webhook is registered. Send it a test event to check your receiver.',
+  test: 'A test event is on its way; its delivery appears below within seconds.',
+  replayed: 'The delivery is sent again as a new delivery, with the same event id.',
+  'replayed-failed': 'Every failed delivery since that time is sent again.',
+  enabled: 'The webhook is enabled again.',
+};
+
+/**
+ * Webhooks: the list and a form to register one; each webhook's page with its delivery log, a test
+ * event, replay of one delivery or of all failed since a time, enable and delete; the signing
+ * secret's rotation (the new secret shown once). Changes need `webhooks.manage` and are audited.
+ */
+export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  /** The viewer, refused (403 page) unless their role may manage webhooks. */
+  const manager = (request: FastifyRequest, reply: FastifyReply): Viewer | undefined => {
+    const viewer = viewerOf(request);
+    if (can(viewer.user.role, 'webhooks.manage')) return viewer;
+    void sendPage(
+      reply,
+      <Page title="Not allowed" frame={frameOf(request, reply, '/dashboard/webhooks')}>
+        <Notice kind="error">Your role ({viewer.user.role}) cannot change webhooks. Ask an owner or a developer of the account.</Notice>
+      </Page>,
+      403,
+    );
+    return undefined;
+  };
+  const record = (viewer: Viewer, request: FastifyRequest, action: string, target: string) =>
+    audit(deps.store, { accountId: viewer.account.id, actor: viewer.user.id, action, target, ip: request.ip, at: deps.clock.now() });
+
+  const listPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    form: {
+      problems: string[];
+      url?: string;
+      events?: string[];
+      description?: string;
+      shownSecret?: { secret: string; previousUntil: number | null };
+    } = { problems: [] },
+  ) => {
+    const { account, user } = viewerOf(request);
+    const webhooks = await deps.store.webhooks.list(account.id);
+    const frame = frameOf(request, reply, '/dashboard/webhooks');
+    const allowed = can(user.role, 'webhooks.manage');
+    // Made on first use, as GET /v1/webhooks/secret would.
+    const secrets = await deps.store.webhooks.signingSecrets(account.id, generateWebhookSecret, deps.clock.now());
+    return sendPage(
+      reply,
+      <Page title="Webhooks" frame={frame}>
+        {form.shownSecret && (
+          <section class="secret" aria-labelledby="new-signing-secret">
+            <h2 id="new-signing-secret">New signing secret</h2>
+            <Notice kind="success">
+              Copy it now: it is shown only this once.{' '}
+              {form.shownSecret.previousUntil !== null
+                ? `The previous secret keeps signing beside it until ${when(form.shownSecret.previousUntil)}.`
+                : ''}
+            </Notice>
+            <p class="copyable">
+              <code id="signing-secret" data-testid="new-signing-secret">
+                {form.shownSecret.secret}
+              </code>
+              <button type="button" data-copy="signing-secret">
+                Copy
+              </button>
+            </p>
+          </section>
+        )}
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">URL</th>
+              <th scope="col">Events</th>
+              <th scope="col">State</th>
+              <th scope="col">Created</th>
+            </tr>
+          </thead>
+          <tbody>
+            {webhooks.map((webhook) => (
+              <tr key={webhook.id}>
+                <td>
+                  <a href={`/dashboard/webhooks/${webhook.id}`}>{webhook.url}</a>
+                  {webhook.description && <div class="muted">{webhook.description}</div>}
+                </td>
+                <td>{webhook.events.join(', ')}</td>
+                <td>{webhook.active ? 'active' : `disabled: ${webhook.disabledReason ?? 'by hand'}`}</td>
+                <td>{when(webhook.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {webhooks.length === 0 && <p>No webhooks yet.</p>}
+        {allowed && (
+          <>
+            <h2>Register a webhook</h2>
+            {form.problems.map((problem) => (
+              <Notice key={problem} kind="error">
+                {problem}
+              </Notice>
+            ))}
+            <form method="post" action="/dashboard/webhooks" class="stack narrow">
+              <input type="hidden" name="_csrf" value={frame.csrf} />
+              <label>
+                URL your server receives events at
+                <input
+                  type="url"
+                  name="url"
+                  required
+                  maxLength={2048}
+                  placeholder="https://example.com/herald/events"
+                  value={form.url ?? ''}
+                />
+              </label>
+              <fieldset>
+                <legend>Events</legend>
+                {[ALL_EVENTS, ...EVENT_TYPES].map((kind) => (
+                  <label key={kind} class="check">
+                    <input type="checkbox" name="events" value={kind} checked={(form.events ?? [ALL_EVENTS]).includes(kind)} />
+                    {kind === ALL_EVENTS ? 'all events (*)' : kind}
+                  </label>
+                ))}
+              </fieldset>
+              <label>
+                Description (optional)
+                <input type="text" name="description" maxLength={200} value={form.description ?? ''} />
+              </label>
+              <button type="submit">Register</button>
+            </form>
+            <h2>Signing secret</h2>
+            <p>
+              Every delivery is signed with the account's secret, last changed {when(secrets.rotatedAt)}. A new one is shown once; the old
+              one keeps signing beside it for 24 hours, so your receivers can switch without missing a delivery.
+            </p>
+            <ActionButton
+              action="/dashboard/webhooks/signing-secret/rotate"
+              csrf={frame.csrf}
+              label="Make a new signing secret"
+              kind="danger"
+              fields={{ secret_of: String(secrets.rotatedAt) }}
+            />
+          </>
+        )}
+      </Page>,
+    );
+  };
+
+  app.get('/webhooks', (request, reply) => listPage(request, reply));
+
+  app.post('/webhooks', async (request, reply) => {
+    const viewer = manager(request, reply);
+    if (!viewer) return reply;
+    const url = field(request.body, 'url');
+    const events = fields(request.body, 'events');
+    const description = field(request.body, 'description', 200);
+    let webhook: Webhook;
+    try {
+      webhook = await registerWebhook({ store: deps.store, clock: deps.clock, checkUrl: deps.checkWebhookUrl }, viewer.account.id, {
+        url,
+        events,
+        ...(description ? { description } : {}),
+      });
+    } catch (error) {
+      reply.code(422);
+      return listPage(request, reply, { problems: problemsOf(error), url, events, description });
+    }
+    await record(viewer, request, 'webhook.created', `${webhook.id} ${webhook.url}`);
+    return reply.redirect(`/dashboard/webhooks/${webhook.id}?done=created`, 303);
+  });
+
+  app.post('/webhooks/signing-secret/rotate', async (request, reply) => {
+    const viewer = manager(request, reply);
+    if (!viewer) return reply;
+    const current = await deps.store.webhooks.signingSecrets(viewer.account.id, generateWebhookSecret, deps.clock.now());
+    // The form names the secret it replaces: sent again (a reload), it changes nothing.
+    if (field(request.body, 'secret_of') !== String(current.rotatedAt)) {
+      reply.code(409);
+      return listPage(request, reply, {
+        problems: ['The signing secret was already replaced, and the new one was shown then. Nothing changed now.'],
+      });
+    }
+    const rotated = await rotateSigningSecret(deps, viewer.account.id);
+    await record(viewer, request, 'webhook_signing_secret.rotated', '');
+    return listPage(request, reply, {
+      problems: [],
+      shownSecret: { secret: rotated.secret, previousUntil: rotated.previousSecretExpiresAt },
+    });
+  });
+
+  app.get<{ Params: { id: string }; Querystring: { done?: string; page?: string } }>('/webhooks/:id', async (request, reply) => {
+    const { account, user } = viewerOf(request);
+    const webhook = await findWebhook(deps.store, account.id, request.params.id);
+    const page = Math.min(Math.max(1, Number.parseInt(request.query.page ?? '1', 10) || 1), 20_000);
+    const { deliveries, total } = await listWebhookDeliveries(deps.store, account.id, webhook.id, {
+      limit: PAGE_SIZE,
+      offset: (page - 1) * PAGE_SIZE,
+    });
+    const frame = frameOf(request, reply, '/dashboard/webhooks');
+    const allowed = can(user.role, 'webhooks.manage');
+    const done = request.query.done ? DONE[request.query.done] : undefined;
+    const base = `/dashboard/webhooks/${webhook.id}`;
+    return sendPage(
+      reply,
+      <Page title={`Webhook ${webhook.url}`} frame={frame}>
+        {done && <Notice kind="success">{done}</Notice>}
+        <dl class="details">
+          <dt>Id</dt>
+          <dd>
+            <code>{webhook.id}</code>
+          </dd>
+          <dt>Events</dt>
+          <dd>{webhook.events.join(', ')}</dd>
+          <dt>State</dt>
+          <dd>{webhook.active ? 'active' : `disabled: ${webhook.disabledReason ?? 'by hand'}`}</dd>
+          <dt>Failing since</dt>
+          <dd>{when(webhook.failingSince)}</dd>
+        </dl>
+        {allowed && (
+          <div class="actions">
+            {webhook.active ? (
+              <ActionButton action={`${base}/test`} csrf={frame.csrf} label="Send a test event" />
+            ) : (
+              <ActionButton action={`${base}/enable`} csrf={frame.csrf} label="Enable" />
+            )}
+            <form method="post" action={`${base}/replay-failed`} class="inline">
+              <input type="hidden" name="_csrf" value={frame.csrf} />
+              <label>
+                Send failed deliveries again since{' '}
+                <input
+                  type="datetime-local"
+                  name="since"
+                  required
+                  value={new Date(deps.clock.now() - 24 * 3600_000).toISOString().slice(0, 16)}
+                />
+              </label>{' '}
+              <button type="submit">Replay failed (UTC)</button>
+            </form>
+            <ActionButton action={`${base}/delete`} csrf={frame.csrf} label="Delete webhook" kind="danger" />
+          </div>
+        )}
+        <h2>Deliveries</h2>
+        <p class="count">{total.toLocaleString('en-US')} deliveries</p>
+        <table class="log">
+          <thead>
+            <tr>
+              <th scope="col">Created</th>
+              <th scope="col">Event</th>
+              <th scope="col">Status</th>
+              <th scope="col" class="number">
+                Attempts
+              </th>
+              <th scope="col">Last answer</th>
+              <th scope="col">
+                <span class="visually-hidden">Actions</span>
+              </th>
+            </tr>
+          </thead>
+          <tbody>
+            {deliveries.map((delivery) => (
+              <tr key={delivery.id} data-testid="delivery">
+                <td>{when(delivery.createdAt)}</td>
+                <td>
+                  {delivery.eventType} <code class="muted">{delivery.eventId}</code>
+                </td>
+                <td>
+                  <span class={`status ${delivery.status === 'succeeded' ? 'delivered' : delivery.status}`}>{delivery.status}</span>
+                </td>
+                <td class="number">{delivery.attempts}</td>
+                <td>
+                  {delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}
+                  {delivery.lastLatencyMs !== null ? ` in ${delivery.lastLatencyMs} ms` : ''}
+                  {delivery.lastAttemptAt !== null ? `, ${when(delivery.lastAttemptAt)}` : ''}
+                </td>
+                <td>
+                  {allowed && webhook.active && (
+                    <ActionButton action={`${base}/deliveries/${delivery.id}/replay`} csrf={frame.csrf} label="Replay" />
+                  )}
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        <nav class="pages" aria-label="Pages">
+          {page > 1 && <a href={`${base}?page=${page - 1}`}>← Newer</a>}
+          {page * PAGE_SIZE < total && <a href={`${base}?page=${page + 1}`}>Older →</a>}
+        </nav>
+      </Page>,
+    );
+  });
+
+  /** A change to one webhook: done as the viewer, audited, then back to its page with what happened. */
+  const change = (
+    path: string,
+    action: string,
+    run: (
+      viewer: Viewer,
+      id: string,
+      request: FastifyRequest<{ Params: { id: string; delivery?: string } }>,
+    ) => Promise<string | undefined>,
+  ) =>
+    app.post<{ Params: { id: string; delivery?: string } }>(path, async (request, reply) => {
+      const viewer = manager(request, reply);
+      if (!viewer) return reply;
+      const done = await run(viewer, request.params.id, request);
+      await record(
+        viewer,
+        request,
+        action,
+        request.params.delivery ? `${request.params.id} ${request.params.delivery}` : request.params.id,
+      );
+      return reply.redirect(done === undefined ? '/dashboard/webhooks' : `/dashboard/webhooks/${request.params.id}?done=${done}`, 303);
+    });
+
+  change('/webhooks/:id/test', 'webhook.test_sent', async (viewer, id) => {
+    await sendTestEvent(deps, viewer.account.id, id);
+    return 'test';
+  });
+  change('/webhooks/:id/enable', 'webhook.enabled', async (viewer, id) => {
+    await enableWebhook(deps.store, viewer.account.id, id);
+    return 'enabled';
+  });
+  change('/webhooks/:id/delete', 'webhook.deleted', async (viewer, id) => {
+    await deleteWebhook(deps, viewer.account.id, id);
+    return undefined;
+  });
+  change('/webhooks/:id/deliveries/:delivery/replay', 'webhook.delivery_replayed', async (viewer, id, request) => {
+    await replayDelivery(deps, viewer.account.id, id, request.params.delivery ?? '');
+    return 'replayed';
+  });
+  change('/webhooks/:id/replay-failed', 'webhook.failed_replayed', async (viewer, id, request) => {
+    const since = Date.parse(`${field(request.body, 'since', 40)}Z`);
+    if (Number.isNaN(since)) throw validationError([{ field: 'since', message: 'must be a date and time' }]);
+    await replayFailedSince(deps, viewer.account.id, id, since);
+    return 'replayed-failed';
+  });
+}
