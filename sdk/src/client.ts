@@ -31,6 +31,15 @@ interface Token {
 }
 
 const RETRY_BASE_MS = 250;
+
+/** The body as JSON, or undefined when it is not JSON. */
+const parseJson = (text: string): unknown => {
+  try {
+    return JSON.parse(text);
+  } catch {
+    return undefined;
+  }
+};
 const RETRY_CAP_MS = 20_000;
 
 /** Waits `ms`, or rejects when `signal` aborts. */
@@ -49,13 +58,49 @@ function sleep(ms: number, signal: AbortSignal | undefined): Promise<void> {
   });
 }
 
-/** Seconds a 429 or 503 asks to wait: Retry-After, else RateLimit-Reset. */
-function waitAsked(response: Response): number | undefined {
-  for (const name of ['retry-after', 'ratelimit-reset']) {
-    const value = Number(response.headers.get(name));
-    if (response.headers.has(name) && Number.isFinite(value) && value >= 0) return value;
-  }
-  return undefined;
+/** The longest wait the client honours; a server asking for more gets its error thrown to the caller. */
+const MAX_ASKED_WAIT_MS = 60_000;
+
+/**
+ * Seconds the server asks to wait: Retry-After; or, for a 429 whose bucket is empty
+ * (RateLimit-Remaining: 0), RateLimit-Reset. RateLimit-Reset on other answers says when the burst is
+ * full again, not how long to wait, and is not read.
+ */
+function waitAsked(status: number, headers: Headers): number | undefined {
+  const seconds = (name: string) => {
+    const value = Number(headers.get(name));
+    return headers.has(name) && Number.isFinite(value) && value >= 0 ? value : undefined;
+  };
+  const retryAfter = seconds('retry-after');
+  if (retryAfter !== undefined) return retryAfter;
+  return status === 429 && headers.get('ratelimit-remaining') === '0' ? seconds('ratelimit-reset') : undefined;
+}
+
+/** Resolves as `promise`, or rejects with the signal's reason as soon as it aborts (the promise goes on for others). */
+function untilAborted<T>(promise: Promise<T>, signal: AbortSignal | undefined): Promise<T> {
+  if (!signal) return promise;
+  if (signal.aborted) return Promise.reject(signal.reason);
+  return new Promise((resolve, reject) => {
+    const abort = () => reject(signal.reason);
+    signal.addEventListener('abort', abort, { once: true });
+    promise.then(
+      (value) => {
+        signal.removeEventListener('abort', abort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        signal.removeEventListener('abort', abort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** An answer read whole: its status, headers and body text. */
+interface Answer {
+  status: number;
+  headers: Headers;
+  text: string;
 }
 
 /**
@@ -85,16 +130,19 @@ export class Transport {
     };
   }
 
-  /** A valid access token: the cached one, or one renewal shared by every caller waiting for it. */
+  /**
+   * A valid access token: the cached one, or one renewal shared by every caller waiting for it. The
+   * renewal runs under the timeout alone: one caller giving up (its signal) leaves it to the others.
+   */
   async token(signal?: AbortSignal): Promise<string> {
     if (this.#token && Date.now() < this.#token.renewAt) return this.#token.value;
-    this.#renewal ??= this.#fetchToken(signal).finally(() => {
+    this.#renewal ??= this.#fetchToken().finally(() => {
       this.#renewal = undefined;
     });
-    return (await this.#renewal).value;
+    return (await untilAborted(this.#renewal, signal)).value;
   }
 
-  async #fetchToken(signal: AbortSignal | undefined): Promise<Token> {
+  async #fetchToken(): Promise<Token> {
     const form = new URLSearchParams({ grant_type: 'client_credentials' });
     if (this.#options.scope) form.set('scope', this.#options.scope);
     const basic = btoa(`${encodeURIComponent(this.#options.clientId)}:${encodeURIComponent(this.#options.clientSecret)}`);
@@ -105,22 +153,22 @@ export class Transport {
         headers: { authorization: `Basic ${basic}`, 'content-type': 'application/x-www-form-urlencoded' },
         body: form.toString(),
       },
-      signal,
+      undefined,
     );
-    const body = (await response.json().catch(() => ({}))) as {
+    const body = (parseJson(response.text) ?? {}) as {
       access_token?: string;
       expires_in?: number;
       error?: string;
       error_description?: string;
     };
-    if (!response.ok || !body.access_token) {
+    if (response.status !== 200 || !body.access_token) {
       throw new HeraldError(
         response.status,
         body.error === 'invalid_client' || response.status === 401 ? 'UNAUTHORIZED' : 'TOKEN_REFUSED',
         body.error_description ?? `the token endpoint answered ${response.status}`,
         [],
         response.headers.get('x-request-id') ?? undefined,
-        waitAsked(response),
+        waitAsked(response.status, response.headers),
       );
     }
     const lifetime = (body.expires_in ?? 3600) * 1000;
@@ -130,25 +178,38 @@ export class Transport {
     return this.#token;
   }
 
-  /** One HTTP exchange within the timeout; network failures become HeraldError NETWORK_ERROR or TIMEOUT. */
-  async #send(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Response> {
-    const timeout = AbortSignal.timeout(this.#options.timeoutMs);
+  /**
+   * One HTTP exchange, its body read whole, within the timeout; no answer (or a body cut off) becomes
+   * HeraldError NETWORK_ERROR or TIMEOUT; the caller's abort rejects with its reason. One controller
+   * per attempt, its timer cleared and its listener removed, so a long-lived caller signal keeps nothing.
+   */
+  async #send(url: string, init: RequestInit, signal: AbortSignal | undefined): Promise<Answer> {
+    if (signal?.aborted) throw signal.reason;
+    const controller = new AbortController();
+    let timedOut = false;
+    const timer = setTimeout(() => {
+      timedOut = true;
+      controller.abort(new DOMException('the request timed out', 'TimeoutError'));
+    }, this.#options.timeoutMs);
+    const abort = () => controller.abort(signal?.reason);
+    signal?.addEventListener('abort', abort, { once: true });
     try {
-      return await this.#options.fetch(url, { ...init, signal: signal ? AbortSignal.any([signal, timeout]) : timeout });
+      const response = await this.#options.fetch(url, { ...init, signal: controller.signal });
+      return { status: response.status, headers: response.headers, text: await response.text() };
     } catch (error) {
       if (signal?.aborted) throw signal.reason;
-      const timedOut = timeout.aborted;
       throw new HeraldError(
         0,
         timedOut ? 'TIMEOUT' : 'NETWORK_ERROR',
-        timedOut ? 'the request timed out' : 'the request got no answer',
+        timedOut ? 'the request timed out' : 'the request got no answer, or its answer was cut off',
         [],
         undefined,
         undefined,
-        {
-          cause: error,
-        },
+        { cause: error },
       );
+    } finally {
+      clearTimeout(timer);
+      signal?.removeEventListener('abort', abort);
     }
   }
 
@@ -165,6 +226,7 @@ export class Transport {
     for (const [key, value] of Object.entries(options.query ?? {})) if (value !== undefined) url.searchParams.set(key, String(value));
     const idempotencyKey = method === 'POST' ? (options.idempotencyKey ?? crypto.randomUUID()) : undefined;
     let renewedAfter401 = false;
+    let unanswered = false;
     for (let attempt = 0; ; attempt++) {
       let token: string;
       try {
@@ -176,7 +238,12 @@ export class Transport {
           (error.status === 0 || error.status === 429 || error.status >= 500) &&
           attempt < this.#options.maxRetries
         ) {
-          await sleep(error.retryAfterSeconds !== undefined ? error.retryAfterSeconds * 1000 : this.#backoff(attempt), options.signal);
+          await sleep(
+            error.retryAfterSeconds !== undefined
+              ? Math.min(error.retryAfterSeconds * 1000, MAX_ASKED_WAIT_MS) + Math.random() * RETRY_BASE_MS
+              : this.#backoff(attempt),
+            options.signal,
+          );
           continue;
         }
         throw error;
@@ -184,7 +251,7 @@ export class Transport {
       const headers: Record<string, string> = { authorization: `Bearer ${token}`, accept: 'application/json' };
       if (idempotencyKey) headers['idempotency-key'] = idempotencyKey;
       if (options.body !== undefined) headers['content-type'] = 'application/json';
-      let response: Response;
+      let response: Answer;
       try {
         response = await this.#send(
           url.toString(),
@@ -194,6 +261,7 @@ export class Transport {
       } catch (error) {
         // No answer: the request may or may not have been taken. A retry is safe (GET, DELETE, or a POST under its key).
         if (error instanceof HeraldError && attempt < this.#options.maxRetries) {
+          unanswered = true;
           await sleep(this.#backoff(attempt), options.signal);
           continue;
         }
@@ -204,20 +272,22 @@ export class Transport {
         renewedAfter401 = true;
         if (this.#token?.value === token) this.#token = undefined;
         attempt--;
-        await response.body?.cancel();
         continue;
       }
-      const body = (await response.json().catch(() => undefined)) as
+      const body = parseJson(response.text) as
         | { success: true; data: T }
         | { success: false; error: { code: string; message: string; details?: Array<{ field: string; message: string }> } }
         | undefined;
-      if (response.ok && body?.success) return body.data;
-      const asked = waitAsked(response);
+      if (response.status >= 200 && response.status < 300 && body?.success) return body.data;
+      // A DELETE whose earlier attempt got no answer, now 404: that attempt deleted it.
+      if (method === 'DELETE' && unanswered && response.status === 404) return undefined as T;
+      const asked = waitAsked(response.status, response.headers);
       const code = body && !body.success ? body.error.code : `HTTP_${response.status}`;
       // 429, 5xx, and a 409 whose key a concurrent attempt of this very call still holds.
       const retryable = response.status === 429 || response.status >= 500 || code === 'IDEMPOTENCY_KEY_IN_USE';
-      if (retryable && attempt < this.#options.maxRetries) {
-        await sleep(asked !== undefined ? asked * 1000 : this.#backoff(attempt), options.signal);
+      const wait = asked !== undefined ? asked * 1000 + Math.random() * RETRY_BASE_MS : this.#backoff(attempt);
+      if (retryable && attempt < this.#options.maxRetries && wait <= MAX_ASKED_WAIT_MS) {
+        await sleep(wait, options.signal);
         continue;
       }
       throw new HeraldError(

@@ -31,6 +31,9 @@ export type ClientErrorCode = 'NETWORK_ERROR' | 'TIMEOUT' | 'TOKEN_REFUSED' | 'W
  * Whether `error` is a HeraldError, of `code` when given: `if (isHeraldError(e, 'INSUFFICIENT_CREDITS')) ...`;
  * the code is checked against the catalogue at compile time.
  */
-export function isHeraldError(error: unknown, code?: ApiErrorCode | ClientErrorCode): error is HeraldError {
+export function isHeraldError<C extends ApiErrorCode | ClientErrorCode>(
+  error: unknown,
+  code?: C,
+): error is HeraldError & { readonly code: C } {
   return error instanceof HeraldError && (code === undefined || error.code === code);
 }

@@ -81,14 +81,22 @@ export class Herald {
     /** One page: `messages` and `pagination` ({total, limit, offset}). */
     page: (query: Query<'listMessages'> = {}, options?: CallOptions) =>
       this.#http.request<ResponseData<'listMessages'>>('GET', '/v1/messages', { ...options, query }),
-    /** Every message the query matches, newest first, page after page: `for await (const m of herald.messages.list({ status: 'failed' }))`. */
+    /**
+     * Every message the query matches, newest first, page after page: `for await (const m of herald.messages.list({ status: 'failed' }))`.
+     * Messages sent while it runs are not listed (nor do they make it list one twice).
+     */
     list: (query: Omit<Query<'listMessages'>, 'offset'> = {}, options?: CallOptions): AsyncIterable<Message> => {
       const page = this.messages.page;
       return {
         async *[Symbol.asyncIterator]() {
           const limit = query.limit ?? 100;
+          // Pages are offsets into a newest-first list: once the first page is read, later pages are
+          // bounded by its newest message, so messages sent meanwhile cannot shift them.
+          let to = query.to;
           for (let offset = 0; ; offset += limit) {
-            const { messages, pagination } = await page({ ...query, limit, offset }, options);
+            const { messages, pagination } = await page({ ...query, ...(to !== undefined ? { to } : {}), limit, offset }, options);
+            const newest = messages[0];
+            if (offset === 0 && to === undefined && newest) to = new Date(Date.parse(newest.created_at) + 1).toISOString();
             for (const message of messages) yield message as Message;
             if (messages.length < limit || offset + limit >= pagination.total) return;
           }

@@ -21,7 +21,23 @@ function header(headers: Headers_, name: string): string | undefined {
 const encoder = new TextEncoder();
 
 async function hmac(secret: string, text: string): Promise<Uint8Array> {
-  const raw = Uint8Array.from(atob(secret.slice('whsec_'.length)), (c) => c.charCodeAt(0));
+  let decoded: string;
+  try {
+    decoded = atob(secret.slice('whsec_'.length));
+  } catch (error) {
+    throw new HeraldError(
+      0,
+      'WEBHOOK_SIGNATURE_INVALID',
+      'the secret is not a whsec_ secret (its key is not base64)',
+      [],
+      undefined,
+      undefined,
+      {
+        cause: error,
+      },
+    );
+  }
+  const raw = Uint8Array.from(decoded, (c) => c.charCodeAt(0));
   const key = await crypto.subtle.importKey('raw', raw, { name: 'HMAC', hash: 'SHA-256' }, false, ['sign']);
   return new Uint8Array(await crypto.subtle.sign('HMAC', key, encoder.encode(text)));
 }
@@ -62,7 +78,10 @@ export async function verifyWebhook(
   const service = header(headers, 'x-service-signature');
   if (!timestamp || !/^\d{1,12}$/.test(timestamp)) return refuse('no valid timestamp header');
   const now = options.nowSeconds ?? Math.floor(Date.now() / 1000);
-  if (Math.abs(now - Number(timestamp)) > (options.toleranceSeconds ?? 300)) refuse('the timestamp is outside the tolerance');
+  const tolerance = options.toleranceSeconds ?? 300;
+  // A tolerance that is not a number (Number(process.env.UNSET) is NaN) would turn the check off: refused.
+  if (!Number.isFinite(tolerance) || tolerance < 0) throw new TypeError('toleranceSeconds must be a finite number of seconds, 0 or more');
+  if (!(Math.abs(now - Number(timestamp)) <= tolerance)) refuse('the timestamp is outside the tolerance');
 
   let valid = false;
   for (const key of secrets) {

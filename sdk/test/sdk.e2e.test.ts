@@ -143,8 +143,13 @@ describe('the TypeScript SDK against a running Herald', () => {
       return counting(input, { ...init, headers });
     };
     const renewing = client({ fetch: broken });
+    // The 50 calls emptied the rate limit's bucket (10 a second): let it fill, so no 429 wait stretches this call past its token's renewal point.
+    await new Promise((resolve) => setTimeout(resolve, 1_100));
+    const beforeRenewing = tokenRequests();
     await renewing.account.get();
     const afterFirst = tokenRequests();
+    // Its first token, then exactly one more after the 401 (a client retrying with the old token would make one).
+    expect(afterFirst - beforeRenewing).toBe(2);
     expect((await renewing.account.balance()).credits).toBeGreaterThan(0);
     expect(tokenRequests()).toBe(afterFirst);
   });

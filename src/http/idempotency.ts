@@ -8,6 +8,10 @@ import { ErrorEnvelope } from './envelope.js';
 import { fingerprintOf } from './request-fingerprint.js';
 
 declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A POST that writes nothing (a preview): no Idempotency-Key is claimed or kept for it. */
+    changesNothing?: boolean;
+  }
   interface FastifyRequest {
     /** The idempotency key this request claimed, to store its response under. */
     idempotencyClaim?: IdempotencyClaimOfRequest | undefined;
@@ -61,7 +65,7 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
   // Every POST route documents the header and the answers it brings (registered before the routes).
   v1.addHook('onRoute', (route) => {
     const methods = Array.isArray(route.method) ? route.method : [route.method];
-    if (!methods.includes('POST')) return;
+    if (!methods.includes('POST') || route.config?.changesNothing) return;
     route.schema ??= {};
     const schema = route.schema;
     if (schema.headers) throw new Error(`${route.url}: merge Idempotency-Key into its own headers schema`);
@@ -70,7 +74,8 @@ export function registerIdempotency(v1: FastifyInstance, deps: { store: Store; c
   });
 
   v1.addHook('preHandler', async (request: FastifyRequest, reply: FastifyReply) => {
-    if (request.method !== 'POST') return;
+    // A POST that changes nothing (a preview) has nothing to keep: its header is ignored, and a retry just asks again.
+    if (request.method !== 'POST' || request.routeOptions.config.changesNothing) return;
     const header = request.headers[HEADER];
     if (header === undefined) return;
     if (typeof header !== 'string' || !KEY.test(header)) {

@@ -1017,7 +1017,7 @@ export interface components {
         };
         /**
          * PreviewSmsRequest
-         * @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient).
+         * @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient). `sender`, `scheduled_at` and `callback_url` may be given, so a send body can be previewed as it is; they do not change the price.
          */
         PreviewSmsRequest: {
             /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
@@ -1029,6 +1029,15 @@ export interface components {
             to?: string;
             /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
             recipients?: string[];
+            /** @description Alphanumeric sender id, up to 11 characters. */
+            sender?: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             */
+            scheduled_at?: string;
+            /** @description Absolute http(s) URL told about this message's events. */
+            callback_url?: string;
         };
         /** SmsPreview */
         SmsPreview: {
@@ -2518,17 +2527,11 @@ export interface operations {
     previewSms: {
         parameters: {
             query?: never;
-            header?: {
-                /**
-                 * @description Makes the request safe to retry: the first request with a key runs, and for 24 h a retry with the same key, path and body gets the same response (header `Idempotent-Replayed: true`) without running again. A different request with the key → 422 IDEMPOTENCY_KEY_REUSED; while the first still runs → 409 IDEMPOTENCY_KEY_IN_USE. Keys belong to the account; 1 to 255 visible ASCII characters, e.g. a UUID.
-                 * @example 5f0c7a0e-2b8b-4f7e-9d8e-4b8a9c6a1f3d
-                 */
-                "idempotency-key"?: string;
-            };
+            header?: never;
             path?: never;
             cookie?: never;
         };
-        /** @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient). */
+        /** @description The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient). `sender`, `scheduled_at` and `callback_url` may be given, so a send body can be previewed as it is; they do not change the price. */
         requestBody: {
             content: {
                 /**
@@ -2601,21 +2604,6 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error403"];
-                };
-            };
-            /** @description In conflict with the current state: MESSAGE_NOT_CANCELABLE, WEBHOOK_DISABLED, WEBHOOK_LIMIT_REACHED, IDEMPOTENCY_KEY_IN_USE */
-            409: {
-                headers: {
-                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
-                    "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
-                    "Retry-After"?: number;
-                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
-                    "Idempotent-Replayed"?: "true";
-                    [name: string]: unknown;
-                };
-                content: {
-                    "application/json": components["schemas"]["Error409"];
                 };
             };
             /** @description The body is too large: PAYLOAD_TOO_LARGE */

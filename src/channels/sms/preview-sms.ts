@@ -32,7 +32,7 @@ export interface SmsPreview extends SmsQuote {
  * `POST /v1/sms/preview` (docs/messages-and-credits.md, "Preview before sending"): prices a text
  * with the very function a send uses (quoteSms) and checks its recipients with the send's own rules
  * (a `to`, or the `recipients` of a bulk send), then reads the balance. Writes nothing, reserves
- * nothing; the balance can change before the send.
+ * nothing (no Idempotency-Key is kept for it either); the balance can change before the send.
  */
 export async function previewSms(
   deps: { store: Store; prices: PriceList },

@@ -124,6 +124,34 @@ describeEachDialect('POST /v1/sms/preview', (dialect) => {
     expect(more).toMatchObject({ credits: 3, available: 2, affordable: false });
   });
 
+  it('previews a send body as it is, and keeps nothing under an Idempotency-Key: asked again, it answers afresh', async () => {
+    const account = await t.createAccount({ credits: 3 });
+    const token = await t.tokenFor(account);
+    const body = {
+      to: TO,
+      message: 'hi',
+      sender: 'Acme',
+      scheduled_at: new Date(t.clock.now() + 60_000).toISOString(),
+      callback_url: 'https://hooks.example.com/cb',
+    };
+    const ask = () =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/sms/preview',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'idempotency-key': 'preview-1' },
+        payload: JSON.stringify(body),
+      });
+    const first = await ask();
+    expect(first.statusCode).toBe(200);
+    expect(first.json().data.available).toBe(3);
+    expect((await t.call('POST', '/v1/sms/send', token, { to: TO, message: 'spend one' })).statusCode).toBe(200);
+    const second = await ask();
+    expect(second.headers['idempotent-replayed']).toBeUndefined();
+    expect(second.json().data.available).toBe(2);
+    const kept = await t.database.db.selectFrom('idempotency_keys').select('key').where('account_id', '=', account.account.id).execute();
+    expect(kept).toEqual([]);
+  });
+
   describe('refuses what the send would refuse', () => {
     it('answers 422 INVALID_PHONE for a `to` that is not a valid number', async () => {
       const account = await t.createAccount();
@@ -151,6 +179,7 @@ describeEachDialect('POST /v1/sms/preview', (dialect) => {
         [{ to: TO, recipients: [TO], message: 'hi' }, 'recipients'],
         [{ to: TO, message: '' }, 'message'],
         [{ to: TO, message: 'hi', colour: 'blue' }, 'colour'],
+        [{ to: TO, message: 'hi', sender: 'not a sender id!' }, 'sender'],
         [{ message: 'x'.repeat(1601) }, 'message'],
       ] as const) {
         const response = await t.call('POST', '/v1/sms/preview', token, body);

@@ -95,7 +95,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
   app.post<{ Body: PreviewSmsBody }>(
     '/v1/sms/preview',
     {
-      config: { scope: 'sms:send' },
+      config: { scope: 'sms:send', changesNothing: true },
       schema: {
         summary: 'Preview an SMS',
         operationId: 'previewSms',

@@ -127,11 +127,17 @@ export const PreviewSmsBody = Type.Object(
     message: SendSmsBody.properties.message,
     to: Type.Optional(SendSmsBody.properties.to),
     recipients: Type.Optional(SendSmsBulkBody.properties.recipients),
+    // A send's body can be previewed as it is: these are checked as the send checks their form, and do not change the price.
+    sender: SendSmsBody.properties.sender,
+    scheduled_at: SendSmsBody.properties.scheduled_at,
+    callback_url: SendSmsBody.properties.callback_url,
   },
   {
     title: 'PreviewSmsRequest',
     additionalProperties: false,
-    description: 'The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient).',
+    description:
+      'The text, and either the `to` of one send or the `recipients` of a bulk send (neither: one recipient). `sender`, `scheduled_at` and ' +
+      '`callback_url` may be given, so a send body can be previewed as it is; they do not change the price.',
     examples: [{ to: '+14155552671', message: 'Your code is 123456 – valid for 10 minutes' }],
   },
 );
