@@ -55,8 +55,7 @@ export async function previewSms(
   const quote = quoteSms(deps.prices, input.message);
   const totalMicros = quote.costMicros * recipients;
   const { availableMicros } = balanceOf(account);
-  return {
-    ...quote,
+  return Object.assign({}, quote, {
     characters: [...input.message].length,
     unitsPerSegment: unitsPerSegment(quote),
     outsideGsm7: charactersOutsideGsm7(input.message),
@@ -65,5 +64,5 @@ export async function previewSms(
     totalMicros,
     availableMicros,
     affordable: totalMicros <= availableMicros,
-  };
+  });
 }

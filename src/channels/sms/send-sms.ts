@@ -18,7 +18,7 @@ export interface SmsQuote extends SegmentCount {
 /** Prices a text for one recipient. Sends, bulk sends and the preview all ask this, so they cannot disagree. */
 export function quoteSms(prices: PriceList, text: string): SmsQuote {
   const count = countSegments(text);
-  return { ...count, costMicros: priceOf(prices, SMS_SEGMENT_PRICE.key) * count.segments };
+  return Object.assign({}, count, { costMicros: priceOf(prices, SMS_SEGMENT_PRICE.key) * count.segments });
 }
 
 export interface SendSmsInput {

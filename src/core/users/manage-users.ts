@@ -18,7 +18,7 @@ export const normalizeEmail = (email: string): string => email.trim().toLowerCas
 
 /** Appends one row to the account's audit log. */
 export async function audit(store: Store, entry: Omit<AuditEntry, 'id'>): Promise<void> {
-  await store.users.appendAudit({ ...entry, id: `aud_${timeOrderedId(entry.at)}` });
+  await store.users.appendAudit(Object.assign({ id: `aud_${timeOrderedId(entry.at)}` }, entry));
 }
 
 /**

@@ -23,7 +23,7 @@ export function passwordProblem(password: string): string | undefined {
 
 const derive = (password: string, salt: Buffer, cost: ScryptOptions & { N: number; r: number }): Promise<Buffer> =>
   new Promise((resolve, reject) =>
-    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, { ...cost, maxmem: 256 * cost.N * cost.r }, (error, key) =>
+    scrypt(password.normalize('NFKC'), salt, KEY_BYTES, Object.assign({}, cost, { maxmem: 256 * cost.N * cost.r }), (error, key) =>
       error ? reject(error) : resolve(key),
     ),
   );

@@ -59,7 +59,7 @@ export function usersStore(db: Executor): UsersPort {
     },
     async findUserByEmail(email) {
       const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-      return row && { ...toUser(row), passwordHash: row.password_hash };
+      return row && Object.assign(toUser(row), { passwordHash: row.password_hash });
     },
     async listUsers(accountId) {
       const rows = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
