@@ -18,7 +18,7 @@ import type { ConnectionLimits } from '../src/http/connection-limits.js';
 import type { RateLimiting } from '../src/http/rate-limits.js';
 import type { SecuritySettings } from '../src/http/transport-security.js';
 import { receiverUrlCheck } from '../src/http/webhooks/webhooks.routes.js';
-import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes } from '../src/main/channels.js';
+import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes, testMessageChannels } from '../src/main/channels.js';
 import { loadConfig } from '../src/main/config.js';
 import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
@@ -151,6 +151,8 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
         clock,
         throttle: new MemoryRateLimitStore(() => clock.now()),
         sessions: config.dashboardSessions,
+        prices: config.prices,
+        testMessages: testMessageChannels(config.channels),
         checkWebhookUrl: receiverUrlCheck({
           allowPrivateNetworks: options.webhooks?.allowPrivateNetworks ?? true,
           lookup: options.webhooks?.lookup ?? publicLookup,

@@ -2,6 +2,7 @@ import type { ChannelDefinition } from '../core/channels.js';
 import type { Clock } from '../core/clock.js';
 import type { Provider, ProviderReceipt } from '../core/delivery/provider.js';
 import type { HealthLogger } from '../core/delivery/provider-health.js';
+import type { TestMessageForm } from '../core/messages/test-message.js';
 import type { Store } from '../core/ports.js';
 import type { PriceSetting } from '../core/pricing.js';
 import type { ChannelRoutes } from '../http/channel-routes.js';
@@ -63,6 +64,8 @@ export interface ChannelModule<Settings = unknown> extends ChannelDefinition {
    * only where the provider can say whether it holds a message.
    */
   canBeAsked(settings: Settings): boolean;
+  /** Its "send a test message" form on the dashboard, where a text message is what it sends. */
+  readonly testMessage?: TestMessageForm | undefined;
 }
 
 /** A module with its settings type forgotten, as the list in main/ holds it. */

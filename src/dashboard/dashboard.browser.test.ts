@@ -138,7 +138,7 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.close();
   });
 
-  it('registers a webhook, sends it a test event, sees the delivery of a sent message and replays it', async () => {
+  it('registers a webhook and sends it a test event; sends a test message from the form, sees it delivered and its webhook delivery, and replays that', async () => {
     const page = await browser.newPage();
     await signIn(page, OWNER);
     await page.getByRole('link', { name: 'Webhooks' }).click();
@@ -152,9 +152,22 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await receiver.waitFor(before + 1, 15_000);
     expect(receiver.received[before]?.path).toBe('/hooks');
 
-    const sent = await api(ctx.server.url, 'POST', '/v1/sms/send', ctx.token, { to: '+14155550101', message: 'Webhook me' });
-    expect(sent.status).toBe(200);
+    // A test message from the form: charged and delivered like any other, and its event reaches the webhook.
+    await page.getByRole('link', { name: 'Send a test message' }).click();
+    await page.getByLabel('To (E.164)').fill('+14155550101');
+    await page.getByLabel('Text').fill('Webhook me');
+    await shoot(page, 'send');
+    await page.getByRole('button', { name: 'Send SMS' }).click();
+    await page.waitForURL(/\/dashboard\/messages\/msg_sms_/);
+    await expect
+      .poll(async () => {
+        await page.reload();
+        return page.locator('.details .status').textContent();
+      })
+      .toBe('delivered');
     await receiver.waitFor(before + 2, 15_000);
+    await page.getByRole('link', { name: 'Webhooks' }).click();
+    await page.getByRole('link', { name: `${receiver.url}/hooks` }).click();
     const rows = page.getByTestId('delivery');
     await expect
       .poll(async () => {

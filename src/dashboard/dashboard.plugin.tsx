@@ -6,12 +6,14 @@ import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
+import type { PriceList } from '../core/pricing.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
 import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
 import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
 import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
+import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
 import { webhooksPages } from './pages/webhooks.pages.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
@@ -24,6 +26,10 @@ export interface DashboardDeps {
   /** Failed sign-ins, per address and per IP (Redis when configured, so every node counts them). */
   throttle: RateLimitStore;
   sessions: SessionSettings;
+  /** What sends run on (core's SendDeps): prices, besides the store and clock. */
+  prices: PriceList;
+  /** The channels whose test message can be typed in a form, with the API's check of each form's body. */
+  testMessages: readonly TestMessageChannel[];
   /** The SSRF guard for a webhook URL, as the API's registration uses it: the reason it is refused, or undefined. */
   checkWebhookUrl: ReceiverUrlCheck;
 }
@@ -151,4 +157,5 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(messagesPages, deps);
   await app.register(credentialsPages, deps);
   await app.register(webhooksPages, deps);
+  await app.register(sendPages, deps);
 }

@@ -129,6 +129,76 @@ describeEachDialect('the dashboard', (dialect) => {
     });
   });
 
+  describe('the test-message form', () => {
+    it('sends an SMS as the API would: charged, queued, and opened on its own page', async () => {
+      const account = await t.createAccount({ credits: 5 });
+      const { visitor } = await signedIn(account, 'developer');
+      await visitor.get('/dashboard/send?channel=sms');
+      const sent = await visitor.post('/dashboard/send/sms', { to: '+14155552671', message: 'From the form' });
+      expect(sent.statusCode).toBe(303);
+      const id = /\/dashboard\/messages\/(msg_sms_\w+)$/.exec(String(sent.headers.location))?.[1];
+      const message = await t.store.messages.findForAccount(id ?? '', account.account.id);
+      expect(message).toMatchObject({ body: 'From the form', to: '+14155552671', status: 'queued', costMicros: 1_000_000 });
+      const balance = await t.store.accounts.findAccount(account.account.id);
+      expect(balance?.reservedMicros).toBe(1_000_000);
+      expect((await t.store.users.listAudit(account.account.id, 10)).map((e) => e.action)).toContain('message.test_sent');
+    });
+
+    it("refuses what the API refuses, in the API's words, and charges nothing", async () => {
+      const account = await t.createAccount({ credits: 5 });
+      const { visitor } = await signedIn(account);
+      await visitor.get('/dashboard/send?channel=sms');
+      const badNumber = await visitor.post('/dashboard/send/sms', { to: '+1000', message: 'hi' });
+      expect(badNumber.statusCode).toBe(422);
+      expect(badNumber.body).toContain('to: must be a valid phone number in E.164 format');
+      const tooLong = await visitor.post('/dashboard/send/sms', { to: '+14155552671', message: 'x'.repeat(1601) });
+      expect(tooLong.statusCode).toBe(422);
+      expect(tooLong.body).toContain('message: must be at most 1600 characters');
+      const telegram = await visitor.post('/dashboard/send/telegram', { chat_id: 'not a chat', message: 'hi' });
+      expect(telegram.statusCode).toBe(422);
+      expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(0);
+      expect((await visitor.post('/dashboard/send/carrier-pigeon', { to: 'x' })).statusCode).toBe(404);
+    });
+
+    it("offers a viewer no form, and refuses a viewer's post", async () => {
+      const account = await t.createAccount({ credits: 5 });
+      const { visitor } = await signedIn(account, 'viewer');
+      const page = await visitor.get('/dashboard/send');
+      expect(page.body).toContain('cannot send messages');
+      expect(page.body).not.toContain('action="/dashboard/send/sms"');
+      expect((await visitor.post('/dashboard/send/sms', { to: '+14155552671', message: 'hi' })).statusCode).toBe(403);
+      expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(0);
+    });
+  });
+
+  describe('webhooks', () => {
+    it('registers a webhook from the form, refuses a bad one in words, and keeps viewers and other accounts out', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account, 'developer');
+      await visitor.get('/dashboard/webhooks');
+      const bad = await visitor.post('/dashboard/webhooks', { url: 'ftp://example.com/x', events: '*' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.body).toContain('url:');
+      const created = await visitor.post('/dashboard/webhooks', { url: 'https://hooks.example.com/h', events: 'message.failed' });
+      expect(created.statusCode).toBe(303);
+      const id = /\/dashboard\/webhooks\/(wh_\w+)\?done=created$/.exec(String(created.headers.location))?.[1] ?? '';
+      expect((await t.store.webhooks.find(account.account.id, id))?.events).toEqual(['message.failed']);
+      expect((await visitor.get(`/dashboard/webhooks/${id}`)).body).toContain('https://hooks.example.com/h');
+
+      const stranger = (await signedIn(await t.createAccount())).visitor;
+      expect((await stranger.get(`/dashboard/webhooks/${id}`)).statusCode).toBe(404);
+      await stranger.get('/dashboard/webhooks');
+      expect((await stranger.post(`/dashboard/webhooks/${id}/delete`)).statusCode).toBe(404);
+
+      const viewer = (await signedIn(account, 'viewer')).visitor;
+      await viewer.get(`/dashboard/webhooks/${id}`);
+      expect((await viewer.post(`/dashboard/webhooks/${id}/delete`)).statusCode).toBe(403);
+      expect(await t.store.webhooks.find(account.account.id, id)).toBeDefined();
+      expect((await visitor.post(`/dashboard/webhooks/${id}/delete`)).statusCode).toBe(303);
+      expect(await t.store.webhooks.find(account.account.id, id)).toBeUndefined();
+    });
+  });
+
   describe('security', () => {
     it('renders a message text of script, onerror and javascript: as inert text on every page that shows it', async () => {
       const account = await t.createAccount();

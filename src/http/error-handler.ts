@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { ApiError, type ErrorCode, type FieldProblem } from '../core/errors.js';
-import { FORMATS } from './validation.js';
+import { createValidatorCompiler, FORMATS } from './validation.js';
 
 /** The one place where error codes become HTTP statuses (the catalogue: docs/errors.md). */
 export function httpStatusOf(code: ErrorCode): number {
@@ -129,6 +129,23 @@ function fromValidation(error: FastifyError): ApiError {
       ? `Invalid field '${problems[0]?.field}'${where}: ${problems[0]?.message}.`
       : `${problems.length} fields are invalid${where}.`;
   return new ApiError('VALIDATION_ERROR', message, { details: problems });
+}
+
+/**
+ * Checks a body against a route's schema outside a request, as the route would: the same Ajv, the
+ * same problems in the same words (a form that fills an API request, such as the dashboard's test
+ * message). The refusal the API would answer, or undefined.
+ */
+export function bodyValidator(schema: object): (body: unknown) => ApiError | undefined {
+  const validate = createValidatorCompiler()({ schema, httpPart: 'body', method: 'POST', url: '' }) as ((body: unknown) => boolean) & {
+    errors?: unknown[] | null;
+  };
+  return (body) => {
+    if (validate(body)) return undefined;
+    return fromValidation(
+      Object.assign(new Error('invalid body'), { validation: validate.errors ?? [], validationContext: 'body' }) as FastifyError,
+    );
+  };
 }
 
 /** Fastify's own errors for malformed requests, in the catalogue's terms; undefined for others. */

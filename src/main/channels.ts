@@ -5,7 +5,9 @@ import { telegramModule } from '../channels/telegram/telegram.module.js';
 import { whatsappModule } from '../channels/whatsapp/whatsapp.module.js';
 import { ChannelCatalogue } from '../core/channels.js';
 import { readScopeOf, sendScopeOf } from '../core/scopes.js';
+import type { TestMessageChannel } from '../dashboard/pages/send.pages.js';
 import type { ChannelRoutes } from '../http/channel-routes.js';
+import { bodyValidator } from '../http/error-handler.js';
 import type { ChannelReference } from '../http/openapi.js';
 
 /**
@@ -34,3 +36,10 @@ export const channelReference = (channels: readonly ConfiguredChannel[]): Channe
 /** Every channel's routes, for http/ to register. */
 export const channelRoutes = (channels: readonly ConfiguredChannel[]): readonly ChannelRoutes[] =>
   channels.map(({ module, settings }) => module.routes(settings));
+
+/** Every channel's test-message form, for the dashboard, each with the API's own check of its body. */
+export const testMessageChannels = (channels: readonly ConfiguredChannel[]): readonly TestMessageChannel[] =>
+  channels.flatMap(({ module }) => {
+    const form = module.testMessage;
+    return form ? [{ channel: module.name, title: module.title, form, check: bodyValidator(form.schema) }] : [];
+  });

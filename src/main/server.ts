@@ -6,7 +6,7 @@ import { buildApp } from '../http/app.js';
 import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForIpRuleChanges } from '../storage/notifications.js';
-import { channelReference, channelRoutes } from './channels.js';
+import { channelReference, channelRoutes, testMessageChannels } from './channels.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
@@ -153,6 +153,8 @@ export async function startServer(services: Services, options: ServerOptions): P
         clock: services.clock,
         throttle: services.rateLimiting.store,
         sessions: config.dashboardSessions,
+        prices: config.prices,
+        testMessages: testMessageChannels(config.channels),
         checkWebhookUrl: receiverUrlCheck({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup }),
       }),
     logger,

@@ -1,8 +1,9 @@
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
-import { SMS_SEGMENT_PRICE } from './send-sms.js';
+import { SMS_SEGMENT_PRICE, sendSms } from './send-sms.js';
 import { createSmppProvider, type SmppSettings } from './smpp.provider.js';
 import { smsChannelRoutes } from './sms.routes.js';
+import { SendSmsBody } from './sms.schema.js';
 
 /** Which provider carries SMS: the embedded sandbox, or an SMSC over SMPP 3.4 (docs/sms.md). */
 export type SmsSettings = { kind: 'sandbox' } | { kind: 'smpp'; smpp: SmppSettings };
@@ -73,4 +74,12 @@ export const smsModule: ChannelModule<SmsSettings> = {
       : createSandboxProvider('sms', deps.sandbox),
   routes: () => smsChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',
+  testMessage: {
+    fields: [
+      { name: 'to', label: 'To (E.164)', kind: 'tel', maxLength: 32, placeholder: '+14155552671' },
+      { name: 'message', label: 'Text', kind: 'textarea', maxLength: 1600 },
+    ],
+    schema: SendSmsBody,
+    send: (deps, accountId, body) => sendSms(deps, accountId, { to: body.to ?? '', message: body.message ?? '' }),
+  },
 };

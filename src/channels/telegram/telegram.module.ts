@@ -1,8 +1,9 @@
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createTelegramBotProvider, type TelegramBotSettings } from './bot-api.provider.js';
-import { TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
+import { sendTelegramMessage, TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
 import { telegramChannelRoutes } from './telegram.routes.js';
+import { SendTelegramBody } from './telegram.schema.js';
 
 /** Which provider carries Telegram: the embedded sandbox, or the Bot API (docs/telegram.md). */
 export type TelegramSettings = { kind: 'sandbox' } | { kind: 'bot-api'; bot: TelegramBotSettings };
@@ -32,4 +33,12 @@ export const telegramModule: ChannelModule<TelegramSettings> = {
     settings.kind === 'bot-api' ? createTelegramBotProvider(settings.bot) : createSandboxProvider('telegram', deps.sandbox),
   routes: () => telegramChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',
+  testMessage: {
+    fields: [
+      { name: 'chat_id', label: 'Chat id', kind: 'text', maxLength: 64, placeholder: '123456789' },
+      { name: 'message', label: 'Text', kind: 'textarea', maxLength: 4096 },
+    ],
+    schema: SendTelegramBody,
+    send: (deps, accountId, body) => sendTelegramMessage(deps, accountId, { chat_id: body.chat_id ?? '', message: body.message ?? '' }),
+  },
 };

@@ -15,6 +15,7 @@ export interface Frame {
 const NAV: ReadonlyArray<[path: string, label: string]> = [
   ['/dashboard', 'Overview'],
   ['/dashboard/messages', 'Messages'],
+  ['/dashboard/send', 'Send a test message'],
   ['/dashboard/credentials', 'API credentials'],
   ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/security', 'Security'],
