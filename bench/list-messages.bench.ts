@@ -1,7 +1,9 @@
 /**
  * GET /v1/messages against a store holding 1,000,000 messages of one account (issue 4).
  * Fills the store directly (fast multi-row inserts), then times the list query path the route
- * uses (`listMessages`) for the first page and for filtered pages. Not a test: figures only.
+ * uses (`listMessages`) for the first page and for filtered pages, and the dashboard's message log
+ * (`GET /dashboard/messages`, rendered whole for a signed-in user, docs/dashboard.md). Not a test:
+ * figures only.
  *
  *   npx tsx bench/list-messages.bench.ts [--dialect sqlite|postgres] [--messages 1000000] [--rounds 30]
  */
@@ -9,13 +11,19 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { parseArgs } from 'node:util';
+import Fastify from 'fastify';
 import { sql } from 'kysely';
 import { createAccount } from '../src/core/accounts/manage-accounts.js';
 import { ManualClock } from '../src/core/clock.js';
 import { newMessageId } from '../src/core/ids.js';
 import { listMessages } from '../src/core/messages/list-messages.js';
+import type { Store } from '../src/core/ports.js';
 import type { Scope } from '../src/core/scopes.js';
+import { acceptInvitation, inviteUser } from '../src/core/users/manage-users.js';
+import { signIn } from '../src/core/users/sign-in.js';
+import { dashboard } from '../src/dashboard/dashboard.plugin.js';
 import { createDatabase, type HeraldDatabase } from '../src/storage/database.js';
+import { MemoryRateLimitStore } from '../src/storage/rate-limit-stores.js';
 import { storeOf } from '../src/storage/store.js';
 import { ALL_SCOPES, CHANNELS } from '../test/channels.js';
 
@@ -166,10 +174,58 @@ async function main(): Promise<void> {
     times.sort((a, b) => a - b);
     lines.push(`| ${name} | ${percentile(times, 50).toFixed(2)} | ${percentile(times, 95).toFixed(2)} | ${matched} |`);
   }
+  lines.push('', ...(await dashboardLog(store, clock, account.id)));
   process.stdout.write(
     `\nGET /v1/messages on ${database.dialect}, ${total.toLocaleString('en')} messages (filled in ${fillSeconds.toFixed(1)} s), ${rounds} rounds per case\n\n${lines.join('\n')}\n`,
   );
   await cleanup();
+}
+
+/** The dashboard's message log, a signed-in owner's first pages, through the real plugin and its session hook. */
+async function dashboardLog(store: Store, clock: ManualClock, accountId: string): Promise<string[]> {
+  const app = Fastify();
+  await app.register(
+    (pages) =>
+      dashboard(pages, {
+        store,
+        clock,
+        throttle: new MemoryRateLimitStore(() => clock.now()),
+        sessions: { lifetimeMs: 3600_000, idleMs: 3600_000 },
+        prices: {},
+        testMessages: [],
+        checkWebhookUrl: async () => undefined,
+      }),
+    { prefix: '/dashboard' },
+  );
+  const { token } = await inviteUser(store, clock, { accountId, email: 'bench@example.com', role: 'owner', invitedBy: null, ip: null });
+  const password = 'a bench password';
+  await acceptInvitation(store, clock, token, password, '127.0.0.1');
+  const signed = await signIn(
+    { store, clock, throttle: new MemoryRateLimitStore(), sessions: { lifetimeMs: 3600_000, idleMs: 3600_000 } },
+    { email: 'bench@example.com', password, ip: '127.0.0.1', userAgent: 'bench' },
+  );
+  if (!signed.ok) throw new Error('sign-in failed');
+  const lines = ['| dashboard page | p50 ms | p95 ms | bytes |', '|---|---|---|---|'];
+  for (const url of [
+    '/dashboard/messages',
+    '/dashboard/messages?status=failed',
+    '/dashboard/messages?channel=email&page=2',
+    '/dashboard',
+  ]) {
+    const times: number[] = [];
+    let bytes = 0;
+    for (let i = 0; i < rounds; i++) {
+      const t0 = performance.now();
+      const response = await app.inject({ method: 'GET', url, headers: { cookie: `herald_session=${signed.token}` } });
+      times.push(performance.now() - t0);
+      if (response.statusCode !== 200) throw new Error(`${url} answered ${response.statusCode}`);
+      bytes = response.body.length;
+    }
+    times.sort((a, b) => a - b);
+    lines.push(`| ${url} | ${percentile(times, 50).toFixed(2)} | ${percentile(times, 95).toFixed(2)} | ${bytes} |`);
+  }
+  await app.close();
+  return lines;
 }
 
 await main();

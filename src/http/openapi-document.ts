@@ -69,9 +69,12 @@ const RATE_LIMIT = {
   'RateLimit-Remaining': header('Requests left in the burst now.', { type: 'integer' }),
   'RateLimit-Reset': header('Seconds until the burst is whole again.', { type: 'integer' }),
 };
-const RETRY_AFTER = header('Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE).', {
-  type: 'integer',
-});
+const RETRY_AFTER = header(
+  'Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE.',
+  {
+    type: 'integer',
+  },
+);
 const REPLAYED = header('`true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one.', {
   type: 'string',
   enum: ['true'],

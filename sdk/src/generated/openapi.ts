@@ -1849,7 +1849,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -1979,7 +1979,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2108,7 +2108,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2249,7 +2249,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2296,7 +2296,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2441,7 +2441,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2488,7 +2488,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2643,7 +2643,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2789,7 +2789,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -2940,7 +2940,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -2987,7 +2987,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -3128,7 +3128,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -3175,7 +3175,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -3316,7 +3316,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3460,7 +3460,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3603,7 +3603,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -3650,7 +3650,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -3796,7 +3796,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -3962,7 +3962,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4101,7 +4101,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -4148,7 +4148,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -4290,7 +4290,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -4337,7 +4337,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -4483,7 +4483,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4653,7 +4653,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4815,7 +4815,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -4965,7 +4965,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5012,7 +5012,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5136,7 +5136,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5266,7 +5266,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5313,7 +5313,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5434,7 +5434,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5550,7 +5550,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5597,7 +5597,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -5743,7 +5743,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -5891,7 +5891,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6023,7 +6023,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6070,7 +6070,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6233,7 +6233,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     [name: string]: unknown;
                 };
@@ -6367,7 +6367,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6414,7 +6414,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6556,7 +6556,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6603,7 +6603,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6737,7 +6737,7 @@ export interface operations {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
                     "X-Request-Id"?: string;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
@@ -6784,7 +6784,7 @@ export interface operations {
                     "RateLimit-Remaining"?: number;
                     /** @description Seconds until the burst is whole again. */
                     "RateLimit-Reset"?: number;
-                    /** @description Seconds to wait before sending the request again (on a 409, with IDEMPOTENCY_KEY_IN_USE). */
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
