@@ -169,7 +169,10 @@ export interface CreditsPort {
   captureMany(captures: ReadonlyArray<{ accountId: string; micros: number; messageId: string; at: number }>): Promise<void>;
   /** Gives a reservation back (failure before acceptance, or cancel). */
   release(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
+  /** Every movement of the account, oldest first. */
   ledger(accountId: string): Promise<LedgerEntry[]>;
+  /** Up to `limit` movements, newest first, strictly before the `before` entry (its time and id) when given. */
+  ledgerPage(query: { accountId: string; before?: { at: number; id: string } | undefined; limit: number }): Promise<LedgerEntry[]>;
 }
 
 export interface MessagesPort {

@@ -12,6 +12,7 @@ import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
 import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
 import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
+import { creditsPages } from './pages/credits.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
 import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
@@ -158,4 +159,5 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(credentialsPages, deps);
   await app.register(webhooksPages, deps);
   await app.register(sendPages, deps);
+  await app.register(creditsPages, deps);
 }

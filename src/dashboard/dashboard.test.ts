@@ -171,6 +171,42 @@ describeEachDialect('the dashboard', (dialect) => {
     });
   });
 
+  describe('credits', () => {
+    it('pages the ledger newest first without skipping or repeating a row, and exports all of it as CSV', async () => {
+      const account = await t.createAccount({ credits: 100 });
+      const { visitor } = await signedIn(account, 'viewer');
+      await t.store.transaction((tx) =>
+        tx.credits.topUp(account.account.id, 5_000_000, t.clock.now(), '=HYPERLINK("http://evil.example")'),
+      );
+      const token = await t.tokenFor(account);
+      const recipients = Array.from({ length: 60 }, (_, i) => `+1415555${String(1000 + i)}`);
+      expect((await t.call('POST', '/v1/sms/bulk', token, { recipients, message: 'ledger' })).statusCode).toBe(200);
+      const ledger = await t.store.credits.ledger(account.account.id);
+      expect(ledger).toHaveLength(62);
+
+      const ids = (body: string) => [...body.matchAll(/data-testid="ledger-entry"/g)].length;
+      const first = await visitor.get('/dashboard/credits');
+      expect(ids(first.body)).toBe(50);
+      expect(first.body).toContain('Held for a message');
+      const older = /href="(\/dashboard\/credits\?before=[^"]+)"/.exec(first.body)?.[1];
+      expect(older).toBeDefined();
+      const second = await visitor.get(older ?? '');
+      expect(ids(second.body)).toBe(12);
+      expect(second.body).toContain('Credits added');
+      expect(second.body).not.toContain('Older →');
+
+      const csv = await visitor.get('/dashboard/credits.csv');
+      expect(csv.statusCode).toBe(200);
+      expect(csv.headers['content-type']).toBe('text/csv; charset=utf-8');
+      expect(csv.headers['content-disposition']).toMatch(/^attachment; filename="herald-ledger-acc_\w+-\d{4}-\d{2}-\d{2}\.csv"$/);
+      const lines = csv.body.trimEnd().split('\r\n');
+      expect(lines[0]).toBe('id,created_at,kind,credits_delta,reserved_delta,message_id,note');
+      expect(new Set(lines.slice(1).map((line) => line.split(',')[0]))).toEqual(new Set(ledger.map((e) => e.id)));
+      expect(csv.body).toContain(`"'=HYPERLINK(""http://evil.example"")"`);
+      expect((await visitor.get('/dashboard/credits?before=nonsense')).statusCode).toBe(200);
+    });
+  });
+
   describe('webhooks', () => {
     it('registers a webhook from the form, refuses a bad one in words, and keeps viewers and other accounts out', async () => {
       const account = await t.createAccount();

@@ -16,6 +16,7 @@ const NAV: ReadonlyArray<[path: string, label: string]> = [
   ['/dashboard', 'Overview'],
   ['/dashboard/messages', 'Messages'],
   ['/dashboard/send', 'Send a test message'],
+  ['/dashboard/credits', 'Credits'],
   ['/dashboard/credentials', 'API credentials'],
   ['/dashboard/webhooks', 'Webhooks'],
   ['/dashboard/security', 'Security'],

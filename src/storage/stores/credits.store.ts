@@ -6,6 +6,7 @@ import type { CreditsPort } from '../../core/ports.js';
 import { type Capabilities, type Executor, isPostgres } from '../database.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
+import type { CreditLedgerTable } from '../schema.js';
 
 /**
  * Balance columns and ledger rows move together, always inside the caller's transaction, so the
@@ -15,6 +16,17 @@ function assertAmount(micros: number): void {
   if (!Number.isSafeInteger(micros) || micros < 0)
     throw new Error(`a credit movement must be a non-negative whole number of micro-credits (got ${micros})`);
 }
+
+const toLedgerEntry = (row: CreditLedgerTable): LedgerEntry => ({
+  id: row.id,
+  accountId: row.account_id,
+  kind: row.kind,
+  creditsDeltaMicros: row.credits_delta,
+  reservedDeltaMicros: row.reserved_delta,
+  messageId: row.message_id,
+  note: row.note,
+  createdAt: row.created_at,
+});
 
 /** One movement as a ledger row: its deltas follow from its kind (accounts/ledger.ts). */
 function ledgerRow(accountId: string, kind: LedgerKind, micros: number, messageId: string | null, at: number, note: string | null) {
@@ -222,18 +234,17 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
         .orderBy('created_at')
         .orderBy('id')
         .execute();
-      return rows.map(
-        (row): LedgerEntry => ({
-          id: row.id,
-          accountId: row.account_id,
-          kind: row.kind,
-          creditsDeltaMicros: row.credits_delta,
-          reservedDeltaMicros: row.reserved_delta,
-          messageId: row.message_id,
-          note: row.note,
-          createdAt: row.created_at,
-        }),
-      );
+      return rows.map(toLedgerEntry);
+    },
+    async ledgerPage({ accountId, before, limit }) {
+      let query = db.selectFrom('credit_ledger').selectAll().where('account_id', '=', accountId);
+      if (before) {
+        query = query.where((eb) =>
+          eb.or([eb('created_at', '<', before.at), eb.and([eb('created_at', '=', before.at), eb('id', '<', before.id)])]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('id', 'desc').limit(limit).execute();
+      return rows.map(toLedgerEntry);
     },
   };
 }
