@@ -77,6 +77,7 @@ function printDemoAccount(out: NodeJS.WritableStream, { account, clientId, clien
       `    curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`,
       '',
       `  API reference: ${base}/docs`,
+      `  Dashboard: ${base}/dashboard (invite yourself: npm run herald -- users invite ${account.id} you@example.com --role owner)`,
       '',
     ].join('\n'),
   );

@@ -89,6 +89,15 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     const records = server.logRecords();
     expect(records.find((r) => r.msg === 'created the demo account')).toMatchObject({ client_id: demo.clientId });
     for (const record of records) expect(JSON.stringify(record)).not.toContain(demo.clientSecret);
+
+    // The dashboard line: its invite command, run as printed, gives a link that opens the page to choose a password.
+    const invite = `npm run herald -- users invite ${demo.accountId} you@example.com --role owner`;
+    expect(out).toContain(`Dashboard: ${server.url}/dashboard (invite yourself: ${invite})`);
+    const invited = await runCliOk(['users', 'invite', demo.accountId, 'you@example.com', '--role', 'owner', '--json'], env);
+    const link = new URL(JSON.parse(invited.stdout).link);
+    const page = await fetch(`${server.url}${link.pathname}`);
+    expect(page.status).toBe(200);
+    expect(await page.text()).toContain('Choose your password');
   });
 
   it('answers /healthz and /readyz', async () => {

@@ -4,9 +4,9 @@ import { BalanceLimitError, MAX_BALANCE_MICROS } from '../../core/credits.js';
 import { newLedgerEntryId } from '../../core/ids.js';
 import type { CreditsPort } from '../../core/ports.js';
 import { type Capabilities, type Executor, isPostgres } from '../database.js';
+import type { CreditLedgerTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
-import type { CreditLedgerTable } from '../schema.js';
 
 /**
  * Balance columns and ledger rows move together, always inside the caller's transaction, so the
