@@ -171,6 +171,36 @@ describeEachDialect('the dashboard', (dialect) => {
     });
   });
 
+  describe('users', () => {
+    it('lets an owner invite a person with a role (the link shown once works), and nobody else', async () => {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account, 'owner');
+      await visitor.get('/dashboard/security');
+      const email = `invited-${dialect}@example.com`;
+      const page = await visitor.post('/dashboard/security/invitations', { email, role: 'developer' });
+      expect(page.statusCode).toBe(200);
+      const link = /data-testid="invitation-link">([^<]+)</.exec(page.body)?.[1] ?? '';
+      expect(link).toMatch(/^http:\/\/localhost(:\d+)?\/dashboard\/invitations\/inv_[\w-]{43}$/);
+      const joining = new Visitor(t);
+      const path = new URL(link).pathname;
+      await joining.get(path);
+      expect((await joining.post(path, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(303);
+      expect(await t.store.users.findUserByEmail(email)).toMatchObject({ accountId: account.account.id, role: 'developer' });
+      expect((await visitor.get('/dashboard/security')).body).not.toContain(link);
+
+      const again = await visitor.post('/dashboard/security/invitations', { email, role: 'viewer' });
+      expect(again.statusCode).toBe(422);
+      expect(again.body).toContain('already signs in to Herald');
+      expect((await visitor.post('/dashboard/security/invitations', { email: 'not an address', role: 'viewer' })).statusCode).toBe(422);
+      expect((await visitor.post('/dashboard/security/invitations', { email: 'x@example.com', role: 'admin' })).statusCode).toBe(422);
+
+      const developer = (await signedIn(account, 'developer')).visitor;
+      await developer.get('/dashboard/security');
+      expect((await developer.post('/dashboard/security/invitations', { email: 'y@example.com', role: 'owner' })).statusCode).toBe(403);
+      expect(await t.store.users.listInvitations(account.account.id)).toHaveLength(0);
+    });
+  });
+
   describe('credits', () => {
     it('pages the ledger newest first without skipping or repeating a row, and exports all of it as CSV', async () => {
       const account = await t.createAccount({ credits: 100 });

@@ -3,12 +3,12 @@ import { balanceOf } from '../../core/accounts/account.js';
 import { parseIpRule } from '../../core/accounts/ip-allow-list.js';
 import { MESSAGE_STATUSES } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
-import { audit } from '../../core/users/manage-users.js';
-import { can } from '../../core/users/user.js';
+import { audit, inviteUser } from '../../core/users/manage-users.js';
+import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
 import { credits, when } from '../views/format.js';
-import { ActionButton, field } from '../views/forms.js';
+import { ActionButton, field, problemsOf } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
@@ -70,7 +70,12 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     );
   });
 
-  const securityPage = async (request: FastifyRequest, reply: FastifyReply, problem?: string) => {
+  const securityPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    problem?: string,
+    invited?: { email: string; link: string },
+  ) => {
     const { account, user } = viewerOf(request);
     const [users, invitations, entries, rules] = await Promise.all([
       deps.store.users.listUsers(account.id),
@@ -150,6 +155,40 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
                 ))}
             </tbody>
           </table>
+          {invited && (
+            <div class="secret">
+              <Notice kind="success">
+                {invited.email} is invited. Send them this link: it works once, for 24 hours, and is shown only now.
+              </Notice>
+              <p class="copyable">
+                <code id="invitation-link" data-testid="invitation-link">
+                  {invited.link}
+                </code>
+                <button type="button" data-copy="invitation-link">
+                  Copy
+                </button>
+              </p>
+            </div>
+          )}
+          {allowed && (
+            <form method="post" action="/dashboard/security/invitations" class="inline">
+              <input type="hidden" name="_csrf" value={frame.csrf} />
+              <label>
+                Email <input type="email" name="email" required maxLength={320} />
+              </label>{' '}
+              <label>
+                Role{' '}
+                <select name="role">
+                  {ROLES.map((role) => (
+                    <option key={role} value={role} selected={role === 'developer'}>
+                      {role}
+                    </option>
+                  ))}
+                </select>
+              </label>{' '}
+              <button type="submit">Invite</button>
+            </form>
+          )}
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Audit log</h2>
@@ -182,6 +221,35 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
   };
 
   app.get('/security', (request, reply) => securityPage(request, reply));
+
+  app.post('/security/invitations', async (request, reply) => {
+    const { account, user } = viewerOf(request);
+    if (!can(user.role, 'security.manage')) {
+      reply.code(403);
+      return securityPage(request, reply, `Your role (${user.role}) cannot invite people. Ask an owner of the account.`);
+    }
+    const role = field(request.body, 'role', 20);
+    if (!isRole(role)) {
+      reply.code(422);
+      return securityPage(request, reply, `Choose a role: ${ROLES.join(', ')}.`);
+    }
+    let invited: Awaited<ReturnType<typeof inviteUser>>;
+    try {
+      invited = await inviteUser(deps.store, deps.clock, {
+        accountId: account.id,
+        email: field(request.body, 'email', 320),
+        role,
+        invitedBy: user.id,
+        ip: request.ip,
+      });
+    } catch (error) {
+      reply.code(422);
+      return securityPage(request, reply, problemsOf(error).join(' '));
+    }
+    // The page's own address: the link works where the person who invites is looking.
+    const link = `${request.protocol}://${request.host}/dashboard/invitations/${invited.token}`;
+    return securityPage(request, reply, undefined, { email: invited.invitation.email, link });
+  });
 
   /** An allow-list change by an owner, with its audit row in the same transaction. */
   const changeRules = (path: string, run: (accountId: string, rule: string, tx: Store) => Promise<string | undefined>, action: string) =>
