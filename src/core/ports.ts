@@ -6,7 +6,7 @@ import type { Channel } from './ids.js';
 import type { MessageTrail } from './message-trail.js';
 import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
-import type { AuditEntry, Invitation, User, UserSession } from './users/user.js';
+import type { AuditEntry, Invitation, Role, User, UserSession } from './users/user.js';
 
 /**
  * What the domain needs from the store. storage/ implements it on Kysely for SQLite and
@@ -615,6 +615,14 @@ export interface UsersPort {
   findSession(tokenHash: string): Promise<UserSession | undefined>;
   touchSession(tokenHash: string, at: number): Promise<void>;
   deleteSession(tokenHash: string): Promise<void>;
+  /** The account's sessions still alive at `now` (not expired), most recently seen first, each with the hash that names it. */
+  listSessions(accountId: string, now: number): Promise<Array<UserSession & { tokenHash: string }>>;
+  /** Ends every session of the user (removed, or signed out everywhere). */
+  deleteSessionsOf(userId: string): Promise<void>;
+  /** Gives a user another role; whether the user exists in the account. */
+  setRole(accountId: string, userId: string, role: Role): Promise<boolean>;
+  /** Removes a user (their sessions first); whether the user existed in the account. */
+  deleteUser(accountId: string, userId: string): Promise<boolean>;
   appendAudit(entry: AuditEntry): Promise<void>;
   /** The account's audit log, newest first. */
   listAudit(accountId: string, limit: number): Promise<AuditEntry[]>;

@@ -201,6 +201,49 @@ describeEachDialect('the dashboard', (dialect) => {
     });
   });
 
+  it("changes roles and removes users, never the last owner, and ends sessions: an owner's any, a user's own", async () => {
+    const account = await t.createAccount();
+    const owner = await signedIn(account, 'owner');
+    const dev = await signedIn(account, 'developer');
+    const devUser = await t.store.users.findUserByEmail(dev.email);
+    const ownerUser = await t.store.users.findUserByEmail(owner.email);
+    await owner.visitor.get('/dashboard/security');
+    const lastOwner = await owner.visitor.post(`/dashboard/security/users/${ownerUser?.id}/role`, { role: 'viewer' });
+    expect(lastOwner.statusCode).toBe(409);
+    expect(lastOwner.body).toContain('at least one owner');
+    expect((await owner.visitor.post(`/dashboard/security/users/${ownerUser?.id}/remove`)).statusCode).toBe(409);
+
+    expect((await owner.visitor.post(`/dashboard/security/users/${devUser?.id}/role`, { role: 'viewer' })).statusCode).toBe(303);
+    await dev.visitor.get('/dashboard/credentials');
+    const [client] = await t.store.accounts.listClients(account.account.id);
+    // The new role holds at once, in the session already open.
+    expect(
+      (await dev.visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, { secret_of: String(client?.createdAt) })).statusCode,
+    ).toBe(403);
+    await dev.visitor.get('/dashboard/security');
+    expect((await dev.visitor.post(`/dashboard/security/users/${ownerUser?.id}/remove`)).statusCode).toBe(403);
+
+    // A second browser of the viewer: the viewer may end it; may not end the owner's (404, as another account's).
+    const secondBrowser = new Visitor(t);
+    await secondBrowser.get('/dashboard/sign-in');
+    await secondBrowser.post('/dashboard/sign-in', { email: dev.email, password: PASSWORD });
+    const sessions = await t.store.users.listSessions(account.account.id, t.clock.now());
+    const ofOwner = sessions.find((x) => x.userId === ownerUser?.id);
+    const page = await dev.visitor.get('/dashboard/security');
+    const hashes = [...page.body.matchAll(/name="session" value="([0-9a-f]{64})"/g)].map((m) => m[1]);
+    expect(hashes).toHaveLength(1); // only the viewer's other browser is offered
+    expect((await dev.visitor.post('/dashboard/security/sessions/end', { session: ofOwner?.tokenHash ?? '' })).statusCode).toBe(404);
+    expect((await dev.visitor.post('/dashboard/security/sessions/end', { session: hashes[0] ?? '' })).statusCode).toBe(303);
+    expect((await secondBrowser.get('/dashboard')).statusCode).toBe(303);
+
+    // Removed: the user's open session ends with it.
+    expect((await owner.visitor.post(`/dashboard/security/users/${devUser?.id}/remove`)).statusCode).toBe(303);
+    expect((await dev.visitor.get('/dashboard')).statusCode).toBe(303);
+    expect(await t.store.users.findUserByEmail(dev.email)).toBeUndefined();
+    const actions = (await t.store.users.listAudit(account.account.id, 50)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.role_changed', 'session.ended', 'user.removed']));
+  });
+
   describe('credits', () => {
     it('pages the ledger newest first without skipping or repeating a row, and exports all of it as CSV', async () => {
       const account = await t.createAccount({ credits: 100 });

@@ -108,3 +108,51 @@ export async function acceptInvitation(store: Store, clock: Clock, token: string
     return { ok: true as const, user };
   });
 }
+
+/** Who changes something, for the audit log. */
+export interface Actor {
+  userId: string;
+  ip: string;
+}
+
+const LAST_OWNER = 'An account keeps at least one owner: make another user owner first.';
+
+/** Whether the account would still have an owner once `userId` is no longer one. */
+async function ownerRemains(tx: Store, accountId: string, userId: string): Promise<boolean> {
+  return (await tx.users.listUsers(accountId)).some((u) => u.role === 'owner' && u.id !== userId);
+}
+
+/** Gives a user of the account another role; refused (a problem in words) when it would leave the account without an owner. */
+export async function changeRole(store: Store, clock: Clock, accountId: string, userId: string, role: Role, by: Actor): Promise<string | undefined> {
+  return store.transaction(async (tx) => {
+    const user = await tx.users.findUser(userId);
+    if (!user || user.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such user.');
+    if (user.role === role) return undefined;
+    if (user.role === 'owner' && !(await ownerRemains(tx, accountId, userId))) return LAST_OWNER;
+    await tx.users.setRole(accountId, userId, role);
+    await audit(tx, { accountId, actor: by.userId, action: 'user.role_changed', target: `${user.email} (${user.role} → ${role})`, ip: by.ip, at: clock.now() });
+    return undefined;
+  });
+}
+
+/** Removes a user of the account and ends their sessions everywhere; refused when they are its last owner. */
+export async function removeUser(store: Store, clock: Clock, accountId: string, userId: string, by: Actor): Promise<string | undefined> {
+  return store.transaction(async (tx) => {
+    const user = await tx.users.findUser(userId);
+    if (!user || user.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such user.');
+    if (user.role === 'owner' && !(await ownerRemains(tx, accountId, userId))) return LAST_OWNER;
+    await tx.users.deleteUser(accountId, userId);
+    await audit(tx, { accountId, actor: by.userId, action: 'user.removed', target: `${user.email} (${user.role})`, ip: by.ip, at: clock.now() });
+    return undefined;
+  });
+}
+
+/** Ends one session of the account (named by its hash, as the Security page lists it). */
+export async function endSession(store: Store, clock: Clock, accountId: string, sessionHash: string, by: Actor): Promise<void> {
+  await store.transaction(async (tx) => {
+    const session = await tx.users.findSession(sessionHash);
+    if (!session || session.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such session.');
+    await tx.users.deleteSession(sessionHash);
+    await audit(tx, { accountId, actor: by.userId, action: 'session.ended', target: `${session.userId} from ${session.ip}`, ip: by.ip, at: clock.now() });
+  });
+}

@@ -3,7 +3,7 @@ import { balanceOf } from '../../core/accounts/account.js';
 import { parseIpRule } from '../../core/accounts/ip-allow-list.js';
 import { MESSAGE_STATUSES } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
-import { audit, inviteUser } from '../../core/users/manage-users.js';
+import { type Actor, audit, changeRole, endSession, inviteUser, removeUser, tokenHash } from '../../core/users/manage-users.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
@@ -77,12 +77,14 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     invited?: { email: string; link: string },
   ) => {
     const { account, user } = viewerOf(request);
-    const [users, invitations, entries, rules] = await Promise.all([
+    const [users, invitations, entries, rules, sessions] = await Promise.all([
       deps.store.users.listUsers(account.id),
       deps.store.users.listInvitations(account.id),
       deps.store.users.listAudit(account.id, 100),
       deps.store.accounts.ipRules(account.id),
+      deps.store.users.listSessions(account.id, deps.clock.now()),
     ]);
+    const currentHash = tokenHash(viewerOf(request).sessionToken);
     const allowed = can(user.role, 'security.manage');
     const frame = frameOf(request, reply, '/dashboard/security');
     const emails = new Map(users.map((u) => [u.id, u.email]));
@@ -134,14 +136,43 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
                 <th scope="col">Email</th>
                 <th scope="col">Role</th>
                 <th scope="col">Since</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
               </tr>
             </thead>
             <tbody>
-              {users.map((user) => (
-                <tr key={user.id}>
-                  <td>{user.email}</td>
-                  <td>{user.role}</td>
-                  <td>{when(user.createdAt)}</td>
+              {users.map((person) => (
+                <tr key={person.id}>
+                  <td>{person.email}</td>
+                  <td>
+                    {allowed ? (
+                      <form method="post" action={`/dashboard/security/users/${person.id}/role`} class="inline">
+                        <input type="hidden" name="_csrf" value={frame.csrf} />
+                        <select name="role" aria-label={`Role of ${person.email}`}>
+                          {ROLES.map((role) => (
+                            <option key={role} value={role} selected={role === person.role}>
+                              {role}
+                            </option>
+                          ))}
+                        </select>
+                        <button type="submit">Change</button>
+                      </form>
+                    ) : (
+                      person.role
+                    )}
+                  </td>
+                  <td>{when(person.createdAt)}</td>
+                  <td>
+                    {allowed && (
+                      <ActionButton
+                        action={`/dashboard/security/users/${person.id}/remove`}
+                        csrf={frame.csrf}
+                        label={`Remove ${person.email}`}
+                        kind="danger"
+                      />
+                    )}
+                  </td>
                 </tr>
               ))}
               {invitations
@@ -151,6 +182,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
                     <td>{invitation.email}</td>
                     <td>{invitation.role}</td>
                     <td>invited, until {when(invitation.expiresAt)}</td>
+                    <td />
                   </tr>
                 ))}
             </tbody>
@@ -190,6 +222,47 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
             </form>
           )}
         </section>
+        <section aria-labelledby="sessions">
+          <h2 id="sessions">Signed-in sessions</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Who</th>
+                <th scope="col">From</th>
+                <th scope="col">Browser</th>
+                <th scope="col">Signed in</th>
+                <th scope="col">Last seen</th>
+                <th scope="col">
+                  <span class="visually-hidden">Actions</span>
+                </th>
+              </tr>
+            </thead>
+            <tbody>
+              {sessions.map((session) => (
+                <tr key={session.tokenHash} data-testid="session">
+                  <td>
+                    {emails.get(session.userId) ?? session.userId}
+                    {session.tokenHash === currentHash ? ' (this browser)' : ''}
+                  </td>
+                  <td>{session.ip}</td>
+                  <td class="summary">{session.userAgent}</td>
+                  <td>{when(session.createdAt)}</td>
+                  <td>{when(session.lastSeenAt)}</td>
+                  <td>
+                    {(allowed || session.userId === user.id) && session.tokenHash !== currentHash && (
+                      <ActionButton
+                        action="/dashboard/security/sessions/end"
+                        csrf={frame.csrf}
+                        label="End"
+                        fields={{ session: session.tokenHash }}
+                      />
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Audit log</h2>
           <table>
@@ -221,6 +294,45 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
   };
 
   app.get('/security', (request, reply) => securityPage(request, reply));
+
+  /** An owner's change to a user: done, or the page again with the reason it was refused. */
+  const userChange = (
+    path: string,
+    run: (accountId: string, userId: string, request: FastifyRequest, actor: Actor) => Promise<string | undefined>,
+  ) =>
+    app.post<{ Params: { id: string } }>(path, async (request, reply) => {
+      const { account, user } = viewerOf(request);
+      if (!can(user.role, 'security.manage')) {
+        reply.code(403);
+        return securityPage(request, reply, `Your role (${user.role}) cannot change users. Ask an owner of the account.`);
+      }
+      const problem = await run(account.id, request.params.id, request, { userId: user.id, ip: request.ip });
+      if (problem) {
+        reply.code(409);
+        return securityPage(request, reply, problem);
+      }
+      return reply.redirect('/dashboard/security', 303);
+    });
+  userChange('/security/users/:id/role', async (accountId, userId, request, actor) => {
+    const role = field(request.body, 'role', 20);
+    if (!isRole(role)) return `Choose a role: ${ROLES.join(', ')}.`;
+    return changeRole(deps.store, deps.clock, accountId, userId, role, actor);
+  });
+  userChange('/security/users/:id/remove', (accountId, userId, _request, actor) =>
+    removeUser(deps.store, deps.clock, accountId, userId, actor),
+  );
+
+  app.post('/security/sessions/end', async (request, reply) => {
+    const { account, user } = viewerOf(request);
+    const hash = field(request.body, 'session', 64);
+    const session = await deps.store.users.findSession(hash);
+    // Owners end anyone's session; others only their own. Another account's is not found.
+    if (!session || session.accountId !== account.id || (!can(user.role, 'security.manage') && session.userId !== user.id)) {
+      return reply.callNotFound();
+    }
+    await endSession(deps.store, deps.clock, account.id, hash, { userId: user.id, ip: request.ip });
+    return reply.redirect('/dashboard/security', 303);
+  });
 
   app.post('/security/invitations', async (request, reply) => {
     const { account, user } = viewerOf(request);

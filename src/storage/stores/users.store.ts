@@ -129,6 +129,29 @@ export function usersStore(db: Executor): UsersPort {
     async deleteSession(tokenHash) {
       await db.deleteFrom('user_sessions').where('token_hash', '=', tokenHash).execute();
     },
+    async listSessions(accountId, now) {
+      const rows = await db
+        .selectFrom('user_sessions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('expires_at', '>', now)
+        .orderBy('last_seen_at', 'desc')
+        .limit(200)
+        .execute();
+      return rows.map((row) => Object.assign(toSession(row), { tokenHash: row.token_hash }));
+    },
+    async deleteSessionsOf(userId) {
+      await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+    },
+    async setRole(accountId, userId, role) {
+      const result = await db.updateTable('users').set({ role }).where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+    async deleteUser(accountId, userId) {
+      await db.deleteFrom('user_sessions').where('user_id', '=', userId).where('account_id', '=', accountId).execute();
+      const result = await db.deleteFrom('users').where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
     async appendAudit(entry) {
       await db
         .insertInto('audit_log')
