@@ -602,8 +602,14 @@ export interface WebhooksPort {
 export interface UsersPort {
   insertUser(user: User, passwordHash: string): Promise<void>;
   findUser(userId: string): Promise<User | undefined>;
-  /** The user an address signs in as, with the password hash to check. */
-  findUserByEmail(email: string): Promise<(User & { passwordHash: string }) | undefined>;
+  /** The user an address signs in as, with the password hash and TOTP secret to check. */
+  findUserByEmail(email: string): Promise<(User & { passwordHash: string; totpSecret: string | null }) | undefined>;
+  /** The user's TOTP secret, to check a code with; null when two-step sign-in is off. */
+  totpSecretOf(userId: string): Promise<string | null>;
+  /** Turns two-step sign-in on (a secret) or off (null). */
+  setTotpSecret(userId: string, secret: string | null): Promise<void>;
+  /** Records that a code of time step `step` was used, if no code of this step or a later one was: whether it was. */
+  takeTotpStep(userId: string, step: number): Promise<boolean>;
   listUsers(accountId: string): Promise<User[]>;
   insertInvitation(tokenHash: string, invitation: Invitation): Promise<void>;
   findInvitation(tokenHash: string): Promise<Invitation | undefined>;

@@ -4,6 +4,7 @@ import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import { inviteUser } from '../core/users/manage-users.js';
+import { totpCode } from '../core/users/totp.js';
 import type { Role } from '../core/users/user.js';
 import { CONTENT_SECURITY_POLICY } from './dashboard.plugin.js';
 
@@ -242,6 +243,42 @@ describeEachDialect('the dashboard', (dialect) => {
     expect(await t.store.users.findUserByEmail(dev.email)).toBeUndefined();
     const actions = (await t.store.users.listAudit(account.account.id, 50)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['user.role_changed', 'session.ended', 'user.removed']));
+  });
+
+  it('turns on two-step sign-in with a code from the app; then sign-in needs a fresh code, each working once; a code turns it off', async () => {
+    const account = await t.createAccount();
+    const { visitor, email } = await signedIn(account, 'viewer');
+    await visitor.get('/dashboard/security');
+    const setup = await visitor.post('/dashboard/security/two-step/start');
+    const secret = /data-testid="totp-secret">([A-Z2-7]+)</.exec(setup.body)?.[1] ?? '';
+    expect(secret).toMatch(/^[A-Z2-7]{32}$/);
+    expect((await visitor.post('/dashboard/security/two-step/on', { secret, code: '000000' })).statusCode).toBe(422);
+    expect((await visitor.post('/dashboard/security/two-step/on', { secret, code: totpCode(secret, t.clock.now()) })).statusCode).toBe(303);
+    expect((await t.store.users.findUserByEmail(email))?.twoStep).toBe(true);
+
+    const signIn = async (code?: string) => {
+      const browser = new Visitor(t);
+      await browser.get('/dashboard/sign-in');
+      return browser.post('/dashboard/sign-in', { email, password: PASSWORD, ...(code !== undefined ? { code } : {}) });
+    };
+    const missing = await signIn();
+    expect(missing.statusCode).toBe(401);
+    expect(missing.body).toContain('enter the current 6-digit code');
+    // The code that turned it on was used: it does not sign in. The next step's does, once.
+    expect((await signIn(totpCode(secret, t.clock.now()))).statusCode).toBe(401);
+    t.clock.advance(30_000);
+    const code = totpCode(secret, t.clock.now());
+    expect((await signIn(code)).statusCode).toBe(303);
+    expect((await signIn(code)).statusCode).toBe(401);
+
+    t.clock.advance(30_000);
+    await visitor.get('/dashboard/security');
+    expect((await visitor.post('/dashboard/security/two-step/off', { code: '123456' })).statusCode).toBe(422);
+    expect((await visitor.post('/dashboard/security/two-step/off', { code: totpCode(secret, t.clock.now()) })).statusCode).toBe(303);
+    t.clock.advance(180_000); // the failed attempts above refill
+    expect((await signIn()).statusCode).toBe(303);
+    const actions = (await t.store.users.listAudit(account.account.id, 50)).map((e) => e.action);
+    expect(actions).toEqual(expect.arrayContaining(['user.two_step_on', 'user.two_step_off']));
   });
 
   describe('credits', () => {

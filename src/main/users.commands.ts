@@ -1,7 +1,7 @@
 import { type Command, InvalidArgumentError } from 'commander';
 import { toIso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { inviteUser } from '../core/users/manage-users.js';
+import { audit, inviteUser, normalizeEmail } from '../core/users/manage-users.js';
 import { isRole, ROLES } from '../core/users/user.js';
 import type { CommandKit } from './whatsapp.commands.js';
 
@@ -55,6 +55,28 @@ export function addUsersCommands(program: Command, kit: CommandKit): void {
           `Invited ${invited.invitation.email} to ${account.name} as ${invited.invitation.role}. Send them this link (it works once, until ${toIso(invited.invitation.expiresAt)}):`,
         );
         out(link);
+      }),
+    );
+  users
+    .command('two-step-off')
+    .description('turn off two-step sign-in for a person who lost their authenticator app (they sign in with the password alone)')
+    .argument('<email>', 'the address they sign in with')
+    .action((email: string) =>
+      withServices(async (services) => {
+        const user = await services.store.users.findUserByEmail(normalizeEmail(email));
+        if (!user) throw usageError(`no user signs in as ${email}`);
+        await services.store.transaction(async (tx) => {
+          await tx.users.setTotpSecret(user.id, null);
+          await audit(tx, {
+            accountId: user.accountId,
+            actor: 'operator',
+            action: 'user.two_step_off',
+            target: user.email,
+            ip: null,
+            at: services.clock.now(),
+          });
+        });
+        out(`Two-step sign-in is off for ${user.email}; they can turn it on again from the Security page.`);
       }),
     );
 }

@@ -250,6 +250,10 @@ export interface UsersTable {
   role: string;
   /** scrypt, in the self-describing form of core/users/passwords.ts. */
   password_hash: string;
+  /** Base32 TOTP secret once two-step sign-in is on; null otherwise. */
+  totp_secret: string | null;
+  /** The last TOTP time step a code was accepted for (no code works twice). */
+  totp_last_step: number | null;
   created_at: number;
 }
 

@@ -1,7 +1,7 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, expect, it, vi } from 'vitest';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
-import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCliOk, startServer } from '../process.js';
+import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCli, runCliOk, startServer } from '../process.js';
 import { AUTH_METHODS, api, fetchToken, postForm, tokenRequest } from './api.js';
 
 /**
@@ -98,6 +98,9 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     const page = await fetch(`${server.url}${link.pathname}`);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Choose your password');
+    const unknown = await runCli(['users', 'two-step-off', 'nobody@example.com'], env);
+    expect(unknown.code).toBe(1);
+    expect(unknown.stderr).toContain('no user signs in as nobody@example.com');
   });
 
   it('answers /healthz and /readyz', async () => {

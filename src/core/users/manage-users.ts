@@ -94,6 +94,7 @@ export async function acceptInvitation(store: Store, clock: Clock, token: string
       accountId: invitation.accountId,
       email: invitation.email,
       role: invitation.role,
+      twoStep: false,
       createdAt: now,
     };
     await tx.users.insertUser(user, passwordHash);
@@ -123,14 +124,28 @@ async function ownerRemains(tx: Store, accountId: string, userId: string): Promi
 }
 
 /** Gives a user of the account another role; refused (a problem in words) when it would leave the account without an owner. */
-export async function changeRole(store: Store, clock: Clock, accountId: string, userId: string, role: Role, by: Actor): Promise<string | undefined> {
+export async function changeRole(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  userId: string,
+  role: Role,
+  by: Actor,
+): Promise<string | undefined> {
   return store.transaction(async (tx) => {
     const user = await tx.users.findUser(userId);
     if (!user || user.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such user.');
     if (user.role === role) return undefined;
     if (user.role === 'owner' && !(await ownerRemains(tx, accountId, userId))) return LAST_OWNER;
     await tx.users.setRole(accountId, userId, role);
-    await audit(tx, { accountId, actor: by.userId, action: 'user.role_changed', target: `${user.email} (${user.role} → ${role})`, ip: by.ip, at: clock.now() });
+    await audit(tx, {
+      accountId,
+      actor: by.userId,
+      action: 'user.role_changed',
+      target: `${user.email} (${user.role} → ${role})`,
+      ip: by.ip,
+      at: clock.now(),
+    });
     return undefined;
   });
 }
@@ -142,7 +157,14 @@ export async function removeUser(store: Store, clock: Clock, accountId: string, 
     if (!user || user.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such user.');
     if (user.role === 'owner' && !(await ownerRemains(tx, accountId, userId))) return LAST_OWNER;
     await tx.users.deleteUser(accountId, userId);
-    await audit(tx, { accountId, actor: by.userId, action: 'user.removed', target: `${user.email} (${user.role})`, ip: by.ip, at: clock.now() });
+    await audit(tx, {
+      accountId,
+      actor: by.userId,
+      action: 'user.removed',
+      target: `${user.email} (${user.role})`,
+      ip: by.ip,
+      at: clock.now(),
+    });
     return undefined;
   });
 }
@@ -153,6 +175,13 @@ export async function endSession(store: Store, clock: Clock, accountId: string, 
     const session = await tx.users.findSession(sessionHash);
     if (!session || session.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such session.');
     await tx.users.deleteSession(sessionHash);
-    await audit(tx, { accountId, actor: by.userId, action: 'session.ended', target: `${session.userId} from ${session.ip}`, ip: by.ip, at: clock.now() });
+    await audit(tx, {
+      accountId,
+      actor: by.userId,
+      action: 'session.ended',
+      target: `${session.userId} from ${session.ip}`,
+      ip: by.ip,
+      at: clock.now(),
+    });
   });
 }

@@ -3,6 +3,7 @@ import type { Store } from '../ports.js';
 import type { RateLimitStore, RateRule } from '../rate-limits.js';
 import { audit, newToken, normalizeEmail, tokenHash } from './manage-users.js';
 import { verifyPassword } from './passwords.js';
+import { totpStep } from './totp.js';
 import type { User, UserSession } from './user.js';
 
 /** How long a dashboard session lives, and how long it may sit unused (DASHBOARD_SESSION_HOURS, DASHBOARD_IDLE_MINUTES). */
@@ -20,7 +21,12 @@ export const SIGN_IN_THROTTLE: Record<'perEmail' | 'perIp', RateRule> = {
   perIp: { burst: 20, perSecond: 1 / 45 },
 };
 
-export type SignInOutcome = { ok: true; user: User; token: string } | { ok: false; reason: 'invalid' } | { ok: false; reason: 'throttled' };
+export type SignInOutcome =
+  | { ok: true; user: User; token: string }
+  | { ok: false; reason: 'invalid' }
+  /** The password was right and two-step sign-in is on: the code from the app was missing or wrong. */
+  | { ok: false; reason: 'code' }
+  | { ok: false; reason: 'throttled' };
 
 export interface SignInDeps {
   store: Store;
@@ -35,7 +41,7 @@ export interface SignInDeps {
  */
 export async function signIn(
   deps: SignInDeps,
-  input: { email: string; password: string; ip: string; userAgent: string },
+  input: { email: string; password: string; code?: string | undefined; ip: string; userAgent: string },
 ): Promise<SignInOutcome> {
   const email = normalizeEmail(input.email);
   const keys = { perEmail: `signin:email:${email}`, perIp: `signin:ip:${input.ip}` } as const;
@@ -46,14 +52,29 @@ export async function signIn(
   if (!byEmail.allowed || !byIp.allowed) return { ok: false, reason: 'throttled' };
 
   const found = await deps.store.users.findUserByEmail(email);
-  if (!(await verifyPassword(input.password, found?.passwordHash))) {
+  const failed = async (reason: 'invalid' | 'code'): Promise<SignInOutcome> => {
     await Promise.all([
       deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 1),
       deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 1),
     ]);
-    return { ok: false, reason: 'invalid' };
+    return reason === 'code' ? { ok: false, reason: 'code' } : { ok: false, reason: 'invalid' };
+  };
+  // Verified even for an unknown address (against a decoy hash): the same work, so timing tells nothing.
+  const passwordMatches = await verifyPassword(input.password, found?.passwordHash);
+  if (!found || !passwordMatches) return failed('invalid');
+  if (found.totpSecret !== null) {
+    // A code counts once: the step it was valid for is taken, so a code seen over a shoulder or replayed is refused.
+    const step = totpStep(found.totpSecret, input.code ?? '', deps.clock.now());
+    if (step === undefined || !(await deps.store.users.takeTotpStep(found.id, step))) return failed('code');
   }
-  const { passwordHash: _, ...user } = found as NonNullable<typeof found>;
+  const user: User = {
+    id: found.id,
+    accountId: found.accountId,
+    email: found.email,
+    role: found.role,
+    twoStep: found.twoStep,
+    createdAt: found.createdAt,
+  };
   const now = deps.clock.now();
   const token = newToken('hss_');
   const session: UserSession = {
@@ -97,4 +118,31 @@ export async function userOfSession(
 /** Ends one session, on every node at once (they all read sessions from the store). */
 export async function signOut(store: Store, token: string): Promise<void> {
   await store.users.deleteSession(tokenHash(token));
+}
+
+/**
+ * Turns two-step sign-in on for a user with the secret their app now holds, once a code from the app
+ * proves it: false (nothing changed) when the code does not match.
+ */
+export async function turnOnTwoStep(store: Store, clock: Clock, user: User, secret: string, code: string, ip: string): Promise<boolean> {
+  const step = totpStep(secret, code, clock.now());
+  if (step === undefined) return false;
+  await store.transaction(async (tx) => {
+    await tx.users.setTotpSecret(user.id, secret);
+    await tx.users.takeTotpStep(user.id, step);
+    await audit(tx, { accountId: user.accountId, actor: user.id, action: 'user.two_step_on', target: user.email, ip, at: clock.now() });
+  });
+  return true;
+}
+
+/** Turns two-step sign-in off, with a current code from the app: false (nothing changed) when it does not match. */
+export async function turnOffTwoStep(store: Store, clock: Clock, user: User, code: string, ip: string): Promise<boolean> {
+  const secret = await store.users.totpSecretOf(user.id);
+  const step = secret === null ? undefined : totpStep(secret, code, clock.now());
+  if (step === undefined || !(await store.users.takeTotpStep(user.id, step))) return false;
+  await store.transaction(async (tx) => {
+    await tx.users.setTotpSecret(user.id, null);
+    await audit(tx, { accountId: user.accountId, actor: user.id, action: 'user.two_step_off', target: user.email, ip, at: clock.now() });
+  });
+  return true;
 }

@@ -13,6 +13,8 @@ export interface User {
   /** Lower-cased: an address signs in to one account. */
   email: string;
   role: Role;
+  /** Whether sign-in asks for a code from an authenticator app too (TOTP). */
+  twoStep: boolean;
   createdAt: number;
 }
 

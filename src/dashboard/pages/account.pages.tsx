@@ -4,6 +4,8 @@ import { parseIpRule } from '../../core/accounts/ip-allow-list.js';
 import { MESSAGE_STATUSES } from '../../core/messages/message.js';
 import type { Store } from '../../core/ports.js';
 import { type Actor, audit, changeRole, endSession, inviteUser, removeUser, tokenHash } from '../../core/users/manage-users.js';
+import { turnOffTwoStep, turnOnTwoStep } from '../../core/users/sign-in.js';
+import { newTotpSecret, totpUri } from '../../core/users/totp.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
@@ -75,8 +77,11 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     reply: FastifyReply,
     problem?: string,
     invited?: { email: string; link: string },
+    /** A secret on its way to the user's app, until a code confirms it. */
+    enrolling?: { secret: string; uri: string },
   ) => {
-    const { account, user } = viewerOf(request);
+    const viewer = viewerOf(request);
+    const { account, user } = viewer;
     const [users, invitations, entries, rules, sessions] = await Promise.all([
       deps.store.users.listUsers(account.id),
       deps.store.users.listInvitations(account.id),
@@ -92,6 +97,46 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     return sendPage(
       reply,
       <Page title="Security" frame={frame}>
+        <section aria-labelledby="two-step">
+          <h2 id="two-step">Two-step sign-in for you</h2>
+          {enrolling ? (
+            <>
+              <p>Add this key to your authenticator app (or open the link on your phone), then type the code it shows.</p>
+              <p class="copyable">
+                <code id="totp-secret" data-testid="totp-secret">
+                  {enrolling.secret}
+                </code>
+                <button type="button" data-copy="totp-secret">
+                  Copy
+                </button>
+              </p>
+              <p>
+                <a href={enrolling.uri}>Open in an authenticator app</a>
+              </p>
+              <form method="post" action="/dashboard/security/two-step/on" class="inline">
+                <input type="hidden" name="_csrf" value={frame.csrf} />
+                <input type="hidden" name="secret" value={enrolling.secret} />
+                <label>
+                  Code <input type="text" name="code" autocomplete="one-time-code" inputMode="numeric" required maxLength={7} />
+                </label>{' '}
+                <button type="submit">Turn on</button>
+              </form>
+            </>
+          ) : viewer.user.twoStep ? (
+            <form method="post" action="/dashboard/security/two-step/off" class="inline">
+              <input type="hidden" name="_csrf" value={frame.csrf} />
+              <span>On: sign-in asks for a code from your authenticator app.</span>{' '}
+              <label>
+                Code <input type="text" name="code" autocomplete="one-time-code" inputMode="numeric" required maxLength={7} />
+              </label>{' '}
+              <button type="submit" class="danger">
+                Turn off
+              </button>
+            </form>
+          ) : (
+            <ActionButton action="/dashboard/security/two-step/start" csrf={frame.csrf} label="Set up two-step sign-in" />
+          )}
+        </section>
         <section aria-labelledby="allow-list">
           <h2 id="allow-list">IP allow-list for the API</h2>
           <p>
@@ -332,6 +377,34 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     }
     await endSession(deps.store, deps.clock, account.id, hash, { userId: user.id, ip: request.ip });
     return reply.redirect('/dashboard/security', 303);
+  });
+
+  app.post('/security/two-step/start', async (request, reply) => {
+    const { user } = viewerOf(request);
+    return securityPage(request, reply, undefined, undefined, newTotpSecret(user.email));
+  });
+
+  app.post('/security/two-step/on', async (request, reply) => {
+    const { user } = viewerOf(request);
+    const secret = field(request.body, 'secret', 64);
+    if (await turnOnTwoStep(deps.store, deps.clock, user, secret, field(request.body, 'code', 20), request.ip)) {
+      return reply.redirect('/dashboard/security', 303);
+    }
+    reply.code(422);
+    // The same secret again (the app already holds it), with the reason.
+    return securityPage(request, reply, 'That code does not match: type the code your app shows now.', undefined, {
+      secret,
+      uri: totpUri(secret, user.email),
+    });
+  });
+
+  app.post('/security/two-step/off', async (request, reply) => {
+    const { user } = viewerOf(request);
+    if (await turnOffTwoStep(deps.store, deps.clock, user, field(request.body, 'code', 20), request.ip)) {
+      return reply.redirect('/dashboard/security', 303);
+    }
+    reply.code(422);
+    return securityPage(request, reply, 'That code does not match (or was used already): two-step sign-in stays on.');
   });
 
   app.post('/security/invitations', async (request, reply) => {

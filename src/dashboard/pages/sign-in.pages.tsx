@@ -24,6 +24,10 @@ function SignInForm({ csrf, email, problem, notice }: { csrf: string; email?: st
           Password
           <input type="password" name="password" autocomplete="current-password" required />
         </label>
+        <label>
+          Code from your authenticator app (only if you turned on two-step sign-in)
+          <input type="text" name="code" autocomplete="one-time-code" inputMode="numeric" pattern="[0-9 ]{6,7}" maxLength={7} />
+        </label>
         <button type="submit">Sign in</button>
       </form>
     </Card>
@@ -84,6 +88,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
     const outcome = await signIn(deps, {
       email,
       password: text(request.body?.password),
+      code: text(request.body?.code, 20),
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? '',
     });
@@ -91,7 +96,9 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
       const problem =
         outcome.reason === 'throttled'
           ? 'Too many failed sign-ins. Wait a few minutes, then try again.'
-          : 'That email and password do not match. Check both and try again.';
+          : outcome.reason === 'code'
+            ? 'Two-step sign-in is on for this address: enter the current 6-digit code from your authenticator app (each code works once).'
+            : 'That email and password do not match. Check both and try again.';
       return sendPage(
         reply,
         <SignInForm csrf={reply.generateCsrf()} email={email} problem={problem} />,

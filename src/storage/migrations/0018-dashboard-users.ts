@@ -13,6 +13,10 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('email', 'text', (c) => c.notNull())
     .addColumn('role', 'text', (c) => c.notNull())
     .addColumn('password_hash', 'text', (c) => c.notNull())
+    // Two-step sign-in (TOTP, RFC 6238): the shared secret (base32) once turned on, and the last time
+    // step a code was accepted for, so no code works twice.
+    .addColumn('totp_secret', 'text')
+    .addColumn('totp_last_step', 'bigint')
     .addColumn('created_at', 'bigint', (c) => c.notNull())
     .execute();
   // An address signs in to one account: sign-in asks by address alone.

@@ -14,6 +14,7 @@ const toUser = (row: UsersTable): User => ({
   accountId: row.account_id,
   email: row.email,
   role: roleOf(row.role),
+  twoStep: row.totp_secret !== null,
   createdAt: row.created_at,
 });
 
@@ -59,7 +60,23 @@ export function usersStore(db: Executor): UsersPort {
     },
     async findUserByEmail(email) {
       const row = await db.selectFrom('users').selectAll().where('email', '=', email).executeTakeFirst();
-      return row && Object.assign(toUser(row), { passwordHash: row.password_hash });
+      return row && Object.assign(toUser(row), { passwordHash: row.password_hash, totpSecret: row.totp_secret });
+    },
+    async totpSecretOf(userId) {
+      const row = await db.selectFrom('users').select('totp_secret').where('id', '=', userId).executeTakeFirst();
+      return row?.totp_secret ?? null;
+    },
+    async setTotpSecret(userId, secret) {
+      await db.updateTable('users').set({ totp_secret: secret, totp_last_step: null }).where('id', '=', userId).execute();
+    },
+    async takeTotpStep(userId, step) {
+      const result = await db
+        .updateTable('users')
+        .set({ totp_last_step: step })
+        .where('id', '=', userId)
+        .where((eb) => eb.or([eb('totp_last_step', 'is', null), eb('totp_last_step', '<', step)]))
+        .executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
     },
     async listUsers(accountId) {
       const rows = await db.selectFrom('users').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
@@ -144,7 +161,12 @@ export function usersStore(db: Executor): UsersPort {
       await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
     },
     async setRole(accountId, userId, role) {
-      const result = await db.updateTable('users').set({ role }).where('id', '=', userId).where('account_id', '=', accountId).executeTakeFirst();
+      const result = await db
+        .updateTable('users')
+        .set({ role })
+        .where('id', '=', userId)
+        .where('account_id', '=', accountId)
+        .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
     async deleteUser(accountId, userId) {
