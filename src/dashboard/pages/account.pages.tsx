@@ -9,7 +9,8 @@ import { newTotpSecret, totpUri } from '../../core/users/totp.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
-import { credits, when } from '../views/format.js';
+import { BalanceFigures, Copyable } from '../views/components.js';
+import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -36,20 +37,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       <Page title="Overview" frame={frameOf(request, reply, '/dashboard')}>
         <section aria-labelledby="balance">
           <h2 id="balance">Credits</h2>
-          <dl class="figures">
-            <div>
-              <dt>Available</dt>
-              <dd data-testid="available">{credits(balance.availableMicros)}</dd>
-            </div>
-            <div>
-              <dt>Held by messages in flight</dt>
-              <dd>{credits(balance.reservedMicros)}</dd>
-            </div>
-            <div>
-              <dt>Balance</dt>
-              <dd>{credits(balance.creditsMicros)}</dd>
-            </div>
-          </dl>
+          <BalanceFigures balance={balance} />
         </section>
         <section aria-labelledby="week">
           <h2 id="week">Messages in the last 7 days</h2>
@@ -102,14 +90,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
           {enrolling ? (
             <>
               <p>Add this key to your authenticator app (or open the link on your phone), then type the code it shows.</p>
-              <p class="copyable">
-                <code id="totp-secret" data-testid="totp-secret">
-                  {enrolling.secret}
-                </code>
-                <button type="button" data-copy="totp-secret">
-                  Copy
-                </button>
-              </p>
+              <Copyable id="totp-secret" value={enrolling.secret} />
               <p>
                 <a href={enrolling.uri}>Open in an authenticator app</a>
               </p>
@@ -237,14 +218,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
               <Notice kind="success">
                 {invited.email} is invited. Send them this link: it works once, for 24 hours, and is shown only now.
               </Notice>
-              <p class="copyable">
-                <code id="invitation-link" data-testid="invitation-link">
-                  {invited.link}
-                </code>
-                <button type="button" data-copy="invitation-link">
-                  Copy
-                </button>
-              </p>
+              <Copyable id="invitation-link" value={invited.link} />
             </div>
           )}
           {allowed && (

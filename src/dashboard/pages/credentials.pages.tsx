@@ -3,6 +3,7 @@ import { rotateClientSecret } from '../../core/accounts/manage-accounts.js';
 import { can } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
+import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -26,14 +27,7 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
             <Notice kind="success">
               Copy it now: it is shown only this once. The old secret no longer works; tokens already issued with it last until they expire.
             </Notice>
-            <p class="copyable">
-              <code id="secret-value" data-testid="new-secret">
-                {shown.secret}
-              </code>
-              <button type="button" data-copy="secret-value">
-                Copy
-              </button>
-            </p>
+            <Copyable id="new-secret" value={shown.secret} />
           </section>
         )}
         {problem && <Notice kind="error">{problem}</Notice>}

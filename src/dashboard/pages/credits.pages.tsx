@@ -5,6 +5,7 @@ import type { LedgerEntry, LedgerKind } from '../../core/accounts/ledger.js';
 import { microsToCredits } from '../../core/credits.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
+import { BalanceFigures } from '../views/components.js';
 import { credits, when } from '../views/format.js';
 import { Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -50,20 +51,7 @@ export async function creditsPages(app: FastifyInstance, deps: DashboardDeps): P
     return sendPage(
       reply,
       <Page title="Credits" frame={frameOf(request, reply, '/dashboard/credits')}>
-        <dl class="figures">
-          <div>
-            <dt>Available</dt>
-            <dd>{credits(balance.availableMicros)}</dd>
-          </div>
-          <div>
-            <dt>Held by messages in flight</dt>
-            <dd>{credits(balance.reservedMicros)}</dd>
-          </div>
-          <div>
-            <dt>Balance</dt>
-            <dd>{credits(balance.creditsMicros)}</dd>
-          </div>
-        </dl>
+        <BalanceFigures balance={balance} />
         <p>
           Every movement of credits, newest first. <a href="/dashboard/credits.csv">Download the whole ledger (CSV)</a>
         </p>

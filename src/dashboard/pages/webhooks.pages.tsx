@@ -10,6 +10,7 @@ import { generateWebhookSecret } from '../../webhooks/signing.js';
 import { rotateSigningSecret } from '../../webhooks/signing-secret.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, type Viewer, viewerOf } from '../session.js';
+import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, fields, problemsOf } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
@@ -77,14 +78,7 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
                 ? `The previous secret keeps signing beside it until ${when(form.shownSecret.previousUntil)}.`
                 : ''}
             </Notice>
-            <p class="copyable">
-              <code id="signing-secret" data-testid="new-signing-secret">
-                {form.shownSecret.secret}
-              </code>
-              <button type="button" data-copy="signing-secret">
-                Copy
-              </button>
-            </p>
+            <Copyable id="new-signing-secret" value={form.shownSecret.secret} />
           </section>
         )}
         <table>
