@@ -77,10 +77,10 @@ module.exports = {
     },
     {
       name: 'dashboard-uses-core',
-      comment: 'dashboard/ (the pages under /dashboard) reaches accounts, messages and webhooks through the use cases and ports of core/ and webhooks/, as the API does: it imports those only.',
+      comment: 'dashboard/ (the pages under /dashboard) reaches accounts, messages and webhooks through the use cases and ports of core/ and webhooks/, as the API does: it imports those only, and the HTTP statuses of the error catalogue (http/error-handler.ts).',
       severity: 'error',
       from: { path: '^src/dashboard/', pathNot: '\\.test\\.ts$' },
-      to: { path: '^src/(?!(dashboard|core|webhooks)/)[^/]+/' },
+      to: { path: '^src/(?!(dashboard|core|webhooks)/)[^/]+/', pathNot: '^src/http/error-handler\\.ts$' },
     },
     {
       name: 'only-main-composes',

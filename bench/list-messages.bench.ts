@@ -191,6 +191,7 @@ async function dashboardLog(store: Store, clock: ManualClock, accountId: string)
         clock,
         throttle: new MemoryRateLimitStore(() => clock.now()),
         sessions: { lifetimeMs: 3600_000, idleMs: 3600_000 },
+        publicUrl: 'http://127.0.0.1',
         prices: {},
         testMessages: [],
         checkWebhookUrl: async () => undefined,

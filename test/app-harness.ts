@@ -151,6 +151,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
         clock,
         throttle: new MemoryRateLimitStore(() => clock.now()),
         sessions: config.dashboardSessions,
+        publicUrl: TEST_PUBLIC_URL,
         prices: config.prices,
         testMessages: testMessageChannels(config.channels),
         checkWebhookUrl: receiverUrlCheck({

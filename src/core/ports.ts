@@ -625,6 +625,12 @@ export interface UsersPort {
   listSessions(accountId: string, now: number): Promise<Array<UserSession & { tokenHash: string }>>;
   /** Ends every session of the user (removed, or signed out everywhere). */
   deleteSessionsOf(userId: string): Promise<void>;
+  /**
+   * Holds the account's users until the transaction ends, so two owners removing or demoting each
+   * other at once cannot both find "another owner remains" (PostgreSQL: the account row FOR UPDATE;
+   * SQLite's one writer already serializes them). Inside a transaction only.
+   */
+  lockUsersOf(accountId: string): Promise<void>;
   /** Gives a user another role; whether the user exists in the account. */
   setRole(accountId: string, userId: string, role: Role): Promise<boolean>;
   /** Removes a user (their sessions first); whether the user existed in the account. */

@@ -9,6 +9,7 @@ import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
 import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
+import { httpStatusOf, impliedHeaders } from '../http/error-handler.js';
 import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
 import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
@@ -27,6 +28,8 @@ export interface DashboardDeps {
   /** Failed sign-ins, per address and per IP (Redis when configured, so every node counts them). */
   throttle: RateLimitStore;
   sessions: SessionSettings;
+  /** The public base URL (PUBLIC_URL): invitation links are made with it, never with a request's Host. */
+  publicUrl: string;
   /** What sends run on (core's SendDeps): prices, besides the store and clock. */
   prices: PriceList;
   /** The channels whose test message can be typed in a form, with the API's check of each form's body. */
@@ -105,7 +108,9 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A use case's refusal (core/errors.ts): "not found" is the page's 404; any other says what was wrong, in its own words.
     if (error instanceof ApiError) {
+      // Statuses and headers (Retry-After) as the API gives them: a draining node is 503, plain HTTP in production 403.
       const missing = error.code === 'NOT_FOUND';
+      reply.headers(impliedHeaders(error));
       return sendPage(
         reply,
         <Card title={missing ? 'Not found' : 'That did not work'}>
@@ -114,7 +119,7 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
             <a href="/dashboard">Back to the dashboard</a>
           </p>
         </Card>,
-        missing ? 404 : 422,
+        httpStatusOf(error.code),
       );
     }
     const status = error.statusCode && error.statusCode >= 400 && error.statusCode < 600 ? error.statusCode : 500;
@@ -146,7 +151,7 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   );
 
   app.get<{ Params: { name: string } }>('/assets/:name', { config: { dashboardPublic: true } }, async (request, reply) => {
-    const type = ASSETS[request.params.name];
+    const type = Object.hasOwn(ASSETS, request.params.name) ? ASSETS[request.params.name] : undefined;
     if (!type) return reply.callNotFound();
     // Two folders up from src/dashboard/ and from dist/dashboard/ alike: the files ship in the package, never from a CDN.
     const body = await readFile(new URL(`../../src/dashboard/assets/${request.params.name}`, import.meta.url));

@@ -3,7 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
-import { inviteUser } from '../core/users/manage-users.js';
+import { inviteUser, removeUser } from '../core/users/manage-users.js';
 import { totpCode } from '../core/users/totp.js';
 import type { Role } from '../core/users/user.js';
 import { CONTENT_SECURITY_POLICY } from './dashboard.plugin.js';
@@ -11,9 +11,13 @@ import { CONTENT_SECURITY_POLICY } from './dashboard.plugin.js';
 const PASSWORD = 'a long enough password';
 
 /** A browser as inject sees it: cookies kept between requests, the CSRF token read off each page. */
+let visitors = 0;
+
 class Visitor {
   readonly cookies = new Map<string, string>();
   csrf = '';
+  /** Each visitor comes from an address of its own (through the believed loopback proxy), as people do. */
+  readonly address = `10.0.${Math.floor(++visitors / 250)}.${visitors % 250}`;
   constructor(private readonly t: TestApp) {}
 
   async request(
@@ -28,6 +32,7 @@ class Visitor {
       url,
       headers: {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
+        'x-forwarded-for': this.address,
         ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
       },
       ...(body !== undefined ? { payload: body } : {}),
@@ -181,7 +186,7 @@ describeEachDialect('the dashboard', (dialect) => {
       const page = await visitor.post('/dashboard/security/invitations', { email, role: 'developer' });
       expect(page.statusCode).toBe(200);
       const link = /data-testid="invitation-link">([^<]+)</.exec(page.body)?.[1] ?? '';
-      expect(link).toMatch(/^http:\/\/localhost(:\d+)?\/dashboard\/invitations\/inv_[\w-]{43}$/);
+      expect(link).toMatch(/^http:\/\/herald\.test\/dashboard\/invitations\/inv_[\w-]{43}$/);
       const joining = new Visitor(t);
       const path = new URL(link).pathname;
       await joining.get(path);
@@ -255,6 +260,12 @@ describeEachDialect('the dashboard', (dialect) => {
     expect((await visitor.post('/dashboard/security/two-step/on', { secret, code: '000000' })).statusCode).toBe(422);
     expect((await visitor.post('/dashboard/security/two-step/on', { secret, code: totpCode(secret, t.clock.now()) })).statusCode).toBe(303);
     expect((await t.store.users.findUserByEmail(email))?.twoStep).toBe(true);
+    // While it is on, a session alone cannot swap the app's secret for another.
+    expect((await visitor.post('/dashboard/security/two-step/start')).statusCode).toBe(409);
+    const other = 'JBSWY3DPEHPK3PXPJBSWY3DPEHPK3PXP';
+    expect(
+      (await visitor.post('/dashboard/security/two-step/on', { secret: other, code: totpCode(other, t.clock.now()) })).statusCode,
+    ).toBe(409);
 
     const signIn = async (code?: string) => {
       const browser = new Visitor(t);
@@ -279,6 +290,30 @@ describeEachDialect('the dashboard', (dialect) => {
     expect((await signIn()).statusCode).toBe(303);
     const actions = (await t.store.users.listAudit(account.account.id, 50)).map((e) => e.action);
     expect(actions).toEqual(expect.arrayContaining(['user.two_step_on', 'user.two_step_off']));
+  });
+
+  it('keeps an owner when two owners remove each other at the same moment', async () => {
+    const account = await t.createAccount();
+    const first = await signedIn(account, 'owner');
+    const second = await signedIn(account, 'owner');
+    const [a, b] = await Promise.all([t.store.users.findUserByEmail(first.email), t.store.users.findUserByEmail(second.email)]);
+    const results = await Promise.all([
+      removeUser(t.store, t.clock, account.account.id, b?.id ?? '', { userId: a?.id ?? '', ip: '10.0.0.1' }),
+      removeUser(t.store, t.clock, account.account.id, a?.id ?? '', { userId: b?.id ?? '', ip: '10.0.0.2' }),
+    ]);
+    expect(results.filter((r) => r === undefined)).toHaveLength(1);
+    expect((await t.store.users.listUsers(account.account.id)).filter((u) => u.role === 'owner')).toHaveLength(1);
+  });
+
+  it('answers odd requests with a page, never a 500', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(account);
+    expect((await visitor.get('/dashboard/messages?id=a&id=b')).statusCode).toBe(200);
+    for (const name of ['constructor', '__proto__', 'toString', '..%2Fdashboard.plugin.tsx']) {
+      expect((await visitor.get(`/dashboard/assets/${name}`)).statusCode, name).toBe(404);
+    }
+    expect((await visitor.get('/dashboard/messages?page=99999999999')).statusCode).toBe(200);
+    expect((await visitor.get('/dashboard/webhooks/wh_%00')).statusCode).toBeLessThan(500);
   });
 
   describe('credits', () => {
@@ -396,18 +431,32 @@ describeEachDialect('the dashboard', (dialect) => {
       expect((await visitor.get('/dashboard/security')).body).not.toContain(theirs.account.id);
     });
 
-    it('throttles failed sign-ins per address: after 5 wrong passwords even the right one waits', async () => {
+    it('throttles sign-in attempts per address: 5, then one every 3 minutes, even with the right password', async () => {
       const account = await t.createAccount();
-      const { email } = await signedIn(account);
+      const { email } = await signedIn(account); // one attempt of the five
       const visitor = new Visitor(t);
       await visitor.get('/dashboard/sign-in');
-      for (let i = 0; i < 5; i++)
+      for (let i = 0; i < 4; i++)
         expect((await visitor.post('/dashboard/sign-in', { email, password: `wrong password ${i}` })).statusCode).toBe(401);
       const throttled = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
       expect(throttled.statusCode).toBe(429);
       expect(throttled.body).toContain('Too many failed sign-ins');
       t.clock.advance(180_000);
       expect((await visitor.post('/dashboard/sign-in', { email, password: PASSWORD })).statusCode).toBe(303);
+    });
+
+    it('throttles guesses sent all at once as surely as one after another', async () => {
+      const account = await t.createAccount();
+      const { email } = await signedIn(account);
+      t.clock.advance(900_000); // the sign-in above is paid back
+      const visitor = new Visitor(t);
+      await visitor.get('/dashboard/sign-in');
+      const answers = await Promise.all(
+        Array.from({ length: 30 }, (_, i) => visitor.post('/dashboard/sign-in', { email, password: `guess ${i}` })),
+      );
+      const statuses = answers.map((a) => a.statusCode);
+      expect(statuses.filter((s) => s === 401)).toHaveLength(5);
+      expect(statuses.filter((s) => s === 429)).toHaveLength(25);
     });
 
     it('answers an unknown address exactly as a wrong password', async () => {

@@ -72,6 +72,8 @@ describe('redactQuerySecrets', () => {
     ['/x?api_keys=abc&keys=def&key[]=ghi', '/x?api_keys=[REDACTED]&keys=[REDACTED]&key[]=[REDACTED]'],
     ['/x?apiKeyV2=abc&api-key-2=def&api_key%5B%5D=ghi', '/x?apiKeyV2=[REDACTED]&api-key-2=[REDACTED]&api_key%5B%5D=[REDACTED]'],
     ['/x?x-auth=abc&basic_auth=def&auth[]=ghi', '/x?x-auth=[REDACTED]&basic_auth=[REDACTED]&auth[]=[REDACTED]'],
+    ['/dashboard/invitations/inv_AbC-123_xyz', '/dashboard/invitations/[REDACTED]'],
+    ['Route POST:/dashboard/invitations/inv_AbC?x=1 not found', 'Route POST:/dashboard/invitations/[REDACTED]?x=1 not found'],
   ])('redacts %s', (text, redacted) => {
     expect(redactQuerySecrets(text)).toBe(redacted);
   });

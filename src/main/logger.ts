@@ -34,15 +34,19 @@ function isSecretName(raw: string): boolean {
 
 /**
  * The text with the value of every query parameter named like a credential (SECRET_NAME, in any
- * case) replaced by `[REDACTED]`:
+ * case), and the token of a dashboard invitation link, replaced by `[REDACTED]`:
  * `/webhooks/whatsapp?hub.verify_token=abc` becomes `/webhooks/whatsapp?hub.verify_token=[REDACTED]`.
  */
-export function redactQuerySecrets(text: string): string {
+export function redactQuerySecrets(given: string): string {
+  // A dashboard invitation link carries its one-time token in the path (/dashboard/invitations/inv_...).
+  const text = given.includes('/invitations/') ? given.replace(INVITATION_TOKEN, '$1[REDACTED]') : given;
   if (!text.includes('=')) return text;
   return text.replace(QUERY_PARAMETER, (whole, separator: string, name: string) =>
     isSecretName(name) ? `${separator}${name}=[REDACTED]` : whole,
   );
 }
+
+const INVITATION_TOKEN = /(\/invitations\/)[^/?#\s"']+/g;
 
 /** The message pino gives `log.warn(err)` or `log.warn({ err })`: the error's own. */
 function errorMessageOf(value: object): string | undefined {

@@ -154,6 +154,7 @@ export async function startServer(services: Services, options: ServerOptions): P
         clock: services.clock,
         throttle: services.rateLimiting.store,
         sessions: config.dashboardSessions,
+        publicUrl: config.publicUrl,
         prices: config.prices,
         testMessages: testMessageChannels(config.channels),
         checkWebhookUrl: receiverUrlCheck({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup }),

@@ -45,8 +45,9 @@ export async function inviteUser(
   };
   await store.transaction(async (tx) => {
     if (!(await tx.accounts.findAccount(input.accountId))) throw new ApiError('NOT_FOUND', `No account ${input.accountId}.`);
+    // One answer whichever account the address belongs to: an owner learns nothing of other accounts' users.
     if (await tx.users.findUserByEmail(email)) {
-      throw validationError([{ field: 'email', message: `${email} already signs in to Herald` }]);
+      throw validationError([{ field: 'email', message: `${email} cannot be invited: it already signs in to Herald, here or elsewhere` }]);
     }
     await tx.users.insertInvitation(tokenHash(token), invitation);
     await audit(tx, {
@@ -120,6 +121,7 @@ const LAST_OWNER = 'An account keeps at least one owner: make another user owner
 
 /** Whether the account would still have an owner once `userId` is no longer one. */
 async function ownerRemains(tx: Store, accountId: string, userId: string): Promise<boolean> {
+  await tx.users.lockUsersOf(accountId);
   return (await tx.users.listUsers(accountId)).some((u) => u.role === 'owner' && u.id !== userId);
 }
 

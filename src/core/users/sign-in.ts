@@ -13,8 +13,9 @@ export interface SessionSettings {
 }
 
 /**
- * Failed sign-ins allowed before a pause, per address and per client IP: 5 / 20 at once, then one
- * more every 3 minutes / 45 seconds. A success takes nothing.
+ * Sign-in attempts allowed before a pause, per address and per client IP: 5 / 20 at once, then one
+ * more every 3 minutes / 45 seconds. Every attempt counts, a success too (a person signs in rarely;
+ * a guesser cannot tell a charged success from a charged failure).
  */
 export const SIGN_IN_THROTTLE: Record<'perEmail' | 'perIp', RateRule> = {
   perEmail: { burst: 5, perSecond: 1 / 180 },
@@ -45,27 +46,23 @@ export async function signIn(
 ): Promise<SignInOutcome> {
   const email = normalizeEmail(input.email);
   const keys = { perEmail: `signin:email:${email}`, perIp: `signin:ip:${input.ip}` } as const;
+  // Every attempt is paid for before the password is checked: guesses sent in parallel meet the
+  // limit as surely as guesses sent one after another (a check now and a charge after the ~60 ms
+  // hash let them all through).
   const [byEmail, byIp] = await Promise.all([
-    deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 0),
-    deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 0),
+    deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 1),
+    deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 1),
   ]);
   if (!byEmail.allowed || !byIp.allowed) return { ok: false, reason: 'throttled' };
 
   const found = await deps.store.users.findUserByEmail(email);
-  const failed = async (reason: 'invalid' | 'code'): Promise<SignInOutcome> => {
-    await Promise.all([
-      deps.throttle.take(keys.perEmail, SIGN_IN_THROTTLE.perEmail, 1),
-      deps.throttle.take(keys.perIp, SIGN_IN_THROTTLE.perIp, 1),
-    ]);
-    return reason === 'code' ? { ok: false, reason: 'code' } : { ok: false, reason: 'invalid' };
-  };
   // Verified even for an unknown address (against a decoy hash): the same work, so timing tells nothing.
   const passwordMatches = await verifyPassword(input.password, found?.passwordHash);
-  if (!found || !passwordMatches) return failed('invalid');
+  if (!found || !passwordMatches) return { ok: false, reason: 'invalid' };
   if (found.totpSecret !== null) {
     // A code counts once: the step it was valid for is taken, so a code seen over a shoulder or replayed is refused.
     const step = totpStep(found.totpSecret, input.code ?? '', deps.clock.now());
-    if (step === undefined || !(await deps.store.users.takeTotpStep(found.id, step))) return failed('code');
+    if (step === undefined || !(await deps.store.users.takeTotpStep(found.id, step))) return { ok: false, reason: 'code' };
   }
   const user: User = {
     id: found.id,
@@ -122,17 +119,26 @@ export async function signOut(store: Store, token: string): Promise<void> {
 
 /**
  * Turns two-step sign-in on for a user with the secret their app now holds, once a code from the app
- * proves it: false (nothing changed) when the code does not match.
+ * proves it. Refused while it is on (a session alone must not swap the second factor: turning it off
+ * takes a code of the current one first), and when the code does not match; nothing changes then.
  */
-export async function turnOnTwoStep(store: Store, clock: Clock, user: User, secret: string, code: string, ip: string): Promise<boolean> {
+export async function turnOnTwoStep(
+  store: Store,
+  clock: Clock,
+  user: User,
+  secret: string,
+  code: string,
+  ip: string,
+): Promise<'on' | 'already-on' | 'wrong-code'> {
   const step = totpStep(secret, code, clock.now());
-  if (step === undefined) return false;
-  await store.transaction(async (tx) => {
+  if (step === undefined) return 'wrong-code';
+  return store.transaction(async (tx) => {
+    if ((await tx.users.totpSecretOf(user.id)) !== null) return 'already-on';
     await tx.users.setTotpSecret(user.id, secret);
     await tx.users.takeTotpStep(user.id, step);
     await audit(tx, { accountId: user.accountId, actor: user.id, action: 'user.two_step_on', target: user.email, ip, at: clock.now() });
+    return 'on';
   });
-  return true;
 }
 
 /** Turns two-step sign-in off, with a current code from the app: false (nothing changed) when it does not match. */

@@ -355,14 +355,21 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
 
   app.post('/security/two-step/start', async (request, reply) => {
     const { user } = viewerOf(request);
+    if (user.twoStep) {
+      reply.code(409);
+      return securityPage(request, reply, 'Two-step sign-in is already on: turn it off with a code first to change the app.');
+    }
     return securityPage(request, reply, undefined, undefined, newTotpSecret(user.email));
   });
 
   app.post('/security/two-step/on', async (request, reply) => {
     const { user } = viewerOf(request);
     const secret = field(request.body, 'secret', 64);
-    if (await turnOnTwoStep(deps.store, deps.clock, user, secret, field(request.body, 'code', 20), request.ip)) {
-      return reply.redirect('/dashboard/security', 303);
+    const outcome = await turnOnTwoStep(deps.store, deps.clock, user, secret, field(request.body, 'code', 20), request.ip);
+    if (outcome === 'on') return reply.redirect('/dashboard/security', 303);
+    if (outcome === 'already-on') {
+      reply.code(409);
+      return securityPage(request, reply, 'Two-step sign-in is already on: turn it off with a code first to change the app.');
     }
     reply.code(422);
     // The same secret again (the app already holds it), with the reason.
@@ -405,8 +412,8 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       reply.code(422);
       return securityPage(request, reply, problemsOf(error).join(' '));
     }
-    // The page's own address: the link works where the person who invites is looking.
-    const link = `${request.protocol}://${request.host}/dashboard/invitations/${invited.token}`;
+    // PUBLIC_URL, as the CLI's links: a Host header (X-Forwarded-Host) cannot point the link elsewhere.
+    const link = `${deps.publicUrl}/dashboard/invitations/${invited.token}`;
     return securityPage(request, reply, undefined, { email: invited.invitation.email, link });
   });
 

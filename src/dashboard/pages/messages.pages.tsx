@@ -68,7 +68,7 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
   app.get('/messages', async (request, reply) => {
     const { account } = viewerOf(request);
     const query = request.query as Record<string, string | undefined>;
-    const id = (query.id ?? '').trim();
+    const id = typeof query.id === 'string' ? query.id.trim() : '';
     if (id) return reply.redirect(`/dashboard/messages/${encodeURIComponent(id)}`, 303);
     const { filters, problems } = readFilters(query, channels);
     const page = problems.length

@@ -1,7 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { Clock } from '../../core/clock.js';
 import { validationError } from '../../core/errors.js';
 import { ALL_EVENTS, EVENT_TYPES } from '../../core/events/event-types.js';
-import type { Webhook } from '../../core/ports.js';
+import type { Store, Webhook } from '../../core/ports.js';
 import { audit } from '../../core/users/manage-users.js';
 import { can } from '../../core/users/user.js';
 import { deleteWebhook, enableWebhook, findWebhook, registerWebhook } from '../../webhooks/manage-webhooks.js';
@@ -46,8 +47,9 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     );
     return undefined;
   };
-  const record = (viewer: Viewer, request: FastifyRequest, action: string, target: string) =>
-    audit(deps.store, { accountId: viewer.account.id, actor: viewer.user.id, action, target, ip: request.ip, at: deps.clock.now() });
+  /** The audit row of a change, written in the change's own transaction (`tx`): both land or neither. */
+  const record = (tx: Store, viewer: Viewer, request: FastifyRequest, action: string, target: string) =>
+    audit(tx, { accountId: viewer.account.id, actor: viewer.user.id, action, target, ip: request.ip, at: deps.clock.now() });
 
   const listPage = async (
     request: FastifyRequest,
@@ -169,16 +171,22 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const description = field(request.body, 'description', 200);
     let webhook: Webhook;
     try {
-      webhook = await registerWebhook({ store: deps.store, clock: deps.clock, checkUrl: deps.checkWebhookUrl }, viewer.account.id, {
-        url,
-        events,
-        ...(description ? { description } : {}),
+      // The URL is checked (DNS) before the transaction, which then holds no lock while a name resolves.
+      const refused = await deps.checkWebhookUrl(url);
+      if (refused) throw validationError([{ field: 'url', message: refused }]);
+      webhook = await deps.store.transaction(async (tx) => {
+        const registered = await registerWebhook({ store: tx, clock: deps.clock, checkUrl: async () => undefined }, viewer.account.id, {
+          url,
+          events,
+          ...(description ? { description } : {}),
+        });
+        await record(tx, viewer, request, 'webhook.created', `${registered.id} ${registered.url}`);
+        return registered;
       });
     } catch (error) {
       reply.code(422);
       return listPage(request, reply, { problems: problemsOf(error), url, events, description });
     }
-    await record(viewer, request, 'webhook.created', `${webhook.id} ${webhook.url}`);
     return reply.redirect(`/dashboard/webhooks/${webhook.id}?done=created`, 303);
   });
 
@@ -193,8 +201,11 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
         problems: ['The signing secret was already replaced, and the new one was shown then. Nothing changed now.'],
       });
     }
-    const rotated = await rotateSigningSecret(deps, viewer.account.id);
-    await record(viewer, request, 'webhook_signing_secret.rotated', '');
+    const rotated = await deps.store.transaction(async (tx) => {
+      const made = await rotateSigningSecret({ store: tx, clock: deps.clock }, viewer.account.id);
+      await record(tx, viewer, request, 'webhook_signing_secret.rotated', '');
+      return made;
+    });
     return listPage(request, reply, {
       problems: [],
       shownSecret: { secret: rotated.secret, previousUntil: rotated.previousSecretExpiresAt },
@@ -307,6 +318,7 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     path: string,
     action: string,
     run: (
+      on: { store: Store; clock: Clock },
       viewer: Viewer,
       id: string,
       request: FastifyRequest<{ Params: { id: string; delivery?: string } }>,
@@ -315,36 +327,35 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     app.post<{ Params: { id: string; delivery?: string } }>(path, async (request, reply) => {
       const viewer = manager(request, reply);
       if (!viewer) return reply;
-      const done = await run(viewer, request.params.id, request);
-      await record(
-        viewer,
-        request,
-        action,
-        request.params.delivery ? `${request.params.id} ${request.params.delivery}` : request.params.id,
-      );
+      const target = request.params.delivery ? `${request.params.id} ${request.params.delivery}` : request.params.id;
+      const done = await deps.store.transaction(async (tx) => {
+        const outcome = await run({ store: tx, clock: deps.clock }, viewer, request.params.id, request);
+        await record(tx, viewer, request, action, target);
+        return outcome;
+      });
       return reply.redirect(done === undefined ? '/dashboard/webhooks' : `/dashboard/webhooks/${request.params.id}?done=${done}`, 303);
     });
 
-  change('/webhooks/:id/test', 'webhook.test_sent', async (viewer, id) => {
-    await sendTestEvent(deps, viewer.account.id, id);
+  change('/webhooks/:id/test', 'webhook.test_sent', async (on, viewer, id) => {
+    await sendTestEvent(on, viewer.account.id, id);
     return 'test';
   });
-  change('/webhooks/:id/enable', 'webhook.enabled', async (viewer, id) => {
-    await enableWebhook(deps.store, viewer.account.id, id);
+  change('/webhooks/:id/enable', 'webhook.enabled', async (on, viewer, id) => {
+    await enableWebhook(on.store, viewer.account.id, id);
     return 'enabled';
   });
-  change('/webhooks/:id/delete', 'webhook.deleted', async (viewer, id) => {
-    await deleteWebhook(deps, viewer.account.id, id);
+  change('/webhooks/:id/delete', 'webhook.deleted', async (on, viewer, id) => {
+    await deleteWebhook(on, viewer.account.id, id);
     return undefined;
   });
-  change('/webhooks/:id/deliveries/:delivery/replay', 'webhook.delivery_replayed', async (viewer, id, request) => {
-    await replayDelivery(deps, viewer.account.id, id, request.params.delivery ?? '');
+  change('/webhooks/:id/deliveries/:delivery/replay', 'webhook.delivery_replayed', async (on, viewer, id, request) => {
+    await replayDelivery(on, viewer.account.id, id, request.params.delivery ?? '');
     return 'replayed';
   });
-  change('/webhooks/:id/replay-failed', 'webhook.failed_replayed', async (viewer, id, request) => {
+  change('/webhooks/:id/replay-failed', 'webhook.failed_replayed', async (on, viewer, id, request) => {
     const since = Date.parse(`${field(request.body, 'since', 40)}Z`);
     if (Number.isNaN(since)) throw validationError([{ field: 'since', message: 'must be a date and time' }]);
-    await replayFailedSince(deps, viewer.account.id, id, since);
+    await replayFailedSince(on, viewer.account.id, id, since);
     return 'replayed-failed';
   });
 }

@@ -1,6 +1,6 @@
 import type { UsersPort } from '../../core/ports.js';
 import { type Invitation, isRole, type Role, type User, type UserSession } from '../../core/users/user.js';
-import type { Executor } from '../database.js';
+import { type Executor, isPostgres } from '../database.js';
 import type { UserInvitationsTable, UserSessionsTable, UsersTable } from '../schema.js';
 
 /** A role column holds only what core/users/user.ts names; anything else is a defect of the data. */
@@ -159,6 +159,9 @@ export function usersStore(db: Executor): UsersPort {
     },
     async deleteSessionsOf(userId) {
       await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
+    },
+    async lockUsersOf(accountId) {
+      if (isPostgres(db)) await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
     },
     async setRole(accountId, userId, role) {
       const result = await db
