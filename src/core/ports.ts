@@ -592,6 +592,8 @@ export interface WebhooksPort {
    * replay can be called again to continue.
    */
   failedSince(webhookId: string, since: number, limit: number): Promise<WebhookDelivery[]>;
+  /** The deliveries of a message's events (to webhooks and to its callback_url), newest first, at most `limit`. */
+  deliveriesOfMessage(accountId: string, messageId: string, limit: number): Promise<LoggedDelivery[]>;
 
   /** The account's signing secrets, made on first use. */
   signingSecrets(accountId: string, create: () => string, at: number): Promise<WebhookSigningSecrets>;

@@ -2,6 +2,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { startReceiver } from '../../test/webhook-receiver.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import { inviteUser, removeUser } from '../core/users/manage-users.js';
 import { totpCode } from '../core/users/totp.js';
@@ -303,6 +304,27 @@ describeEachDialect('the dashboard', (dialect) => {
     ]);
     expect(results.filter((r) => r === undefined)).toHaveLength(1);
     expect((await t.store.users.listUsers(account.account.id)).filter((u) => u.role === 'owner')).toHaveLength(1);
+  });
+
+  it("shows a message's webhook deliveries (here to its callback_url) on its page", async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const account = await t.createAccount();
+      const { visitor } = await signedIn(account, 'viewer');
+      const token = await t.tokenFor(account);
+      const sent = await t.call('POST', '/v1/sms/send', token, {
+        to: '+14155552671',
+        message: 'follow me',
+        callback_url: `${receiver.url}/cb`,
+      });
+      const id = sent.json().data.message_id;
+      await t.drain();
+      const page = await visitor.get(`/dashboard/messages/${id}`);
+      const rows = [...page.body.matchAll(/data-testid="message-delivery">(.*?)<\/tr>/g)].map((m) => m[1] ?? '');
+      expect(rows.some((row) => row.includes('message.sent') && row.includes('(callback_url)') && row.includes('HTTP 204'))).toBe(true);
+    } finally {
+      await receiver.close();
+    }
   });
 
   it('answers odd requests with a page, never a 500', async () => {

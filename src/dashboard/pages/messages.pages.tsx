@@ -173,7 +173,12 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
     const { account } = viewerOf(request);
     const message = await deps.store.messages.findForAccount(request.params.id, account.id);
     if (!message) return reply.callNotFound();
-    const history = historyAsOf(message, (await deps.store.messages.statusHistories([message.id])).get(message.id) ?? []);
+    const [histories, deliveries, emailEvents] = await Promise.all([
+      deps.store.messages.statusHistories([message.id]),
+      deps.store.webhooks.deliveriesOfMessage(account.id, message.id, 50),
+      message.channel === 'email' ? deps.store.emailEvents.list(message.id) : Promise.resolve([]),
+    ]);
+    const history = historyAsOf(message, histories.get(message.id) ?? []);
     return sendPage(
       reply,
       <Page title={`Message ${message.id}`} frame={frameOf(request, reply, '/dashboard/messages')}>
@@ -230,6 +235,62 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
             ))}
           </tbody>
         </table>
+        {emailEvents.length > 0 && (
+          <>
+            <h2>Email events</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">When</th>
+                  <th scope="col">Event</th>
+                  <th scope="col">Detail</th>
+                </tr>
+              </thead>
+              <tbody>
+                {emailEvents.map((event) => (
+                  <tr key={event.id}>
+                    <td>{when(event.occurredAt)}</td>
+                    <td>{event.type}</td>
+                    <td>{typeof event.data?.url === 'string' ? event.data.url : ''}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </>
+        )}
+        <h2>Webhook deliveries of its events</h2>
+        {deliveries.length === 0 ? (
+          <p>None: no webhook or callback_url wanted its events.</p>
+        ) : (
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Created</th>
+                <th scope="col">Event</th>
+                <th scope="col">To</th>
+                <th scope="col">Status</th>
+                <th scope="col">Last answer</th>
+              </tr>
+            </thead>
+            <tbody>
+              {deliveries.map((delivery) => (
+                <tr key={delivery.id} data-testid="message-delivery">
+                  <td>{when(delivery.createdAt)}</td>
+                  <td>{delivery.eventType}</td>
+                  <td>
+                    {delivery.webhookId ? (
+                      <a href={`/dashboard/webhooks/${delivery.webhookId}`}>{delivery.url}</a>
+                    ) : (
+                      `${delivery.url} (callback_url)`
+                    )}
+                  </td>
+                  <td>{delivery.status}</td>
+                  <td>{delivery.lastStatusCode !== null ? `HTTP ${delivery.lastStatusCode}` : (delivery.lastError ?? '—')}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        )}
       </Page>,
     );
   });

@@ -60,4 +60,7 @@ export async function up(db: Kysely<unknown>): Promise<void> {
     .addColumn('at', 'bigint', (c) => c.notNull())
     .execute();
   await db.schema.createIndex('audit_log_account').on('audit_log').columns(['account_id', 'at']).execute();
+
+  // A message's page shows the webhook deliveries of its events: found by the message.
+  await db.schema.createIndex('events_message').on('events').column('message_id').execute();
 }

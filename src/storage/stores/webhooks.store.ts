@@ -345,6 +345,21 @@ export function webhooksStore(db: Executor): WebhooksPort {
       return { deliveries: rows.map((row) => Object.assign(toDelivery(row), { eventType: row.event_type })), total: Number(count.total) };
     },
 
+    async deliveriesOfMessage(accountId, messageId, limit) {
+      const rows = await db
+        .selectFrom('events')
+        .innerJoin('webhook_deliveries', 'webhook_deliveries.event_id', 'events.id')
+        .selectAll('webhook_deliveries')
+        .select('events.type as event_type')
+        .where('events.message_id', '=', messageId)
+        .where('events.account_id', '=', accountId)
+        .orderBy('webhook_deliveries.created_at', 'desc')
+        .orderBy('webhook_deliveries.id', 'desc')
+        .limit(limit)
+        .execute();
+      return rows.map((row) => Object.assign(toDelivery(row), { eventType: row.event_type }));
+    },
+
     async failedSince(webhookId, since, limit) {
       const rows = await db
         .selectFrom('webhook_deliveries as failed')
