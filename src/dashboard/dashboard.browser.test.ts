@@ -79,6 +79,13 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await shoot(page, 'sign-in');
     await signIn(page, OWNER);
     expect(await page.getByTestId('available').textContent()).toBe('50');
+    // The sandbox carries every channel on this server: each is listed with its state.
+    expect((await page.getByTestId('provider').allTextContents()).map((row) => row.split('sandbox')[0])).toEqual([
+      'sms',
+      'whatsapp',
+      'email',
+      'telegram',
+    ]);
     await shoot(page, 'overview');
 
     await page.getByRole('link', { name: 'API credentials' }).click();

@@ -4,6 +4,7 @@ import csrf from '@fastify/csrf-protection';
 import formbody from '@fastify/formbody';
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
+import type { ProviderHealth } from '../core/delivery/provider.js';
 import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
@@ -28,6 +29,8 @@ export interface DashboardDeps {
   /** Failed sign-ins, per address and per IP (Redis when configured, so every node counts them). */
   throttle: RateLimitStore;
   sessions: SessionSettings;
+  /** How each channel's provider is doing, where this process dispatches (as /readyz shows it); none on an API-only node. */
+  providers?: (() => ProviderHealth[] | Promise<ProviderHealth[]>) | undefined;
   /** The public base URL (PUBLIC_URL): invitation links are made with it, never with a request's Host. */
   publicUrl: string;
   /** What sends run on (core's SendDeps): prices, besides the store and clock. */

@@ -155,6 +155,7 @@ export async function startServer(services: Services, options: ServerOptions): P
         throttle: services.rateLimiting.store,
         sessions: config.dashboardSessions,
         publicUrl: config.publicUrl,
+        providers: options.withWorker ? () => (thread ? thread.providerHealth() : services.providerHealth()) : undefined,
         prices: config.prices,
         testMessages: testMessageChannels(config.channels),
         checkWebhookUrl: receiverUrlCheck({ allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup }),

@@ -32,6 +32,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       }),
     );
     const sent = counts.reduce((sum, [, n]) => sum + n, 0);
+    const providers = deps.providers ? await deps.providers() : [];
     return sendPage(
       reply,
       <Page title="Overview" frame={frameOf(request, reply, '/dashboard')}>
@@ -39,6 +40,36 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
           <h2 id="balance">Credits</h2>
           <BalanceFigures balance={balance} />
         </section>
+        {providers.length > 0 && (
+          <section aria-labelledby="providers">
+            <h2 id="providers">Providers</h2>
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Provider</th>
+                  <th scope="col">State</th>
+                  <th scope="col" class="number">
+                    Taken in the last minute
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {providers.map((p) => (
+                  <tr key={p.channel} data-testid="provider">
+                    <td>{p.channel}</td>
+                    <td>{p.provider}</td>
+                    <td>
+                      {p.connected === null ? 'not used yet' : p.connected ? 'up' : 'down: messages wait and are retried'}
+                      {p.links ? ` (${p.links.up} of ${p.links.total} links)` : ''}
+                    </td>
+                    <td class="number">{p.sent_last_minute}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          </section>
+        )}
         <section aria-labelledby="week">
           <h2 id="week">Messages in the last 7 days</h2>
           {sent === 0 ? (
