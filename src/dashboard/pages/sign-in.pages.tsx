@@ -4,10 +4,9 @@ import { PASSWORD_MIN_LENGTH } from '../../core/users/passwords.js';
 import { signIn, signOut } from '../../core/users/sign-in.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { SESSION_COOKIE, viewerOf } from '../session.js';
+import { field } from '../views/forms.js';
 import { Card, Notice } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
-
-const text = (value: unknown, max = 1000): string => (typeof value === 'string' ? value.slice(0, max) : '');
 
 function SignInForm({ csrf, email, problem, notice }: { csrf: string; email?: string; problem?: string; notice?: string }) {
   return (
@@ -84,11 +83,11 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
   });
 
   app.post<{ Body: Record<string, unknown> }>('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
-    const email = text(request.body?.email, 320);
+    const email = field(request.body, 'email', 320);
     const outcome = await signIn(deps, {
       email,
-      password: text(request.body?.password),
-      code: text(request.body?.code, 20),
+      password: field(request.body, 'password', 1000),
+      code: field(request.body, 'code', 20),
       ip: request.ip,
       userAgent: request.headers['user-agent'] ?? '',
     });
@@ -148,7 +147,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
       const { token } = request.params;
       const found = await invitationPage(token);
       if (!found) return sendPage(reply, <Card title="Invitation">{<Notice kind="error">{EXPIRED}</Notice>}</Card>, 404);
-      const password = text(request.body?.password);
+      const password = field(request.body, 'password', 1000);
       const again = (problem: string) =>
         sendPage(
           reply,
@@ -161,7 +160,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
           />,
           422,
         );
-      if (password !== text(request.body?.confirm)) return again('The two passwords differ. Type the same password twice.');
+      if (password !== field(request.body, 'confirm', 1000)) return again('The two passwords differ. Type the same password twice.');
       const outcome = await acceptInvitation(deps.store, deps.clock, token, password, request.ip);
       if (!outcome.ok) return again(outcome.problem);
       return reply.redirect('/dashboard/sign-in?joined=1', 303);
