@@ -22,6 +22,8 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** A dashboard route served without a signed-in user (sign-in, invitations, assets). */
     dashboardPublic?: boolean;
+    /** A file of the dashboard's own (stylesheet, script, icon): served without reading any session. */
+    dashboardAsset?: boolean;
   }
 }
 
