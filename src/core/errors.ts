@@ -9,6 +9,7 @@ export const ERROR_CODES = [
   'UNAUTHORIZED',
   'INSUFFICIENT_SCOPE',
   'IP_NOT_ALLOWED',
+  'ACCOUNT_SUSPENDED',
   'HTTPS_REQUIRED',
   'INSUFFICIENT_CREDITS',
   'NOT_FOUND',
@@ -68,6 +69,9 @@ export const notFound = (what: string): ApiError => new ApiError('NOT_FOUND', `$
 
 export const ipNotAllowed = (address: string): ApiError =>
   new ApiError('IP_NOT_ALLOWED', `Requests from ${address} are not allowed for this account (its IP allow-list).`);
+
+export const accountSuspended = (): ApiError =>
+  new ApiError('ACCOUNT_SUSPENDED', 'This account is suspended: its API access is stopped. Contact the operator of this service.');
 
 export const validationError = (problems: FieldProblem[]): ApiError =>
   new ApiError(

@@ -1,4 +1,4 @@
-import type { Account, ApiClient } from './accounts/account.js';
+import type { Account, AccountAccess, ApiClient, IpRule } from './accounts/account.js';
 import type { LedgerEntry } from './accounts/ledger.js';
 import type { ChannelCatalogue } from './channels.js';
 import type { NewJob } from './delivery/job-kinds.js';
@@ -116,7 +116,7 @@ export function keptFor<R, S>(answer: KeptAnswer<S> | undefined, from: (result: 
 }
 
 export interface NewAccount {
-  account: Omit<Account, 'creditsMicros' | 'reservedMicros'>;
+  account: Omit<Account, 'creditsMicros' | 'reservedMicros' | 'suspendedAt'>;
   client: ApiClient;
 }
 
@@ -127,13 +127,30 @@ export interface AccountsPort {
   findAccountByReference(reference: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
   countAccounts(): Promise<number>;
+  /** Suspends (a time) or reinstates (null) the account; whether it exists. Announced as an access change. */
+  setSuspended(accountId: string, at: number | null): Promise<boolean>;
+  /** Moves the account to another plan; whether it exists. */
+  setPlan(accountId: string, plan: string): Promise<boolean>;
   findClient(clientId: string): Promise<ApiClient | undefined>;
+  /** The account's clients, oldest first. */
   listClients(accountId: string): Promise<ApiClient[]>;
-  replaceClientSecret(clientId: string, secretHash: string, rotatedAt: number): Promise<boolean>;
+  /** Adds a client to an account. Announced as an access change. */
+  insertClient(client: ApiClient): Promise<void>;
+  /** Removes a client (revoked: its secret and its tokens stop working); whether the account had it. Announced. */
+  deleteClient(accountId: string, clientId: string): Promise<boolean>;
+  /**
+   * Gives the client a new secret; the one it replaces is kept as the previous secret until
+   * `previousUntil` (null: it stops working now).
+   */
+  replaceClientSecret(clientId: string, secretHash: string, rotatedAt: number, previousUntil?: number | null): Promise<boolean>;
+  /** What every authenticated request of the account is checked against (suspension, allow-list, clients). */
+  access(accountId: string): Promise<AccountAccess>;
   /** The account's IP allow-list (canonical CIDRs, oldest first); empty allows every address. */
   ipRules(accountId: string): Promise<string[]>;
+  /** The allow-list with each entry's note, oldest first. */
+  listIpRules(accountId: string): Promise<IpRule[]>;
   /** Adds a rule; false when the account already has it. */
-  addIpRule(accountId: string, cidr: string, at: number): Promise<boolean>;
+  addIpRule(accountId: string, cidr: string, at: number, note?: string | null): Promise<boolean>;
   /** Removes a rule; false when the account did not have it. */
   removeIpRule(accountId: string, cidr: string): Promise<boolean>;
 }

@@ -10,7 +10,7 @@ import type { PriceList } from '../core/pricing.js';
 import { NO_TRACING, type Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, createAdmission, type ShedKind } from './admission.js';
-import { bearerAuthHook, ipAllowListHook } from './auth.js';
+import { bearerAuthHook, accountAccessHook } from './auth.js';
 import type { ChannelRoutes, RouteContext } from './channel-routes.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { deferSchemas } from './deferred-schemas.js';
@@ -194,6 +194,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   });
   await app.register(tokenEndpoint, {
     store: deps.store,
+    clock: deps.clock,
     tokens: deps.tokens,
     failures: deps.rateLimiting ? tokenFailureGuard(deps.rateLimiting) : undefined,
   });
@@ -209,7 +210,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {
     v1.addHook('onRequest', bearerAuthHook(deps.tokens, deps.store.channels));
-    v1.addHook('onRequest', ipAllowListHook(deps.store));
+    v1.addHook('onRequest', accountAccessHook(deps.store));
     if (deps.rateLimiting) v1.addHook('onRequest', rateLimitHook(deps.rateLimiting, deps.store));
     registerIdempotency(v1, { store: deps.store, clock: deps.clock, settings: deps.idempotency ?? DEFAULT_IDEMPOTENCY_SETTINGS });
     await v1.register(accountRoutes, { store: deps.store });

@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
-import { checkCallerAddress } from '../core/accounts/ip-allow-list.js';
+import { checkAccess } from '../core/accounts/ip-allow-list.js';
 import type { ChannelCatalogue } from '../core/channels.js';
 import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
@@ -49,11 +49,15 @@ export function requirePrincipal(request: FastifyRequest): TokenPrincipal {
   return request.principal;
 }
 
-/** An onRequest hook after the bearer hook: the caller's address must be on the account's allow-list. */
-export function ipAllowListHook(store: Pick<Store, 'accounts'>) {
+/**
+ * An onRequest hook after the bearer hook: the account is not suspended, the caller's address is on
+ * its allow-list, and the token's client has not been revoked since the token was issued.
+ */
+export function accountAccessHook(store: Pick<Store, 'accounts'>) {
   return async (request: FastifyRequest): Promise<void> => {
-    const { accountId } = requirePrincipal(request);
-    await checkCallerAddress(store.accounts, accountId, request.ip);
+    if ((await checkAccess(store.accounts, requirePrincipal(request), request.ip)) === 'revoked') {
+      throw unauthorized('The access token belongs to an API client that was revoked.', true);
+    }
   };
 }
 

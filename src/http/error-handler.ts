@@ -13,6 +13,7 @@ export function httpStatusOf(code: ErrorCode): number {
       return 402;
     case 'INSUFFICIENT_SCOPE':
     case 'IP_NOT_ALLOWED':
+    case 'ACCOUNT_SUSPENDED':
     case 'HTTPS_REQUIRED':
       return 403;
     case 'NOT_FOUND':

@@ -5,7 +5,7 @@ import { dashboard } from '../dashboard/dashboard.plugin.js';
 import { buildApp } from '../http/app.js';
 import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
-import { listenForIpRuleChanges } from '../storage/notifications.js';
+import { listenForAccessChanges } from '../storage/notifications.js';
 import { channelReference, channelRoutes, testMessageChannels } from './channels.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
@@ -185,8 +185,8 @@ export async function startServer(services: Services, options: ServerOptions): P
   void app.warmUpSchemas().then((failed) => {
     for (const { route, error } of failed) logger.error({ err: error, route }, 'a route schema does not compile');
   });
-  // PostgreSQL: IP allow-lists are kept in memory while changes are heard of (until then, read).
-  const ipRuleChanges = services.ipRulesCache ? listenForIpRuleChanges(services.database, services.ipRulesCache, logger) : undefined;
+  // PostgreSQL: each account's access (suspension, allow-list, clients) is kept in memory while changes are heard of (until then, read).
+  const accessChanges = services.accessCache ? listenForAccessChanges(services.database, services.accessCache, logger) : undefined;
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
   if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
@@ -208,7 +208,7 @@ export async function startServer(services: Services, options: ServerOptions): P
         await Promise.all([app.close(), workers?.stop(config.shutdownTimeoutMs)]);
       } finally {
         clearTimeout(deadline);
-        await ipRuleChanges?.close();
+        await accessChanges?.close();
         await metrics?.close();
         await services.close();
       }

@@ -11,7 +11,7 @@ import { createLimiterCache, type DispatchContext, ReceiverSlots } from '../disp
 import type { RateLimiting } from '../http/rate-limits.js';
 import { PrometheusMeter } from '../metrics/prometheus-meter.js';
 import { createDatabase, type HeraldDatabase } from '../storage/database.js';
-import { IpRulesCache } from '../storage/ip-rules-cache.js';
+import { AccessCache } from '../storage/access-cache.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import { storeOf } from '../storage/store.js';
 import { loggedTrail } from '../tracing/message-trail.js';
@@ -43,10 +43,10 @@ export interface Services {
   onJobsCommitted: Set<() => void>;
   /**
    * PostgreSQL: accounts' IP allow-lists kept by this process, serving once a listener keeps it
-   * told of changes (a server starts one: listenForIpRuleChanges). Undefined on SQLite, where
+   * told of changes (a server starts one: listenForAccessChanges). Undefined on SQLite, where
    * every request reads its account's list (a local read of microseconds).
    */
-  ipRulesCache: IpRulesCache | undefined;
+  accessCache: AccessCache | undefined;
   close(): Promise<void>;
 }
 
@@ -69,7 +69,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     onCheckpointError: (message) => logger.warn({ error: message }, 'sqlite background checkpoint failed; retrying'),
   });
   const onJobsCommitted = new Set<() => void>();
-  const ipRulesCache = database.capabilities.listenNotify ? new IpRulesCache() : undefined;
+  const accessCache = database.capabilities.listenNotify ? new AccessCache() : undefined;
   // A dispatch thread counts on its own and its process's main thread serves the sum; only the
   // main thread reports the process's own metrics (CPU, memory).
   const meter = config.metrics ? new PrometheusMeter({ process: shared === undefined }) : undefined;
@@ -91,7 +91,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       for (const listener of onJobsCommitted) listener();
     },
     groupCommit: config.groupCommit,
-    ipRulesCache,
+    accessCache,
   });
   const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000);
   const built = buildProviders(config.channels, {
@@ -137,7 +137,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     meter,
     tracing,
     onJobsCommitted,
-    ipRulesCache,
+    accessCache,
     rateLimiting: { store: rateStore, settings: limits },
     close: async () => {
       try {

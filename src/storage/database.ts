@@ -82,7 +82,7 @@ export interface HeraldDatabase {
   /** The PostgreSQL LISTEN/NOTIFY channel for new jobs, one per schema so stores never wake each other. */
   readonly jobsChannel: string | undefined;
   /** The PostgreSQL LISTEN/NOTIFY channel for IP allow-list changes (payload: the account id), one per schema. */
-  readonly ipRulesChannel: string | undefined;
+  readonly accessChannel: string | undefined;
   /** PostgreSQL only: the connection settings, for a dedicated LISTEN connection. */
   readonly connection: { url: string; schema: string | undefined } | undefined;
   /** SQLite only: the store's transactions, through handles made once (sqlite-transactions.ts); elsewhere Kysely's own. */
@@ -385,7 +385,7 @@ export function createDatabase(options: DatabaseOptions): HeraldDatabase {
     dialect,
     capabilities: CAPABILITIES[dialect],
     jobsChannel: dialect === 'postgres' ? channelName('jobs', options.schema) : undefined,
-    ipRulesChannel: dialect === 'postgres' ? channelName('ip_rules', options.schema) : undefined,
+    accessChannel: dialect === 'postgres' ? channelName('account_access', options.schema) : undefined,
     connection: dialect === 'postgres' ? { url: options.url, schema: options.schema } : undefined,
     transactions: sqlite && sqliteDialect ? sqliteTransactions(db, sqliteDialect, sqlite) : undefined,
     writeTurns: turns?.buffer,

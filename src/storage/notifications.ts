@@ -1,6 +1,6 @@
 import pg from 'pg';
 import type { HeraldDatabase } from './database.js';
-import type { IpRulesCache } from './ip-rules-cache.js';
+import type { AccessCache } from './access-cache.js';
 
 export interface Listener {
   close(): Promise<void>;
@@ -120,24 +120,24 @@ export function listenForJobs(database: HeraldDatabase, onJobs: () => void, logg
 }
 
 /**
- * Keeps `cache` told of IP allow-list changes made by any process (the store NOTIFYs with the
+ * Keeps `cache` told of access changes (allow-lists, suspensions, clients) made by any process (the store NOTIFYs with the
  * account id in the changing transaction): the cache serves only while it is listening, and starts
  * empty each time it (re)starts, so nothing missed while the connection was down is ever served.
  */
-export function listenForIpRuleChanges(
+export function listenForAccessChanges(
   database: HeraldDatabase,
-  cache: IpRulesCache,
+  cache: AccessCache,
   logger: ListenerLogger,
   options: ListenOptions = {},
 ): Listener | undefined {
-  const { connection, ipRulesChannel } = database;
-  if (!database.capabilities.listenNotify || !connection || !ipRulesChannel) return undefined;
+  const { connection, accessChannel } = database;
+  if (!database.capabilities.listenNotify || !connection || !accessChannel) return undefined;
   return listenOn(
     connection.url,
-    ipRulesChannel,
+    accessChannel,
     { notified: (accountId) => cache.invalidate(accountId), listening: () => cache.setLive(true), lost: () => cache.setLive(false) },
     logger,
-    'IP allow-list changes',
+    'account access changes',
     options,
   );
 }

@@ -15,6 +15,8 @@ export interface AccountsTable {
   credits_micros: number;
   reserved_micros: number;
   created_at: number;
+  /** When the operator suspended the account; null while active. */
+  suspended_at: number | null;
 }
 
 /** Messages ever accepted, per account and channel: the total of an unfiltered list. */
@@ -27,8 +29,14 @@ export interface AccountMessageCountsTable {
 export interface ApiClientsTable {
   client_id: string;
   account_id: string;
+  name: string;
+  /** Space-separated scopes the client may be granted (within the account's); null: all of the account's. */
+  scopes: string | null;
   /** Hex SHA-256 of the client secret; the secret itself is never stored. */
   secret_hash: string;
+  /** The secret a rotation replaced, accepted until previous_secret_until. */
+  previous_secret_hash: string | null;
+  previous_secret_until: number | null;
   created_at: number;
   secret_rotated_at: number | null;
 }
@@ -127,6 +135,24 @@ export interface IpAllowRulesTable {
   account_id: string;
   cidr: string;
   created_at: number;
+  note: string | null;
+}
+
+export interface OperatorsTable {
+  id: string;
+  email: string;
+  password_hash: string;
+  created_at: number;
+}
+
+export interface OperatorSessionsTable {
+  token_hash: string;
+  operator_id: string;
+  ip: string;
+  user_agent: string;
+  created_at: number;
+  last_seen_at: number;
+  expires_at: number;
 }
 
 export interface IdempotencyKeysTable {
@@ -302,6 +328,8 @@ export interface Database {
   message_parts: MessagePartsTable;
   idempotency_keys: IdempotencyKeysTable;
   ip_allow_rules: IpAllowRulesTable;
+  operators: OperatorsTable;
+  operator_sessions: OperatorSessionsTable;
   signing_keys: SigningKeysTable;
   jobs: JobsTable;
   sandbox_submissions: SandboxSubmissionsTable;

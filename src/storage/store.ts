@@ -5,7 +5,7 @@ import { type Meter, NO_METER } from '../core/meter.js';
 import type { Store } from '../core/ports.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
-import type { IpRulesCache } from './ip-rules-cache.js';
+import type { AccessCache } from './access-cache.js';
 import type { Database } from './schema.js';
 import type { TransactionRunner } from './sqlite-transactions.js';
 import { accountsStore } from './stores/accounts.store.js';
@@ -33,10 +33,10 @@ export interface StoreOptions {
   onJobsCommitted?: (() => void) | undefined;
   /** Group commit for `groupedTransaction` where the backend gains from it (SQLite), unless false: see group-commit.ts. */
   groupCommit?: boolean | undefined;
-  /** PostgreSQL channel to NOTIFY when an IP allow-list changes (database.ipRulesChannel; none on SQLite). */
-  ipRulesChannel?: string | undefined;
-  /** This process's kept IP allow-lists (ip-rules-cache.ts); they serve only while a listener keeps them live. */
-  ipRulesCache?: IpRulesCache | undefined;
+  /** PostgreSQL channel to NOTIFY when an IP allow-list changes (database.accessChannel; none on SQLite). */
+  accessChannel?: string | undefined;
+  /** This process's kept IP allow-lists (access-cache.ts); they serve only while a listener keeps them live. */
+  accessCache?: AccessCache | undefined;
   /** How the handle's transactions run (database.transactions on SQLite); Kysely's `transaction()` when absent. */
   transactions?: TransactionRunner | undefined;
 }
@@ -52,7 +52,7 @@ export function storeOf(
     trail?: MessageTrail | undefined;
     onJobsCommitted?: (() => void) | undefined;
     groupCommit?: boolean | undefined;
-    ipRulesCache?: IpRulesCache | undefined;
+    accessCache?: AccessCache | undefined;
   },
 ): Store {
   return createStore(database.db, {
@@ -63,9 +63,9 @@ export function storeOf(
     notifyChannel: database.jobsChannel,
     onJobsCommitted: options.onJobsCommitted,
     groupCommit: options.groupCommit,
-    ipRulesChannel: database.ipRulesChannel,
+    accessChannel: database.accessChannel,
     // Serves only once a listener keeps it told of changes (notifications.ts): never on SQLite.
-    ipRulesCache: options.ipRulesCache,
+    accessCache: options.accessCache,
     transactions: database.transactions,
   });
 }
@@ -160,7 +160,7 @@ function coalescedNotify(db: Kysely<Database>, channel: string): () => void {
  */
 interface Pending {
   jobs: boolean;
-  ipRuleAccounts: Set<string>;
+  accessAccounts: Set<string>;
   /** What the transaction counted (tx.meter) and told (tx.trail), passed on to the process's once it commits. */
   counted: Array<() => void>;
   /** How much of `counted` there was at the group commit's last savepoint. */
@@ -216,9 +216,9 @@ function bind(
     // Inside a transaction lists are read, not kept (it may see its own uncommitted changes), and
     // this process's cache forgets a changed list once the change has committed.
     accounts: accountsStore(db, options.channels, {
-      channel: options.ipRulesChannel,
-      cache: pending ? undefined : options.ipRulesCache,
-      changed: pending ? (accountId) => pending.ipRuleAccounts.add(accountId) : (accountId) => options.ipRulesCache?.invalidate(accountId),
+      channel: options.accessChannel,
+      cache: pending ? undefined : options.accessCache,
+      changed: pending ? (accountId) => pending.accessAccounts.add(accountId) : (accountId) => options.accessCache?.invalidate(accountId),
     }),
     credits: creditsStore(db, options.capabilities),
     messages: messagesStore(db, options.capabilities, options.channels.names.length),
@@ -237,7 +237,7 @@ function bind(
     users: usersStore(db),
     async transaction(work) {
       if (pending) return work(store);
-      const inner: Pending = { jobs: false, ipRuleAccounts: new Set(), counted: [], countedAtSavepoint: 0 };
+      const inner: Pending = { jobs: false, accessAccounts: new Set(), counted: [], countedAtSavepoint: 0 };
       const run: TransactionRunner = options.transactions ?? ((unit) => db.transaction().execute(unit));
       const began = performance.now();
       let result: Awaited<ReturnType<typeof work>>;
@@ -247,7 +247,7 @@ function bind(
         options.meter?.transaction((performance.now() - began) / 1000);
       }
       if (inner.jobs) announce();
-      for (const accountId of inner.ipRuleAccounts) options.ipRulesCache?.invalidate(accountId);
+      for (const accountId of inner.accessAccounts) options.accessCache?.invalidate(accountId);
       // Committed: a count or a log line that throws must not turn a durable result into an error.
       for (const told of inner.counted) {
         try {

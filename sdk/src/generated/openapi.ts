@@ -723,7 +723,7 @@ export interface components {
                  * @description Stable machine-readable code; see the error catalogue in docs/errors.md.
                  * @enum {string}
                  */
-                code: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "HTTPS_REQUIRED";
+                code: "INSUFFICIENT_SCOPE" | "IP_NOT_ALLOWED" | "ACCOUNT_SUSPENDED" | "HTTPS_REQUIRED";
                 /** @description A sentence for humans; may change between versions. */
                 message: string;
                 /** @description One entry per invalid field. */
@@ -1805,7 +1805,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -1935,7 +1935,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2075,7 +2075,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2231,7 +2231,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2423,7 +2423,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2593,7 +2593,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2734,7 +2734,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2922,7 +2922,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3110,7 +3110,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3272,7 +3272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3405,7 +3405,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3585,7 +3585,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3741,7 +3741,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3907,7 +3907,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4083,7 +4083,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4272,7 +4272,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error402"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4428,7 +4428,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4609,7 +4609,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4760,7 +4760,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4934,7 +4934,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5103,7 +5103,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5248,7 +5248,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5401,7 +5401,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5532,7 +5532,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5688,7 +5688,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5836,7 +5836,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5992,7 +5992,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6178,7 +6178,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6336,7 +6336,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6525,7 +6525,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6706,7 +6706,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error401"];
                 };
             };
-            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, HTTPS_REQUIRED */
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
             403: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */

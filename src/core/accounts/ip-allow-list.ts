@@ -1,5 +1,5 @@
 import { BlockList, isIP } from 'node:net';
-import { ipNotAllowed } from '../errors.js';
+import { accountSuspended, ipNotAllowed } from '../errors.js';
 import type { AccountsPort } from '../ports.js';
 
 /**
@@ -43,7 +43,19 @@ export function isAllowedAddress(rules: readonly string[], address: string): boo
   return list.check(ip, family === 4 ? 'ipv4' : 'ipv6');
 }
 
-/** Fails with IP_NOT_ALLOWED unless `address` is on the account's allow-list (or the list is empty). */
-export async function checkCallerAddress(accounts: Pick<AccountsPort, 'ipRules'>, accountId: string, address: string): Promise<void> {
-  if (!isAllowedAddress(await accounts.ipRules(accountId), address)) throw ipNotAllowed(address);
+/**
+ * What every token request and API call of an account is checked against, in one read of its
+ * access: the account is not suspended (ACCOUNT_SUSPENDED), the caller's address is on its
+ * allow-list (IP_NOT_ALLOWED), and the calling client still exists ('revoked': a token of a client
+ * removed since it was issued).
+ */
+export async function checkAccess(
+  accounts: Pick<AccountsPort, 'access'>,
+  caller: { accountId: string; clientId: string },
+  address: string,
+): Promise<'ok' | 'revoked'> {
+  const access = await accounts.access(caller.accountId);
+  if (access.suspended) throw accountSuspended();
+  if (!isAllowedAddress(access.ipRules, address)) throw ipNotAllowed(address);
+  return access.clientIds.includes(caller.clientId) ? 'ok' : 'revoked';
 }

@@ -1,10 +1,11 @@
 import type { Clock } from '../clock.js';
 import { newAccountId, newClientId } from '../ids.js';
-import { DEFAULT_PLAN } from '../plans.js';
+import { ApiError, type FieldProblem, validationError } from '../errors.js';
+import { DEFAULT_PLAN, isPlan, PLANS } from '../plans.js';
 import type { Store } from '../ports.js';
 import type { Scope } from '../scopes.js';
 import { audit } from '../users/manage-users.js';
-import type { Account } from './account.js';
+import type { Account, ApiClient } from './account.js';
 import { generateClientSecret, hashClientSecret } from './client-secrets.js';
 
 export interface CreateAccountInput {
@@ -43,7 +44,17 @@ export async function createAccount(store: Store, clock: Clock, input: CreateAcc
         scopes: store.channels.normalizeScopes(input.scopes ?? store.channels.scopes),
         createdAt: now,
       },
-      client: { clientId, accountId, secretHash: hashClientSecret(clientSecret), createdAt: now, secretRotatedAt: null },
+      client: {
+        clientId,
+        accountId,
+        name: 'Default',
+        scopes: null,
+        secretHash: hashClientSecret(clientSecret),
+        previousSecretHash: null,
+        previousSecretUntil: null,
+        createdAt: now,
+        secretRotatedAt: null,
+      },
     });
     if (input.creditsMicros) await tx.credits.topUp(accountId, input.creditsMicros, now, 'opening balance');
     // What each channel gives a new account (WhatsApp: its sandbox templates).
@@ -54,17 +65,32 @@ export async function createAccount(store: Store, clock: Clock, input: CreateAcc
   return { account, clientId, clientSecret };
 }
 
+/** Who asked, for the account's audit log: a dashboard user (`usr_...`) or operator (`opr_...`) and their IP; the operator's CLI when absent. */
+export interface Actor {
+  actor: string;
+  ip: string | null;
+}
+const CLI: Actor = { actor: 'operator', ip: null };
+
+/** The grace periods a replaced secret may be given, longest last: none (it stops at once) up to a week. */
+export const SECRET_GRACE_PERIODS_MS = [0, 3600_000, 24 * 3600_000, 7 * 24 * 3600_000] as const;
+export const MAX_SECRET_GRACE_MS = 7 * 24 * 3600_000;
+
 /**
- * Gives a client a new secret. The old secret stops working at once; tokens already issued with it
- * stay valid until they expire (docs/authentication.md).
+ * Gives a client a new secret. The old secret stops working at once, or after `graceMs` (up to a
+ * week) so the services using it can be moved over; tokens already issued with it stay valid until
+ * they expire (docs/authentication.md).
  */
 export async function rotateClientSecret(
   store: Store,
   clock: Clock,
   reference: string,
-  /** Who asked, for the account's audit log: a dashboard user (`usr_...`) and their IP; the operator (CLI) when absent. */
-  by: { actor: string; ip: string | null } = { actor: 'operator', ip: null },
-): Promise<{ clientId: string; clientSecret: string } | undefined> {
+  by: Actor = CLI,
+  graceMs = 0,
+): Promise<{ clientId: string; clientSecret: string; previousUntil: number | null } | undefined> {
+  if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > MAX_SECRET_GRACE_MS) {
+    throw validationError([{ field: 'grace', message: 'must be between none and 7 days' }]);
+  }
   const account = await store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
   const clients = await store.accounts.listClients(account.id);
@@ -72,24 +98,116 @@ export async function rotateClientSecret(
   if (!client) return undefined;
   const clientSecret = generateClientSecret();
   const now = clock.now();
+  const previousUntil = graceMs > 0 ? now + graceMs : null;
   await store.transaction(async (tx) => {
-    await tx.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), now);
+    await tx.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), now, previousUntil);
     await audit(tx, {
       accountId: account.id,
       actor: by.actor,
-      action: 'client_secret.rotated',
+      action: previousUntil === null ? 'client_secret.rotated' : 'client_secret.rotated_with_grace',
       target: client.clientId,
       ip: by.ip,
       at: now,
     });
   });
-  return { clientId: client.clientId, clientSecret };
+  return { clientId: client.clientId, clientSecret, previousUntil };
 }
 
-/** Adds credits to an account named by account id or client id; returns the account after it. */
-export async function addCredits(store: Store, clock: Clock, reference: string, micros: number): Promise<Account | undefined> {
+/** An account may have this many API clients. */
+export const MAX_CLIENTS_PER_ACCOUNT = 20;
+
+/**
+ * Adds a named API client to the account, limited to some of the account's scopes (all of them when
+ * `scopes` is null). Its secret is returned once, here; only its hash is stored.
+ */
+export async function createClient(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  input: { name: string; scopes: Scope[] | null },
+  by: Actor = CLI,
+): Promise<{ client: ApiClient; clientSecret: string }> {
+  const account = await store.accounts.findAccount(accountId);
+  if (!account) throw new ApiError('NOT_FOUND', `No account ${accountId}.`);
+  const name = input.name.trim();
+  const problems: FieldProblem[] = [];
+  if (name.length === 0 || name.length > 100) problems.push({ field: 'name', message: 'must be 1 to 100 characters' });
+  const outside = (input.scopes ?? []).filter((scope) => !account.scopes.includes(scope));
+  if (outside.length > 0) problems.push({ field: 'scopes', message: `the account may not be granted ${outside.join(', ')}` });
+  if (input.scopes !== null && input.scopes.length === 0) problems.push({ field: 'scopes', message: 'choose at least one scope' });
+  if (problems.length > 0) throw validationError(problems);
+  if ((await store.accounts.listClients(accountId)).length >= MAX_CLIENTS_PER_ACCOUNT) {
+    throw validationError([{ field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` }]);
+  }
+  const now = clock.now();
+  const clientSecret = generateClientSecret();
+  const client: ApiClient = {
+    clientId: newClientId(),
+    accountId,
+    name,
+    scopes: input.scopes === null ? null : store.channels.normalizeScopes(input.scopes),
+    secretHash: hashClientSecret(clientSecret),
+    previousSecretHash: null,
+    previousSecretUntil: null,
+    createdAt: now,
+    secretRotatedAt: null,
+  };
+  await store.transaction(async (tx) => {
+    await tx.accounts.insertClient(client);
+    await audit(tx, { accountId, actor: by.actor, action: 'client.created', target: `${client.clientId} (${name})`, ip: by.ip, at: now });
+  });
+  return { client, clientSecret };
+}
+
+/** Revokes a client: its secrets and every token issued to it stop working at once. Whether the account had it. */
+export async function revokeClient(store: Store, clock: Clock, accountId: string, clientId: string, by: Actor = CLI): Promise<boolean> {
+  const now = clock.now();
+  return store.transaction(async (tx) => {
+    if (!(await tx.accounts.deleteClient(accountId, clientId))) return false;
+    await audit(tx, { accountId, actor: by.actor, action: 'client.revoked', target: clientId, ip: by.ip, at: now });
+    return true;
+  });
+}
+
+/** Adds credits to an account named by account id or client id, with a note for its ledger; returns the account after it. */
+export async function addCredits(
+  store: Store,
+  clock: Clock,
+  reference: string,
+  micros: number,
+  note = 'top-up',
+  by: Actor = CLI,
+): Promise<Account | undefined> {
   const account = await store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
-  await store.transaction((tx) => tx.credits.topUp(account.id, micros, clock.now(), 'top-up'));
+  const now = clock.now();
+  await store.transaction(async (tx) => {
+    await tx.credits.topUp(account.id, micros, now, note);
+    await audit(tx, { accountId: account.id, actor: by.actor, action: 'credits.added', target: note, ip: by.ip, at: now });
+  });
   return store.accounts.findAccount(account.id);
+}
+
+/**
+ * Suspends an account (its token requests and API calls are refused with ACCOUNT_SUSPENDED, on
+ * every node at once; messages already accepted are still delivered) or reinstates it.
+ */
+export async function setAccountSuspended(store: Store, clock: Clock, accountId: string, suspended: boolean, by: Actor = CLI): Promise<boolean> {
+  const now = clock.now();
+  return store.transaction(async (tx) => {
+    if (!(await tx.accounts.setSuspended(accountId, suspended ? now : null))) return false;
+    await audit(tx, { accountId, actor: by.actor, action: suspended ? 'account.suspended' : 'account.reinstated', target: null, ip: by.ip, at: now });
+    return true;
+  });
+}
+
+/** Moves an account to another plan (its rate limits follow). */
+export async function setAccountPlan(store: Store, clock: Clock, accountId: string, plan: string, by: Actor = CLI): Promise<boolean> {
+  if (!isPlan(plan)) throw validationError([{ field: 'plan', message: `must be one of: ${PLANS.join(', ')}` }]);
+  const now = clock.now();
+  return store.transaction(async (tx) => {
+    if (!(await tx.accounts.setPlan(accountId, plan))) return false;
+    await audit(tx, { accountId, actor: by.actor, action: 'account.plan_changed', target: plan, ip: by.ip, at: now });
+    return true;
+  });
 }

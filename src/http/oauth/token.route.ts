@@ -2,9 +2,10 @@ import formbody from '@fastify/formbody';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import Type from 'typebox';
 import type { AccessTokens } from '../../auth/access-tokens.js';
-import type { ApiClient } from '../../core/accounts/account.js';
+import { type ApiClient, grantableScopes } from '../../core/accounts/account.js';
 import { verifyClientSecret } from '../../core/accounts/client-secrets.js';
-import { checkCallerAddress } from '../../core/accounts/ip-allow-list.js';
+import { checkAccess } from '../../core/accounts/ip-allow-list.js';
+import type { Clock } from '../../core/clock.js';
 import { ApiError, type ErrorCode } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
 import { type Scope, splitScopes } from '../../core/scopes.js';
@@ -15,6 +16,7 @@ import { OAuthError } from './oauth-errors.js';
 
 export interface TokenEndpointDeps {
   store: Store;
+  clock: Clock;
   tokens: AccessTokens;
   /** Brute-force guard: failures counted per client_id and per address (absent: no limit). */
   failures?: ReturnType<typeof tokenFailureGuard> | undefined;
@@ -67,6 +69,7 @@ type Step = (ctx: TokenRequestContext, request: FastifyRequest) => Promise<void>
 const OAUTH_CODE_OF: Partial<Record<ErrorCode, string>> = {
   SERVICE_UNAVAILABLE: 'temporarily_unavailable',
   IP_NOT_ALLOWED: 'unauthorized_client',
+  ACCOUNT_SUSPENDED: 'unauthorized_client',
   RATE_LIMITED: 'slow_down',
 };
 
@@ -93,9 +96,12 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     const credentials = readClientCredentials(request.headers.authorization, ctx.form);
     await deps.failures?.check(credentials.clientId, request.ip);
     const client = await deps.store.accounts.findClient(credentials.clientId);
-    // Verified even when the client is unknown, so response time does not reveal which ids exist.
-    const valid = verifyClientSecret(credentials.clientSecret, client?.secretHash);
-    if (!client || !valid) {
+    // Verified even when the client is unknown, so response time does not reveal which ids exist;
+    // and against the replaced secret too, every time, accepted only while its grace period lasts.
+    const current = verifyClientSecret(credentials.clientSecret, client?.secretHash);
+    const previous = verifyClientSecret(credentials.clientSecret, client?.previousSecretHash ?? undefined);
+    const inGrace = (client?.previousSecretUntil ?? 0) > deps.clock.now();
+    if (!client || !(current || (previous && inGrace))) {
       await deps.failures?.failed(credentials.clientId, request.ip);
       throw new OAuthError('invalid_client', 'Client authentication failed.', credentials.method === 'client_secret_basic');
     }
@@ -103,11 +109,13 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     ctx.client = client;
   };
 
-  // The account's IP allow-list, checked once the client is known (and only then: an unknown client
-  // learns nothing about any list).
+  // The account's suspension and IP allow-list, checked once the client is known (and only then: an
+  // unknown client learns nothing about any account).
   const checkAddress: Step = async (ctx, request) => {
     if (!ctx.client) return;
-    await checkCallerAddress(deps.store.accounts, ctx.client.accountId, request.ip);
+    if ((await checkAccess(deps.store.accounts, ctx.client, request.ip)) === 'revoked') {
+      throw new OAuthError('invalid_client', 'Client authentication failed.');
+    }
   };
 
   const checkGrantType: Step = (ctx) => {
@@ -121,15 +129,17 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
     if (!account) throw new OAuthError('invalid_client', 'Client authentication failed.');
     const requested = splitScopes(ctx.form.scope ?? '');
     const { channels } = deps.store;
+    // The client's own scopes, within the account's.
+    const grantable = grantableScopes(account, ctx.client as ApiClient);
     if (requested.length === 0) {
-      ctx.scopes = account.scopes;
+      ctx.scopes = grantable;
       return;
     }
     const unknown = requested.filter((s) => !channels.isScope(s));
     if (unknown.length > 0) {
       throw new OAuthError('invalid_scope', `Unknown scope: ${unknown.join(' ')}. Known scopes: ${channels.scopes.join(' ')}.`);
     }
-    const granted = new Set<string>(account.scopes);
+    const granted = new Set<string>(grantable);
     const denied = requested.filter((s) => !granted.has(s));
     if (denied.length > 0) {
       throw new OAuthError('invalid_scope', `This client may not be granted: ${denied.join(' ')}.`);

@@ -1,19 +1,19 @@
-import { CompiledQuery, type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql } from 'kysely';
-import type { Account, ApiClient } from '../../core/accounts/account.js';
+import { CompiledQuery, type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql, type UpdateQueryBuilder } from 'kysely';
+import type { Account, AccountAccess, ApiClient } from '../../core/accounts/account.js';
 import type { ChannelCatalogue } from '../../core/channels.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { splitScopes } from '../../core/scopes.js';
 import { type Executor, isPostgres } from '../database.js';
-import type { IpRulesCache } from '../ip-rules-cache.js';
+import type { AccessCache } from '../access-cache.js';
 import type { AccountsTable, ApiClientsTable, Database } from '../schema.js';
 
-/** How IP allow-lists are shared between processes: see ip-rules-cache.ts. */
-export interface IpRulesSharing {
-  /** PostgreSQL: the channel NOTIFYed (payload: the account id) by the statement that changes a list. */
+/** How what each account's requests are checked against is shared between processes: see access-cache.ts. */
+export interface AccessSharing {
+  /** PostgreSQL: the channel NOTIFYed (payload: the account id) by the statement that changes an account's access. */
   channel: string | undefined;
-  /** This process's kept lists, read through by a store outside a transaction. */
-  cache: IpRulesCache | undefined;
-  /** Told of each account whose list this store changed (the cache forgets it, after commit). */
+  /** This process's kept access, read through by a store outside a transaction. */
+  cache: AccessCache | undefined;
+  /** Told of each account whose access this store changed (the cache forgets it, after commit). */
   changed?: ((accountId: string) => void) | undefined;
 }
 
@@ -27,39 +27,88 @@ const toAccount = (row: AccountsTable, channels: ChannelCatalogue): Account => (
   creditsMicros: row.credits_micros,
   reservedMicros: row.reserved_micros,
   createdAt: row.created_at,
+  suspendedAt: row.suspended_at,
 });
 
-const toClient = (row: ApiClientsTable): ApiClient => ({
+const toClient = (row: ApiClientsTable, channels: ChannelCatalogue): ApiClient => ({
   clientId: row.client_id,
   accountId: row.account_id,
+  name: row.name,
+  scopes: row.scopes === null ? null : channels.normalizeScopes(splitScopes(row.scopes)),
   secretHash: row.secret_hash,
+  previousSecretHash: row.previous_secret_hash,
+  previousSecretUntil: row.previous_secret_until,
   createdAt: row.created_at,
   secretRotatedAt: row.secret_rotated_at,
 });
 
+const clientRow = (client: ApiClient): ApiClientsTable => ({
+  client_id: client.clientId,
+  account_id: client.accountId,
+  name: client.name,
+  scopes: client.scopes === null ? null : client.scopes.join(' '),
+  secret_hash: client.secretHash,
+  previous_secret_hash: client.previousSecretHash,
+  previous_secret_until: client.previousSecretUntil,
+  created_at: client.createdAt,
+  secret_rotated_at: client.secretRotatedAt,
+});
+
 /**
- * An account's IP allow-list, oldest rule first. Read on every authenticated request where no
- * cache serves (SQLite), so its SQL is written once per dialect rather than built by Kysely's query
- * builder each time (which cost more than running it, and 7 KB of garbage per request).
+ * What an account's requests are checked against, in one statement: its allow-list (kind 0, oldest
+ * rule first), its clients (kind 1) and a row if it is suspended (kind 2). Read on every
+ * authenticated request where no cache serves (SQLite), so its SQL is written once per dialect
+ * rather than built by Kysely's query builder each time (which cost more than running it).
  */
-const IP_RULES_SQL = {
-  sqlite: 'select "cidr" from "ip_allow_rules" where "account_id" = ? order by "created_at", "cidr"',
-  postgres: 'select "cidr" from "ip_allow_rules" where "account_id" = $1 order by "created_at", "cidr"',
+const ACCESS_SQL = {
+  sqlite: {
+    sql:
+      'select 0 as "kind", "cidr" as "value", "created_at" as "at" from "ip_allow_rules" where "account_id" = ?' +
+      ' union all select 1, "client_id", "created_at" from "api_clients" where "account_id" = ?' +
+      ` union all select 2, '', 0 from "accounts" where "id" = ? and "suspended_at" is not null order by 1, 3, 2`,
+    parameters: (accountId: string) => [accountId, accountId, accountId],
+  },
+  postgres: {
+    sql:
+      'select 0 as "kind", "cidr" as "value", "created_at" as "at" from "ip_allow_rules" where "account_id" = $1' +
+      ' union all select 1, "client_id", "created_at" from "api_clients" where "account_id" = $1' +
+      ` union all select 2, '', 0 from "accounts" where "id" = $1 and "suspended_at" is not null order by 1, 3, 2`,
+    parameters: (accountId: string) => [accountId],
+  },
 };
 
-/** `ipRules` without a cache when the store is bound to a transaction (it may read its own uncommitted changes). */
+type AccessChange = (
+  qb: QueryCreator<Database>,
+) =>
+  | InsertQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>
+  | InsertQueryBuilder<Database, 'api_clients', { account_id: string }>
+  | DeleteQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>
+  | DeleteQueryBuilder<Database, 'api_clients', { account_id: string }>
+  | UpdateQueryBuilder<Database, 'accounts', 'accounts', { account_id: string }>;
+
+/** `access` without a cache when the store is bound to a transaction (it may read its own uncommitted changes). */
 export function accountsStore(
   db: Executor,
   channels: ChannelCatalogue,
-  sharing: IpRulesSharing = { channel: undefined, cache: undefined },
+  sharing: AccessSharing = { channel: undefined, cache: undefined },
 ): AccountsPort {
   const accountOf = (row: AccountsTable): Account => toAccount(row, channels);
   const { channel, cache, changed } = sharing;
-  const ipRulesSql = isPostgres(db) ? IP_RULES_SQL.postgres : IP_RULES_SQL.sqlite;
-  const readIpRules = async (accountId: string): Promise<string[]> => {
-    const { rows } = await db.executeQuery<{ cidr: string }>(CompiledQuery.raw(ipRulesSql, [accountId]));
-    return rows.map((row) => row.cidr);
+  const accessSql = isPostgres(db) ? ACCESS_SQL.postgres : ACCESS_SQL.sqlite;
+  const readAccess = async (accountId: string): Promise<AccountAccess> => {
+    const { rows } = await db.executeQuery<{ kind: number; value: string }>(
+      CompiledQuery.raw(accessSql.sql, accessSql.parameters(accountId)),
+    );
+    const access: AccountAccess = { suspended: false, ipRules: [], clientIds: [] };
+    for (const row of rows) {
+      const kind = Number(row.kind);
+      if (kind === 0) access.ipRules.push(row.value);
+      else if (kind === 1) access.clientIds.push(row.value);
+      else access.suspended = true;
+    }
+    return access;
   };
+  const access = (accountId: string): Promise<AccountAccess> => (cache ? cache.get(accountId, readAccess) : readAccess(accountId));
 
   const findAccount = async (accountId: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
@@ -67,18 +116,11 @@ export function accountsStore(
   };
 
   /**
-   * Adds or removes one rule of an account's list; whether a row changed. On PostgreSQL the change
-   * NOTIFYs in the same statement, so other processes hear of it exactly when it commits, and of
-   * nothing that rolled back.
+   * Makes one change to what the account's requests are checked against (a rule, a client, its
+   * suspension); whether a row changed. On PostgreSQL the change NOTIFYs in the same statement, so
+   * other processes hear of it exactly when it commits, and of nothing that rolled back.
    */
-  const changeIpRules = async (
-    accountId: string,
-    change: (
-      qb: QueryCreator<Database>,
-    ) =>
-      | InsertQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>
-      | DeleteQueryBuilder<Database, 'ip_allow_rules', { account_id: string }>,
-  ): Promise<boolean> => {
+  const changeAccess = async (accountId: string, change: AccessChange): Promise<boolean> => {
     const rows = channel
       ? await db
           .with('changed', change)
@@ -106,16 +148,7 @@ export function accountsStore(
           created_at: account.createdAt,
         })
         .execute();
-      await db
-        .insertInto('api_clients')
-        .values({
-          client_id: client.clientId,
-          account_id: client.accountId,
-          secret_hash: client.secretHash,
-          created_at: client.createdAt,
-          secret_rotated_at: client.secretRotatedAt,
-        })
-        .execute();
+      await db.insertInto('api_clients').values(clientRow(client)).execute();
     },
 
     findAccount,
@@ -148,39 +181,85 @@ export function accountsStore(
 
     async findClient(clientId) {
       const row = await db.selectFrom('api_clients').selectAll().where('client_id', '=', clientId).executeTakeFirst();
-      return row && toClient(row);
+      return row && toClient(row, channels);
     },
 
     async listClients(accountId) {
-      const rows = await db.selectFrom('api_clients').selectAll().where('account_id', '=', accountId).orderBy('created_at').execute();
-      return rows.map(toClient);
+      const rows = await db
+        .selectFrom('api_clients')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('client_id')
+        .execute();
+      return rows.map((row) => toClient(row, channels));
     },
 
-    async replaceClientSecret(clientId, secretHash, rotatedAt) {
+    async insertClient(client) {
+      await changeAccess(client.accountId, (qb) => qb.insertInto('api_clients').values(clientRow(client)).returning('account_id'));
+    },
+
+    deleteClient(accountId, clientId) {
+      return changeAccess(accountId, (qb) =>
+        qb.deleteFrom('api_clients').where('account_id', '=', accountId).where('client_id', '=', clientId).returning('account_id'),
+      );
+    },
+
+    async replaceClientSecret(clientId, secretHash, rotatedAt, previousUntil = null) {
       const result = await db
         .updateTable('api_clients')
-        .set({ secret_hash: secretHash, secret_rotated_at: rotatedAt })
+        .set((eb) => ({
+          secret_hash: secretHash,
+          secret_rotated_at: rotatedAt,
+          // The replaced secret, kept only while its grace period lasts.
+          previous_secret_hash: previousUntil === null ? null : eb.ref('secret_hash'),
+          previous_secret_until: previousUntil,
+        }))
         .where('client_id', '=', clientId)
         .executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
-    ipRules(accountId) {
-      return cache ? cache.rules(accountId, readIpRules) : readIpRules(accountId);
+    setSuspended(accountId, at) {
+      return changeAccess(accountId, (qb) =>
+        qb.updateTable('accounts').set({ suspended_at: at }).where('id', '=', accountId).returning('id as account_id'),
+      );
     },
 
-    addIpRule(accountId, cidr, at) {
-      return changeIpRules(accountId, (qb) =>
+    async setPlan(accountId, plan) {
+      const result = await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
+      return Number(result.numUpdatedRows) === 1;
+    },
+
+    access,
+
+    async ipRules(accountId) {
+      return (await access(accountId)).ipRules;
+    },
+
+    async listIpRules(accountId) {
+      const rows = await db
+        .selectFrom('ip_allow_rules')
+        .select(['cidr', 'note', 'created_at'])
+        .where('account_id', '=', accountId)
+        .orderBy('created_at')
+        .orderBy('cidr')
+        .execute();
+      return rows.map((row) => ({ cidr: row.cidr, note: row.note, createdAt: row.created_at }));
+    },
+
+    addIpRule(accountId, cidr, at, note = null) {
+      return changeAccess(accountId, (qb) =>
         qb
           .insertInto('ip_allow_rules')
-          .values({ account_id: accountId, cidr, created_at: at })
+          .values({ account_id: accountId, cidr, created_at: at, note })
           .onConflict((oc) => oc.columns(['account_id', 'cidr']).doNothing())
           .returning('account_id'),
       );
     },
 
     removeIpRule(accountId, cidr) {
-      return changeIpRules(accountId, (qb) =>
+      return changeAccess(accountId, (qb) =>
         qb.deleteFrom('ip_allow_rules').where('account_id', '=', accountId).where('cidr', '=', cidr).returning('account_id'),
       );
     },

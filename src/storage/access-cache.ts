@@ -1,23 +1,25 @@
+import type { AccountAccess } from '../core/accounts/account.js';
 import { BoundedMap } from '../core/bounded-map.js';
 
 /**
- * Accounts' IP allow-lists, kept in memory by a process whose store tells it of every change
+ * What each account's requests are checked against (its suspension, IP allow-list and clients),
+ * kept in memory by a process whose store tells it of every change
  * (PostgreSQL: the change NOTIFYs in its own transaction, and notifications.ts drops the account's
- * entry when the notification arrives). Every authenticated request checks its account's list; on
+ * entry when the notification arrives). Every authenticated request checks its account's access; on
  * PostgreSQL that read was a round trip per request, the costliest part of an accepted send.
  *
  * The cache serves only while it is live, i.e. while its listener has a LISTEN in place; it starts
  * empty each time it goes live, so a change made while notifications were not being received is
  * never missed. A read that was under way when any change was announced is answered but not kept
- * (it may hold the old list). A connection that goes silent without closing is noticed by the
+ * (it may hold the old access). A connection that goes silent without closing is noticed by the
  * listener's heartbeat; an entry is kept at most `maxAgeMs` all the same.
  *
  * A change takes effect in the process that makes it at once, and in other processes when its
  * notification reaches them, which PostgreSQL sends at commit (typically well under a millisecond
  * on one network).
  */
-export class IpRulesCache {
-  readonly #entries: BoundedMap<string, { rules: string[]; at: number }>;
+export class AccessCache<T = AccountAccess> {
+  readonly #entries: BoundedMap<string, { value: T; at: number }>;
   /** Moves on at every change announced: a read that saw it move keeps nothing. */
   #generation = 0;
   #live = false;
@@ -30,19 +32,19 @@ export class IpRulesCache {
     this.#entries = new BoundedMap(maxAccounts);
   }
 
-  /** The account's rules: kept ones while live and fresh, otherwise `read` (kept if nothing changed meanwhile). */
-  async rules(accountId: string, read: (accountId: string) => Promise<string[]>): Promise<string[]> {
+  /** The account's access: kept while live and fresh, otherwise `read` (kept if nothing changed meanwhile). */
+  async get(accountId: string, read: (accountId: string) => Promise<T>): Promise<T> {
     if (!this.#live) return read(accountId);
     const kept = this.#entries.get(accountId);
-    if (kept && this.now() - kept.at < this.maxAgeMs) return kept.rules;
+    if (kept && this.now() - kept.at < this.maxAgeMs) return kept.value;
     const generation = this.#generation;
     const at = this.now();
-    const rules = await read(accountId);
-    if (this.#live && generation === this.#generation) this.#entries.set(accountId, { rules, at });
-    return rules;
+    const value = await read(accountId);
+    if (this.#live && generation === this.#generation) this.#entries.set(accountId, { value, at });
+    return value;
   }
 
-  /** The account's rules changed (or may have): its entry goes, and reads under way keep nothing. */
+  /** The account's access changed (or may have): its entry goes, and reads under way keep nothing. */
   invalidate(accountId: string): void {
     this.#generation++;
     this.#entries.delete(accountId);

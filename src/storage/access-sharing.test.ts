@@ -9,8 +9,8 @@ import { createAccount } from '../core/accounts/manage-accounts.js';
 import { systemClock } from '../core/clock.js';
 import type { Store } from '../core/ports.js';
 import { channelName, createDatabase, type Dialect, type HeraldDatabase } from './database.js';
-import { IpRulesCache } from './ip-rules-cache.js';
-import { type Listener, listenForIpRuleChanges } from './notifications.js';
+import { AccessCache } from './access-cache.js';
+import { type Listener, listenForAccessChanges } from './notifications.js';
 import { storeOf } from './store.js';
 
 const quiet = { warn: () => {} };
@@ -19,7 +19,7 @@ interface TwoProcesses {
   location: TestDatabaseLocation;
   serverDb: HeraldDatabase;
   cliDb: HeraldDatabase;
-  cache: IpRulesCache;
+  cache: AccessCache;
   /** The server's store: keeps lists in memory where the database can tell it of changes. */
   server: Store;
   /** The CLI's store, which changes the lists. */
@@ -37,10 +37,10 @@ function useTwoProcesses(dialect: Dialect): TwoProcesses {
     v.location = allocateDatabase(dialect);
     v.serverDb = await openDatabase(v.location);
     v.cliDb = await openDatabase(v.location);
-    v.cache = new IpRulesCache();
-    v.server = storeOf(v.serverDb, { channels: CHANNELS, ipRulesCache: v.cache });
+    v.cache = new AccessCache();
+    v.server = storeOf(v.serverDb, { channels: CHANNELS, accessCache: v.cache });
     v.cli = storeOf(v.cliDb, { channels: CHANNELS });
-    v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet);
+    v.listener = listenForAccessChanges(v.serverDb, v.cache, quiet);
     v.accountId = (await createAccount(v.cli, systemClock, { name: 'Locked', email: 'locked@example.com', creditsMicros: 0 })).account.id;
     v.changeBehindTheBack = (cidr) =>
       sql`insert into ip_allow_rules (account_id, cidr, created_at) values (${v.accountId}, ${cidr}, ${Date.now()})`.execute(v.cliDb.db);
@@ -55,7 +55,7 @@ function useTwoProcesses(dialect: Dialect): TwoProcesses {
   return v;
 }
 
-describeEachDialect('IP allow-lists shared between processes', (dialect) => {
+describeEachDialect('Account access (allow-lists, suspension, clients) shared between processes', (dialect) => {
   const v = useTwoProcesses(dialect);
 
   it('a rule added or removed by another process applies to the server’s next check once the change is announced', async () => {
@@ -71,6 +71,20 @@ describeEachDialect('IP allow-lists shared between processes', (dialect) => {
     expect(await cli.accounts.removeIpRule(accountId, '127.0.0.2/32')).toBe(true);
     await until(async () => (await server.accounts.ipRules(accountId)).length === 0, 'the removal to apply', 5_000);
     expect(await cli.accounts.removeIpRule(accountId, '127.0.0.2/32')).toBe(false);
+  });
+
+  it('a suspension or a revoked client made by another process applies to the server’s next check once announced', async () => {
+    const { server, cli, accountId } = v;
+    const [client] = await cli.accounts.listClients(accountId);
+    expect(await server.accounts.access(accountId)).toEqual({ suspended: false, ipRules: [], clientIds: [client?.clientId] });
+
+    expect(await cli.accounts.setSuspended(accountId, 1)).toBe(true);
+    await until(async () => (await server.accounts.access(accountId)).suspended, 'the suspension to apply', 5_000);
+    expect(await cli.accounts.setSuspended(accountId, null)).toBe(true);
+    await until(async () => !(await server.accounts.access(accountId)).suspended, 'the reinstatement to apply', 5_000);
+
+    expect(await cli.accounts.deleteClient(accountId, client?.clientId ?? '')).toBe(true);
+    await until(async () => (await server.accounts.access(accountId)).clientIds.length === 0, 'the revocation to apply', 5_000);
   });
 
   it('a change the server makes itself applies to its very next check', async () => {
@@ -108,7 +122,7 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     await spy.connect();
     try {
       spy.on('notification', (message) => heard.push(message.payload ?? ''));
-      await spy.query(`LISTEN "${v.serverDb.ipRulesChannel}"`);
+      await spy.query(`LISTEN "${v.serverDb.accessChannel}"`);
       await expect(
         cli.transaction(async (tx) => {
           await tx.accounts.addIpRule(accountId, '10.1.0.0/16', 1);
@@ -134,14 +148,14 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     const { server, accountId } = v;
     await v.listener?.close();
     // A listener that, once its connection is cut, stays down for the length of the test.
-    v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet, { retryDelayMs: 60_000 });
+    v.listener = listenForAccessChanges(v.serverDb, v.cache, quiet, { retryDelayMs: 60_000 });
     await until(async () => v.cache.live, 'the listener to be in place', 5_000);
     await server.accounts.ipRules(accountId);
     const admin = new pg.Client({ connectionString: v.location.url });
     await admin.connect();
     try {
       const { rowCount } = await admin.query('select pg_terminate_backend(pid) from pg_stat_activity where query = $1', [
-        `LISTEN "${v.serverDb.ipRulesChannel}"`,
+        `LISTEN "${v.serverDb.accessChannel}"`,
       ]);
       expect(rowCount).toBe(1);
     } finally {
@@ -154,7 +168,7 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24', '198.51.100.1/32']);
 
     await v.listener?.close();
-    v.listener = listenForIpRuleChanges(v.serverDb, v.cache, quiet);
+    v.listener = listenForAccessChanges(v.serverDb, v.cache, quiet);
     await until(async () => v.cache.live, 'the server to listen again', 5_000);
     // The list is read afresh, then kept.
     expect(await server.accounts.ipRules(accountId)).toEqual(['198.51.100.0/24', '198.51.100.1/32']);
@@ -167,7 +181,7 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
     try {
       await v.listener?.close();
       const viaProxy = createDatabase({ url: proxy.url(v.location.url), schema: v.location.schema });
-      v.listener = listenForIpRuleChanges(viaProxy, v.cache, quiet, { retryDelayMs: 100, heartbeatMs: 300 });
+      v.listener = listenForAccessChanges(viaProxy, v.cache, quiet, { retryDelayMs: 100, heartbeatMs: 300 });
       try {
         await until(async () => v.cache.live, 'the listener to be in place', 5_000);
         await v.server.accounts.ipRules(v.accountId);
@@ -191,9 +205,9 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-list changes announced through
 
   it('a change made in a transaction is forgotten by this process’s cache once committed, not before, and not at all if rolled back', async () => {
     // A cache told of nothing by PostgreSQL (no listener): only the store's own bookkeeping clears it.
-    const local = new IpRulesCache();
+    const local = new AccessCache();
     local.setLive(true);
-    const store = storeOf(v.serverDb, { channels: CHANNELS, ipRulesCache: local });
+    const store = storeOf(v.serverDb, { channels: CHANNELS, accessCache: local });
     expect(await store.accounts.ipRules(v.accountId)).toEqual([]);
     await expect(
       store.transaction(async (tx) => {
@@ -231,11 +245,11 @@ describe.skipIf(!inject('postgresUrl'))('IP allow-lists on a schema with the lon
     const location: TestDatabaseLocation = { ...allocateDatabase('postgres'), schema };
     const serverDb = await openDatabase(location);
     const cliDb = await openDatabase(location);
-    const cache = new IpRulesCache();
-    const listener = listenForIpRuleChanges(serverDb, cache, quiet);
+    const cache = new AccessCache();
+    const listener = listenForAccessChanges(serverDb, cache, quiet);
     try {
       await until(async () => cache.live, 'the listener to be in place', 5_000);
-      const server = storeOf(serverDb, { channels: CHANNELS, ipRulesCache: cache });
+      const server = storeOf(serverDb, { channels: CHANNELS, accessCache: cache });
       const cli = storeOf(cliDb, { channels: CHANNELS });
       const { id } = (await createAccount(cli, systemClock, { name: 'Long', email: 'long@example.com', creditsMicros: 0 })).account;
       expect(await server.accounts.ipRules(id)).toEqual([]);
