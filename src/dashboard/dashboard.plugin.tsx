@@ -18,6 +18,7 @@ import { creditsPages } from './pages/credits.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
 import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
+import { templatesPages } from './pages/templates.pages.js';
 import { webhooksPages } from './pages/webhooks.pages.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
 import { Card, Notice } from './views/layout.js';
@@ -173,5 +174,6 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(credentialsPages, deps);
   await app.register(webhooksPages, deps);
   await app.register(sendPages, deps);
+  await app.register(templatesPages, deps);
   await app.register(creditsPages, deps);
 }

@@ -1,6 +1,6 @@
-import type { LightMyRequestResponse } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { PASSWORD, signedIn as signedInThrough, Visitor } from '../../test/dashboard-visitor.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver } from '../../test/webhook-receiver.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
@@ -8,48 +8,6 @@ import { inviteUser, removeUser } from '../core/users/manage-users.js';
 import { totpCode } from '../core/users/totp.js';
 import type { Role } from '../core/users/user.js';
 import { CONTENT_SECURITY_POLICY } from './dashboard.plugin.js';
-
-const PASSWORD = 'a long enough password';
-
-/** A browser as inject sees it: cookies kept between requests, the CSRF token read off each page. */
-let visitors = 0;
-
-class Visitor {
-  readonly cookies = new Map<string, string>();
-  csrf = '';
-  /** Each visitor comes from an address of its own (through the believed loopback proxy), as people do. */
-  readonly address = `10.0.${Math.floor(++visitors / 250)}.${visitors % 250}`;
-  constructor(private readonly t: TestApp) {}
-
-  async request(
-    method: 'GET' | 'POST',
-    url: string,
-    form?: Record<string, string>,
-    options: { csrf?: boolean } = {},
-  ): Promise<LightMyRequestResponse> {
-    const body = form && new URLSearchParams({ ...(options.csrf === false ? {} : { _csrf: this.csrf }), ...form }).toString();
-    const response = await this.t.app.inject({
-      method,
-      url,
-      headers: {
-        cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
-        'x-forwarded-for': this.address,
-        ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
-      },
-      ...(body !== undefined ? { payload: body } : {}),
-    });
-    for (const cookie of response.cookies as Array<{ name: string; value: string; maxAge?: number; expires?: Date }>) {
-      const cleared = cookie.maxAge === 0 || (cookie.expires !== undefined && cookie.expires.getTime() <= Date.now());
-      if (cleared || cookie.value === '') this.cookies.delete(cookie.name);
-      else this.cookies.set(cookie.name, cookie.value);
-    }
-    const token = /name="_csrf" value="([^"]+)"/.exec(response.body)?.[1];
-    if (token) this.csrf = token;
-    return response;
-  }
-  get = (url: string) => this.request('GET', url);
-  post = (url: string, form: Record<string, string> = {}, options?: { csrf?: boolean }) => this.request('POST', url, form, options);
-}
 
 describeEachDialect('the dashboard', (dialect) => {
   let t: TestApp;
@@ -59,21 +17,7 @@ describeEachDialect('the dashboard', (dialect) => {
   });
   afterAll(() => t.close());
 
-  let users = 0;
-  /** A user of `account` with `role`, signed in through the pages (invitation, password, sign-in). */
-  async function signedIn(account: CreatedAccount, role: Role = 'owner'): Promise<{ visitor: Visitor; email: string }> {
-    users++;
-    const email = `person${users}-${dialect}@example.com`;
-    const { token } = await inviteUser(t.store, t.clock, { accountId: account.account.id, email, role, invitedBy: null, ip: null });
-    const visitor = new Visitor(t);
-    await visitor.get(`/dashboard/invitations/${token}`);
-    expect((await visitor.post(`/dashboard/invitations/${token}`, { password: PASSWORD, confirm: PASSWORD })).statusCode).toBe(303);
-    await visitor.get('/dashboard/sign-in');
-    const signed = await visitor.post('/dashboard/sign-in', { email, password: PASSWORD });
-    expect(signed.statusCode).toBe(303);
-    expect(signed.headers.location).toBe('/dashboard');
-    return { visitor, email };
-  }
+  const signedIn = (account: CreatedAccount, role: Role = 'owner') => signedInThrough(t, account, role);
 
   describe('pages', () => {
     it('sends whoever is not signed in to the sign-in page, and serves every page with a strict CSP and no caching', async () => {

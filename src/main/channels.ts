@@ -37,9 +37,15 @@ export const channelReference = (channels: readonly ConfiguredChannel[]): Channe
 export const channelRoutes = (channels: readonly ConfiguredChannel[]): readonly ChannelRoutes[] =>
   channels.map(({ module, settings }) => module.routes(settings));
 
-/** Every channel's test-message form, for the dashboard, each with the API's own check of its body. */
+/**
+ * Every channel's test-message form, for the dashboard, each with the API's own check of its body:
+ * of the request the fields stand for, where the form maps them into one.
+ */
 export const testMessageChannels = (channels: readonly ConfiguredChannel[]): readonly TestMessageChannel[] =>
   channels.flatMap(({ module }) => {
     const form = module.testMessage;
-    return form ? [{ channel: module.name, title: module.title, form, check: bodyValidator(form.schema) }] : [];
+    if (!form) return [];
+    const validate = bodyValidator(form.schema);
+    const check = (values: Record<string, string>) => validate(form.request ? form.request(values) : values);
+    return [{ channel: module.name, title: module.title, form, check }];
   });

@@ -2,6 +2,7 @@ import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { DEFAULT_EMAIL_MAX_BYTES, emailChannelRoutes } from './email.routes.js';
 import { emailStatusHooks } from './email-events.js';
+import { emailTestMessage } from './email-test-message.js';
 import { EMAIL_PRICE } from './send-email.js';
 import { createSmtpProvider, type SmtpSettings } from './smtp.provider.js';
 
@@ -58,4 +59,5 @@ export const emailModule: ChannelModule<EmailSettings> = {
     settings.provider.kind === 'smtp' ? createSmtpProvider(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
   routes: (settings) => emailChannelRoutes({ maxBytes: settings.maxBytes }),
   canBeAsked: (settings) => settings.provider.kind === 'sandbox',
+  testMessage: emailTestMessage,
 };

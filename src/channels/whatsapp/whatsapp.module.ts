@@ -4,6 +4,7 @@ import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud
 import { WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
 import { seedSandboxTemplates } from './templates.js';
 import { whatsappChannelRoutes } from './whatsapp.routes.js';
+import { whatsappTestMessage } from './whatsapp-test-message.js';
 
 /** Which provider carries WhatsApp: the embedded sandbox, or Meta's Cloud API (docs/whatsapp.md). */
 export type WhatsappSettings = { kind: 'sandbox' } | { kind: 'cloud-api'; cloud: WhatsappCloudSettings };
@@ -49,4 +50,6 @@ export const whatsappModule: ChannelModule<WhatsappSettings> = {
       settings.kind === 'cloud-api' ? { appSecret: settings.cloud.appSecret, verifyToken: settings.cloud.verifyToken } : undefined,
     ),
   canBeAsked: (settings) => settings.kind === 'sandbox',
+  // A template, not free text: a test message must reach a number that has not written first.
+  testMessage: whatsappTestMessage,
 };

@@ -18,10 +18,21 @@ export interface TestMessageChannel {
   check(body: Record<string, string>): ApiError | undefined;
 }
 
+/** A form's filled-in fields, from a post or a link's query; an optional one left empty is left out, as the API request would. */
+function valuesOf(form: TestMessageForm, source: unknown): Record<string, string> {
+  return Object.fromEntries(
+    form.fields.flatMap((f) => {
+      const value = field(source, f.name, f.maxLength * 4);
+      return value === '' && f.optional ? [] : [[f.name, value]];
+    }),
+  );
+}
+
 /**
- * "Send a test message": a form per channel whose text messages can be typed in; the message is
- * checked by the API's schema and sent by the channel's own use case, so it is priced, charged and
- * delivered as any other, and opens on its own page.
+ * "Send a test message": a form per channel whose messages can be typed in; the message is checked
+ * by the API's schema and sent by the channel's own use case, so it is priced, charged and
+ * delivered as any other, and opens on its own page. A link may fill the form in (the WhatsApp
+ * templates page does): `?channel=whatsapp&template=welcome&language=en_US`.
  */
 export async function sendPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const channels = deps.testMessages;
@@ -58,25 +69,41 @@ export async function sendPages(app: FastifyInstance, deps: DashboardDeps): Prom
           <form method="post" action={`/dashboard/send/${current.channel}`} class="stack narrow">
             <input type="hidden" name="_csrf" value={frame.csrf} />
             {current.form.fields.map((f) => (
-              <label key={f.name} htmlFor={`field-${f.name}`}>
-                {f.label}
-                {f.kind === 'textarea' ? (
-                  <textarea id={`field-${f.name}`} name={f.name} required maxLength={f.maxLength} rows={4}>
-                    {values[f.name] ?? ''}
-                  </textarea>
-                ) : (
-                  <input
-                    type={f.kind === 'tel' ? 'tel' : 'text'}
-                    list={undefined}
-                    id={`field-${f.name}`}
-                    name={f.name}
-                    required
-                    maxLength={f.maxLength}
-                    placeholder={f.placeholder ?? ''}
-                    value={values[f.name] ?? ''}
-                  />
+              // The hint sits outside the label: it describes the field (aria-describedby) without becoming its name.
+              <div key={f.name}>
+                <label htmlFor={`field-${f.name}`}>
+                  {f.optional ? `${f.label} (optional)` : f.label}
+                  {f.kind === 'textarea' ? (
+                    <textarea
+                      id={`field-${f.name}`}
+                      name={f.name}
+                      required={!f.optional}
+                      maxLength={f.maxLength}
+                      rows={4}
+                      aria-describedby={f.hint ? `hint-${f.name}` : undefined}
+                    >
+                      {values[f.name] ?? ''}
+                    </textarea>
+                  ) : (
+                    <input
+                      type={f.kind}
+                      list={undefined}
+                      id={`field-${f.name}`}
+                      name={f.name}
+                      required={!f.optional}
+                      maxLength={f.maxLength}
+                      placeholder={f.placeholder ?? ''}
+                      value={values[f.name] ?? ''}
+                      aria-describedby={f.hint ? `hint-${f.name}` : undefined}
+                    />
+                  )}
+                </label>
+                {f.hint && (
+                  <p id={`hint-${f.name}`} class="muted hint">
+                    {f.hint}
+                  </p>
                 )}
-              </label>
+              </div>
             ))}
             <button type="submit">Send {current.title}</button>
           </form>
@@ -85,13 +112,10 @@ export async function sendPages(app: FastifyInstance, deps: DashboardDeps): Prom
     );
   };
 
-  app.get<{ Querystring: { channel?: string } }>('/send', (request, reply) =>
-    page(
-      request,
-      reply,
-      channels.find((c) => c.channel === request.query.channel),
-    ),
-  );
+  app.get<{ Querystring: { channel?: string } }>('/send', (request, reply) => {
+    const chosen = channels.find((c) => c.channel === request.query.channel);
+    return page(request, reply, chosen, chosen && valuesOf(chosen.form, request.query));
+  });
 
   app.post<{ Params: { channel: string } }>('/send/:channel', async (request, reply) => {
     const viewer = viewerOf(request);
@@ -101,7 +125,7 @@ export async function sendPages(app: FastifyInstance, deps: DashboardDeps): Prom
       reply.code(403);
       return page(request, reply, chosen);
     }
-    const body = Object.fromEntries(chosen.form.fields.map((f) => [f.name, field(request.body, f.name, f.maxLength * 4)]));
+    const body = valuesOf(chosen.form, request.body);
     const refused = chosen.check(body);
     let messageId: string;
     try {

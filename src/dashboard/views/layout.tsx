@@ -16,6 +16,8 @@ const NAV: ReadonlyArray<[path: string, label: string]> = [
   ['/dashboard', 'Overview'],
   ['/dashboard/messages', 'Messages'],
   ['/dashboard/send', 'Send a test message'],
+  // Served wherever WhatsApp is, which main/channels.ts always lists; elsewhere the page answers 404.
+  ['/dashboard/templates', 'WhatsApp templates'],
   ['/dashboard/credits', 'Credits'],
   ['/dashboard/credentials', 'API credentials'],
   ['/dashboard/webhooks', 'Webhooks'],
