@@ -14,3 +14,10 @@ document.addEventListener('click', (event) => {
     },
   );
 });
+
+// Forms that cannot be undone: <form data-confirm="question"> asks before it is sent.
+document.addEventListener('submit', (event) => {
+  const form = event.target instanceof HTMLFormElement ? event.target : null;
+  const question = form?.getAttribute('data-confirm');
+  if (question && !window.confirm(question)) event.preventDefault();
+});

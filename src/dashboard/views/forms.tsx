@@ -14,15 +14,18 @@ export function ActionButton({
   label,
   kind,
   fields,
+  confirm,
 }: {
   action: string;
   csrf: string;
   label: string;
   kind?: 'danger';
   fields?: Record<string, string>;
+  /** Asked before the form is sent (assets/dashboard.js), for what cannot be undone. */
+  confirm?: string;
 }) {
   return (
-    <form method="post" action={action} class="inline">
+    <form method="post" action={action} class="inline" data-confirm={confirm}>
       <input type="hidden" name="_csrf" value={csrf} />
       {Object.entries(fields ?? {}).map(([name, value]) => (
         <input key={name} type="hidden" name={name} value={value} />

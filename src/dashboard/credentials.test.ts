@@ -1,0 +1,113 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { signedIn } from '../../test/dashboard-visitor.js';
+import { describeEachDialect } from '../../test/databases.js';
+
+describeEachDialect('the dashboard: API clients', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect, { security: { production: false, trustedProxies: ['127.0.0.1/32'] } });
+  });
+  afterAll(() => t.close());
+
+  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) =>
+    t.app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+        ...(scope ? { scope } : {}),
+      }).toString(),
+    });
+  const shownSecret = (body: string) => /data-testid="new-secret">(hsec_[A-Za-z0-9_-]+)</.exec(body)?.[1] ?? '';
+
+  it('a developer creates a named client limited to some scopes; its secret is shown once and gets only those scopes', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account, 'developer');
+    await visitor.get('/dashboard/credentials');
+    const created = await visitor.post('/dashboard/credentials', { name: 'Reports', limit: 'some', scopes: ['sms:read', 'account:read'] });
+    expect(created.statusCode).toBe(200);
+    const secret = shownSecret(created.body);
+    const client = (await t.store.accounts.listClients(account.account.id)).find((c) => c.name === 'Reports');
+    expect(client?.scopes).toEqual(
+      ['sms:read', 'account:read'].sort((a, b) => (client?.scopes ?? []).indexOf(a) - (client?.scopes ?? []).indexOf(b)),
+    );
+    expect(created.body).toContain(client?.clientId);
+    const token = await tokenRequest(client?.clientId ?? '', secret);
+    expect(token.statusCode).toBe(200);
+    expect(token.json().scope.split(' ').sort()).toEqual(['account:read', 'sms:read']);
+    expect((await tokenRequest(client?.clientId ?? '', secret, 'sms:send')).json().error).toBe('invalid_scope');
+
+    // Shown once: the page afterwards lists the client, never its secret.
+    const listed = await visitor.get('/dashboard/credentials');
+    expect(listed.body).toContain('Reports');
+    expect(listed.body).toContain('sms:read, account:read');
+    expect(listed.body).not.toContain(secret);
+  });
+
+  it('a bad form (no name, no scope chosen) comes back with the problem in words and creates nothing', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account);
+    await visitor.get('/dashboard/credentials');
+    const noName = await visitor.post('/dashboard/credentials', { name: ' ', limit: 'all' });
+    expect(noName.statusCode).toBe(422);
+    expect(noName.body).toContain('name: must be 1 to 100 characters');
+    const noScope = await visitor.post('/dashboard/credentials', { name: 'x', limit: 'some' });
+    expect(noScope.body).toContain('choose at least one scope');
+    const foreign = await visitor.post('/dashboard/credentials', { name: 'x', limit: 'some', scopes: 'root:everything' });
+    expect(foreign.statusCode).toBe(422);
+    expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(1);
+  });
+
+  it('a secret regenerated with a grace period leaves the old one working until then, and the page says until when', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account);
+    const [client] = await t.store.accounts.listClients(account.account.id);
+    await visitor.get('/dashboard/credentials');
+    const rotated = await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
+      secret_of: String(client?.createdAt),
+      grace: String(24 * 3600_000),
+    });
+    expect(rotated.statusCode).toBe(200);
+    const until = new Date(t.clock.now() + 24 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
+    expect(rotated.body).toContain(`The old secret keeps working until ${until} UTC`);
+    expect((await tokenRequest(account.clientId, account.clientSecret)).statusCode).toBe(200);
+    expect((await tokenRequest(account.clientId, shownSecret(rotated.body))).statusCode).toBe(200);
+    const bogus = await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
+      secret_of: String((await t.store.accounts.findClient(account.clientId))?.secretRotatedAt),
+      grace: '99999999999',
+    });
+    expect(bogus.statusCode).toBe(422);
+    expect(bogus.body).toContain('must be between none and 7 days');
+    t.clock.advance(24 * 3600_000);
+    expect((await tokenRequest(account.clientId, account.clientSecret)).statusCode).toBe(401);
+  });
+
+  it('revoking a client stops its token at once; a viewer can do none of it; another account’s client is 404', async () => {
+    const account = await t.createAccount();
+    const owner = await signedIn(t, account);
+    const viewer = await signedIn(t, account, 'viewer');
+    const token = await t.tokenFor(account);
+
+    await viewer.visitor.get('/dashboard/credentials');
+    expect((await viewer.visitor.post('/dashboard/credentials', { name: 'sneaky', limit: 'all' })).statusCode).toBe(403);
+    expect((await viewer.visitor.post(`/dashboard/credentials/${account.clientId}/revoke`)).statusCode).toBe(403);
+
+    const other = await t.createAccount();
+    // Revoking asks first (assets/dashboard.js), as it cannot be undone.
+    expect((await owner.visitor.get('/dashboard/credentials')).body).toContain('data-confirm="Revoke Default?');
+    expect((await owner.visitor.post(`/dashboard/credentials/${other.clientId}/revoke`)).statusCode).toBe(404);
+    expect((await t.call('GET', '/v1/account/balance', await t.tokenFor(other))).statusCode).toBe(200);
+
+    const revoked = await owner.visitor.post(`/dashboard/credentials/${account.clientId}/revoke`);
+    expect(revoked.statusCode).toBe(303);
+    expect((await t.call('GET', '/v1/account/balance', token)).statusCode).toBe(401);
+    const page = await owner.visitor.get('/dashboard/credentials');
+    expect(page.body).toContain('This account has no API clients');
+    const security = await owner.visitor.get('/dashboard/security');
+    expect(security.body).toContain('client.revoked');
+  });
+});
