@@ -105,7 +105,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       deps.store.users.listUsers(account.id),
       deps.store.users.listInvitations(account.id),
       deps.store.users.listAudit(account.id, 100),
-      deps.store.accounts.ipRules(account.id),
+      deps.store.accounts.listIpRules(account.id),
       deps.store.users.listSessions(account.id, deps.clock.now()),
     ]);
     const currentHash = tokenHash(viewerOf(request).sessionToken);
@@ -160,15 +160,16 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
           {problem && <Notice kind="error">{problem}</Notice>}
           {rules.length > 0 && (
             <ul class="rules">
-              {rules.map((rule) => (
-                <li key={rule}>
-                  <code>{rule}</code>{' '}
+              {rules.map(({ cidr, note }) => (
+                <li key={cidr}>
+                  <code>{cidr}</code> {note && <span data-testid="rule-note">{note}</span>}{' '}
                   {allowed && (
                     <ActionButton
                       action="/dashboard/security/ip-rules/remove"
                       csrf={frame.csrf}
-                      label={`Remove ${rule}`}
-                      fields={{ rule }}
+                      label={`Remove ${cidr}`}
+                      fields={{ rule: cidr }}
+                      confirm={rules.length === 1 ? 'Remove the last address? The list then allows every address again.' : undefined}
                     />
                   )}
                 </li>
@@ -180,6 +181,9 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
               <input type="hidden" name="_csrf" value={frame.csrf} />
               <label>
                 Address or range <input type="text" name="rule" required maxLength={64} placeholder="203.0.113.7 or 2001:db8::/32" />
+              </label>{' '}
+              <label>
+                Note <input type="text" name="note" maxLength={200} placeholder="office VPN" />
               </label>{' '}
               <button type="submit">Allow</button>
             </form>
@@ -449,7 +453,11 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
   });
 
   /** An allow-list change by an owner, with its audit row in the same transaction. */
-  const changeRules = (path: string, run: (accountId: string, rule: string, tx: Store) => Promise<string | undefined>, action: string) =>
+  const changeRules = (
+    path: string,
+    run: (accountId: string, rule: string, tx: Store, note: string | null) => Promise<string | undefined>,
+    action: string,
+  ) =>
     app.post(path, async (request, reply) => {
       const { account, user } = viewerOf(request);
       if (!can(user.role, 'security.manage')) {
@@ -463,7 +471,8 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         return securityPage(request, reply, `“${text}” is not an address or a range: write 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32.`);
       }
       const problem = await deps.store.transaction(async (tx) => {
-        const refused = await run(account.id, rule, tx);
+        const note = field(request.body, 'note', 200).trim() || null;
+        const refused = await run(account.id, rule, tx, note);
         if (!refused)
           await audit(tx, { accountId: account.id, actor: user.id, action, target: rule, ip: request.ip, at: deps.clock.now() });
         return refused;
@@ -476,8 +485,8 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     });
   changeRules(
     '/security/ip-rules',
-    async (accountId, rule, tx) =>
-      (await tx.accounts.addIpRule(accountId, rule, deps.clock.now())) ? undefined : `${rule} is already allowed.`,
+    async (accountId, rule, tx, note) =>
+      (await tx.accounts.addIpRule(accountId, rule, deps.clock.now(), note)) ? undefined : `${rule} is already allowed.`,
     'ip_rule.added',
   );
   changeRules(
