@@ -8,6 +8,7 @@ const SECRET_SHAPES: Array<{ what: string; pattern: RegExp }> = [
   { what: 'a webhook secret', pattern: /whsec_[A-Za-z0-9+/=_-]{20,}/ },
   { what: 'a dashboard invitation token', pattern: /inv_[A-Za-z0-9_-]{20,}/ },
   { what: 'a dashboard session token', pattern: /hss_[A-Za-z0-9_-]{20,}/ },
+  { what: 'an operator session token', pattern: /hos_[A-Za-z0-9_-]{20,}/ },
   { what: 'an access token (JWT)', pattern: /eyJ[A-Za-z0-9_-]{8,}\.eyJ[A-Za-z0-9_-]{8,}\.[A-Za-z0-9_-]{20,}/ },
   { what: 'a Telegram bot token', pattern: /\b\d{6,12}:[A-Za-z0-9_-]{30,}\b/ },
   ...Object.entries(TEST_PROVIDER_SECRETS).map(([name, value]) => ({

@@ -6,6 +6,7 @@ import type { Channel } from './ids.js';
 import type { MessageTrail } from './message-trail.js';
 import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
+import type { Operator, OperatorSession } from './operators/operator.js';
 import type { AuditEntry, Invitation, Role, User, UserSession } from './users/user.js';
 
 /**
@@ -33,6 +34,8 @@ export interface Store {
   readonly idempotency: IdempotencyPort;
   /** Dashboard users, their invitations and sessions, and each account's audit log (core/users/). */
   readonly users: UsersPort;
+  /** The operator's people, who sign in to the operator pages, and their sessions (core/operators/). */
+  readonly operators: OperatorsPort;
   /**
    * Runs `work` in one transaction: all of its writes commit together or none do. Calling it on a
    * Store that is already inside a transaction joins that transaction.
@@ -618,6 +621,20 @@ export interface WebhooksPort {
 }
 
 /** Dashboard users (core/users/user.ts). Invitations and sessions are found by the SHA-256 of their token. */
+export interface OperatorsPort {
+  insertOperator(operator: Operator, passwordHash: string): Promise<void>;
+  findOperator(operatorId: string): Promise<Operator | undefined>;
+  /** The operator an address signs in as, with the password hash to check. */
+  findOperatorByEmail(email: string): Promise<(Operator & { passwordHash: string }) | undefined>;
+  listOperators(): Promise<Operator[]>;
+  /** Removes the operator with this address, their sessions first; whether there was one. */
+  deleteOperator(email: string): Promise<boolean>;
+  insertSession(tokenHash: string, session: OperatorSession): Promise<void>;
+  findSession(tokenHash: string): Promise<OperatorSession | undefined>;
+  touchSession(tokenHash: string, at: number): Promise<void>;
+  deleteSession(tokenHash: string): Promise<void>;
+}
+
 export interface UsersPort {
   insertUser(user: User, passwordHash: string): Promise<void>;
   findUser(userId: string): Promise<User | undefined>;

@@ -14,7 +14,9 @@ describeEachDialect('the dashboard: the IP allow-list', (dialect) => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account);
     await visitor.get('/dashboard/security');
-    expect((await visitor.post('/dashboard/security/ip-rules', { rule: '203.0.113.0/24', note: '  <b>office</b> VPN ' })).statusCode).toBe(303);
+    expect((await visitor.post('/dashboard/security/ip-rules', { rule: '203.0.113.0/24', note: '  <b>office</b> VPN ' })).statusCode).toBe(
+      303,
+    );
     t.clock.advance(1);
     expect((await visitor.post('/dashboard/security/ip-rules', { rule: '2001:db8::/32' })).statusCode).toBe(303);
     expect(await t.store.accounts.listIpRules(account.account.id)).toEqual([

@@ -12,6 +12,7 @@ import type { RateLimitStore } from '../core/rate-limits.js';
 import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
 import { httpStatusOf, impliedHeaders } from '../http/error-handler.js';
 import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
+import { operatorPages } from './operator/operator.plugin.js';
 import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
 import { creditsPages } from './pages/credits.pages.js';
@@ -97,6 +98,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   app.addHook('preHandler', async (request, reply) => {
     // The stylesheet, script and icon are the same for everyone: no session is read (three queries) to serve them.
     if (request.routeOptions.config.dashboardAsset) return;
+    // The operator's pages have sessions of their own (operator/operator.plugin.tsx).
+    if (request.routeOptions.config.operatorArea) return;
     const token = request.cookies[SESSION_COOKIE];
     const found = token ? await userOfSession(deps, token) : undefined;
     const account = found && (await deps.store.accounts.findAccount(found.user.accountId));
@@ -176,4 +179,6 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(sendPages, deps);
   await app.register(templatesPages, deps);
   await app.register(creditsPages, deps);
+  // Its own plugin (its own session hook), under /dashboard/operator; the deps are passed as they are (no prefix in them).
+  await app.register((scope) => operatorPages(scope, deps), { prefix: '/operator' });
 }

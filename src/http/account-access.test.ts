@@ -1,13 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
-import {
-  createClient,
-  revokeClient,
-  rotateClientSecret,
-  setAccountPlan,
-  setAccountSuspended,
-} from '../core/accounts/manage-accounts.js';
+import { createClient, revokeClient, rotateClientSecret, setAccountPlan, setAccountSuspended } from '../core/accounts/manage-accounts.js';
 import { ApiError } from '../core/errors.js';
 
 describeEachDialect('API clients, secret grace periods and suspended accounts', (dialect) => {
@@ -71,7 +65,10 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
       expect(await revokeClient(t.store, t.clock, account.account.id, client.clientId)).toBe(true);
       const refused = await t.call('GET', '/v1/account/balance', token);
       expect(refused.statusCode).toBe(401);
-      expect(refused.json().error).toMatchObject({ code: 'UNAUTHORIZED', message: 'The access token belongs to an API client that was revoked.' });
+      expect(refused.json().error).toMatchObject({
+        code: 'UNAUTHORIZED',
+        message: 'The access token belongs to an API client that was revoked.',
+      });
       expect((await tokenRequest(client.clientId, clientSecret)).json().error).toBe('invalid_client');
       // Revoking it again, or from another account, changes nothing.
       expect(await revokeClient(t.store, t.clock, account.account.id, client.clientId)).toBe(false);

@@ -10,7 +10,7 @@ import type { PriceList } from '../core/pricing.js';
 import { NO_TRACING, type Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, createAdmission, type ShedKind } from './admission.js';
-import { bearerAuthHook, accountAccessHook } from './auth.js';
+import { accountAccessHook, bearerAuthHook } from './auth.js';
 import type { ChannelRoutes, RouteContext } from './channel-routes.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { deferSchemas } from './deferred-schemas.js';

@@ -3,7 +3,7 @@ import { setFlagsFromString } from 'node:v8';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
 import { parseIpRule } from '../core/accounts/ip-allow-list.js';
-import { addCredits, createAccount, rotateClientSecret } from '../core/accounts/manage-accounts.js';
+import { addCredits, createAccount, rotateClientSecret, setAccountSuspended } from '../core/accounts/manage-accounts.js';
 import { ChannelCatalogue } from '../core/channels.js';
 import { toIso } from '../core/clock.js';
 import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
@@ -14,6 +14,7 @@ import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
+import { addOperatorsCommands } from './operators.commands.js';
 import { buildServices, type Services } from './services.js';
 import { StartError } from './start-error.js';
 import { addUsersCommands } from './users.commands.js';
@@ -296,10 +297,11 @@ function buildProgram(): Command {
     .description("add an address or CIDR range to the account's IP allow-list (once it has one, only listed addresses may call)")
     .argument('<account>', 'account id (acc_...) or client id (cli_...)')
     .argument('<cidr>', 'e.g. 203.0.113.7, 203.0.113.0/24, 2001:db8::/32', parseRule)
-    .action((reference: string, rule: string) =>
+    .option('--note <note>', 'why it is there, shown on the dashboard (e.g. "office VPN")')
+    .action((reference: string, rule: string, options: { note?: string }) =>
       withServices(async (services) => {
         const account = await accountOf(services, reference);
-        const added = await services.store.accounts.addIpRule(account.id, rule, services.clock.now());
+        const added = await services.store.accounts.addIpRule(account.id, rule, services.clock.now(), options.note?.slice(0, 200) ?? null);
         out(`${account.id}: ${added ? 'allowed' : 'already allowed'} ${rule}`);
       }),
     );
@@ -317,6 +319,27 @@ function buildProgram(): Command {
         out(`${account.id}: removed ${rule}${left.length === 0 ? '; the allow-list is empty: every address may call' : ''}`);
       }),
     );
+
+  for (const [name, suspended] of [
+    ['suspend', true],
+    ['reinstate', false],
+  ] as const) {
+    accounts
+      .command(name)
+      .description(
+        suspended
+          ? 'suspend an account: its token requests and API calls are refused at once, on every node (messages already accepted are still delivered)'
+          : 'reinstate a suspended account',
+      )
+      .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+      .action((reference: string) =>
+        withServices(async (services) => {
+          const account = await accountOf(services, reference);
+          await setAccountSuspended(services.store, services.clock, account.id, suspended);
+          out(`${account.id}: ${suspended ? 'suspended' : 'reinstated'}`);
+        }),
+      );
+  }
 
   accounts
     .command('show')
@@ -337,11 +360,12 @@ function buildProgram(): Command {
           client_ids: (await services.store.accounts.listClients(account.id)).map((c) => c.clientId),
           ip_allow_list: await services.store.accounts.ipRules(account.id),
           created_at: toIso(account.createdAt),
+          suspended_at: account.suspendedAt === null ? null : toIso(account.suspendedAt),
         };
         if (options.json) return out(JSON.stringify(view));
         out(`account_id     ${view.account_id}`);
         out(`name           ${view.name} <${view.email}>`);
-        out(`plan           ${view.plan}`);
+        out(`plan           ${view.plan}${view.suspended_at ? `  (suspended since ${view.suspended_at})` : ''}`);
         out(`credits        ${view.credits} (reserved ${view.reserved})`);
         out(`scopes         ${view.scopes.join(' ')}`);
         out(`clients        ${view.client_ids.join(', ')}`);
@@ -356,9 +380,10 @@ function buildProgram(): Command {
     .description('add credits to an account (named by account id or client id)')
     .argument('<account>', 'account id (acc_...) or client id (cli_...)')
     .argument('<amount>', 'credits to add, e.g. 100 or 0.5', parseAmount)
-    .action((reference: string, micros: number) =>
+    .option('--note <note>', 'the ledger row\'s note (default "top-up")')
+    .action((reference: string, micros: number, options: { note?: string }) =>
       withServices(async (services) => {
-        const account = await addCredits(services.store, services.clock, reference, micros);
+        const account = await addCredits(services.store, services.clock, reference, micros, options.note?.slice(0, 200) || 'top-up');
         if (!account) throw new UsageError(`no account ${reference}`);
         out(
           `${account.id}: credits=${microsToCredits(account.creditsMicros)} available=${microsToCredits(account.creditsMicros - account.reservedMicros)}`,
@@ -408,6 +433,7 @@ function buildProgram(): Command {
   addWhatsappCommands(program, kit);
   addWebhooksCommands(program, kit);
   addUsersCommands(program, kit);
+  addOperatorsCommands(program, kit);
 
   return program;
 }

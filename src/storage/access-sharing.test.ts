@@ -8,8 +8,8 @@ import { until } from '../../test/wait.js';
 import { createAccount } from '../core/accounts/manage-accounts.js';
 import { systemClock } from '../core/clock.js';
 import type { Store } from '../core/ports.js';
-import { channelName, createDatabase, type Dialect, type HeraldDatabase } from './database.js';
 import { AccessCache } from './access-cache.js';
+import { channelName, createDatabase, type Dialect, type HeraldDatabase } from './database.js';
 import { type Listener, listenForAccessChanges } from './notifications.js';
 import { storeOf } from './store.js';
 

@@ -1,6 +1,6 @@
 import pg from 'pg';
-import type { HeraldDatabase } from './database.js';
 import type { AccessCache } from './access-cache.js';
+import type { HeraldDatabase } from './database.js';
 
 export interface Listener {
   close(): Promise<void>;

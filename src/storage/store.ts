@@ -3,9 +3,9 @@ import type { ChannelCatalogue } from '../core/channels.js';
 import { type MessageTrail, NO_TRAIL } from '../core/message-trail.js';
 import { type Meter, NO_METER } from '../core/meter.js';
 import type { Store } from '../core/ports.js';
+import type { AccessCache } from './access-cache.js';
 import type { Capabilities, HeraldDatabase } from './database.js';
 import { GroupCommitter } from './group-commit.js';
-import type { AccessCache } from './access-cache.js';
 import type { Database } from './schema.js';
 import type { TransactionRunner } from './sqlite-transactions.js';
 import { accountsStore } from './stores/accounts.store.js';
@@ -14,6 +14,7 @@ import { creditsStore } from './stores/credits.store.js';
 import { idempotencyStore } from './stores/idempotency.store.js';
 import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
+import { operatorsStore } from './stores/operators.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
 import { signingKeysStore } from './stores/signing-keys.store.js';
 import { usersStore } from './stores/users.store.js';
@@ -235,6 +236,7 @@ function bind(
     webhooks: webhooksStore(db),
     idempotency: idempotencyStore(db, options.capabilities),
     users: usersStore(db),
+    operators: operatorsStore(db),
     async transaction(work) {
       if (pending) return work(store);
       const inner: Pending = { jobs: false, accessAccounts: new Set(), counted: [], countedAtSavepoint: 0 };

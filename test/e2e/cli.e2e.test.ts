@@ -227,6 +227,50 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
     expect(await balanceOf(token)).toMatchObject({ credits: 3.75 });
   });
 
+  it('accounts suspend stops the account on the running server at once (its token and new tokens refused); reinstate restores it', async () => {
+    const created = await createAccount('--credits', '1');
+    const token = await tokenFor(credentialsOf(created));
+    expect((await heraldOk('accounts', 'suspend', created.client_id)).stdout.trim()).toBe(`${created.account_id}: suspended`);
+    const refused = await api(server.url, 'GET', '/v1/account', token);
+    expect(refused.status).toBe(403);
+    expect((refused.body as { error: { code: string } }).error.code).toBe('ACCOUNT_SUSPENDED');
+    expect(await tokenStatus(credentialsOf(created))).toBe(403);
+    expect((await heraldOk('accounts', 'show', created.account_id)).stdout).toMatch(/plan +developer +\(suspended since \d{4}-/);
+
+    expect((await heraldOk('accounts', 'reinstate', created.account_id)).stdout.trim()).toBe(`${created.account_id}: reinstated`);
+    expect((await api(server.url, 'GET', '/v1/account', token)).status).toBe(200);
+    const unknown = await herald('accounts', 'suspend', 'acc_00000000000000000000000000');
+    expect(unknown.code).toBe(1);
+  });
+
+  it('operators add prints a password once, with which the operator signs in to the running server; operators remove ends it', async () => {
+    const email = `ops-${dialect}@example.com`;
+    const added = await heraldOk('operators', 'add', email);
+    const password = /^password +(\S+)$/m.exec(added.stdout)?.[1] ?? '';
+    expect(added.stdout).toContain('/dashboard/operator/sign-in');
+    expect(password).toMatch(/^[A-Za-z0-9_-]{32}$/);
+    expect((await heraldOk('operators', 'list')).stdout).toContain(email);
+
+    // The sign-in page, as a browser: its CSRF cookie and token, then the form.
+    const form = await fetch(`${server.url}/dashboard/operator/sign-in`);
+    const csrfCookie = (form.headers.getSetCookie().find((c) => c.startsWith('herald_csrf=')) ?? '').split(';')[0] ?? '';
+    const csrf = /name="_csrf" value="([^"]+)"/.exec(await form.text())?.[1] ?? '';
+    const signIn = await fetch(`${server.url}/dashboard/operator/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', cookie: csrfCookie },
+      body: new URLSearchParams({ _csrf: csrf, email, password }).toString(),
+    });
+    expect(signIn.status).toBe(303);
+    const session = (signIn.headers.getSetCookie().find((c) => c.startsWith('herald_operator=')) ?? '').split(';')[0] ?? '';
+    const accountsPage = await fetch(`${server.url}/dashboard/operator`, { redirect: 'manual', headers: { cookie: session } });
+    expect(accountsPage.status).toBe(200);
+
+    expect((await heraldOk('operators', 'remove', email)).stdout.trim()).toBe(`Removed operator ${email}.`);
+    expect((await fetch(`${server.url}/dashboard/operator`, { redirect: 'manual', headers: { cookie: session } })).status).toBe(303);
+    expect((await herald('operators', 'add', 'not-an-address')).stderr).toContain('must be an email address');
+  });
+
   it('clients rotate-secret by account id and by client id: the old secret stops working, the new one works, earlier tokens stay valid', async () => {
     const created = await createAccount();
     const original = credentialsOf(created);

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
-import { newAccountId, newClientId } from '../ids.js';
 import { ApiError, type FieldProblem, validationError } from '../errors.js';
+import { newAccountId, newClientId } from '../ids.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../plans.js';
 import type { Store } from '../ports.js';
 import type { Scope } from '../scopes.js';
@@ -137,7 +137,9 @@ export async function createClient(
   if (input.scopes !== null && input.scopes.length === 0) problems.push({ field: 'scopes', message: 'choose at least one scope' });
   if (problems.length > 0) throw validationError(problems);
   if ((await store.accounts.listClients(accountId)).length >= MAX_CLIENTS_PER_ACCOUNT) {
-    throw validationError([{ field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` }]);
+    throw validationError([
+      { field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` },
+    ]);
   }
   const now = clock.now();
   const clientSecret = generateClientSecret();
@@ -192,11 +194,24 @@ export async function addCredits(
  * Suspends an account (its token requests and API calls are refused with ACCOUNT_SUSPENDED, on
  * every node at once; messages already accepted are still delivered) or reinstates it.
  */
-export async function setAccountSuspended(store: Store, clock: Clock, accountId: string, suspended: boolean, by: Actor = CLI): Promise<boolean> {
+export async function setAccountSuspended(
+  store: Store,
+  clock: Clock,
+  accountId: string,
+  suspended: boolean,
+  by: Actor = CLI,
+): Promise<boolean> {
   const now = clock.now();
   return store.transaction(async (tx) => {
     if (!(await tx.accounts.setSuspended(accountId, suspended ? now : null))) return false;
-    await audit(tx, { accountId, actor: by.actor, action: suspended ? 'account.suspended' : 'account.reinstated', target: null, ip: by.ip, at: now });
+    await audit(tx, {
+      accountId,
+      actor: by.actor,
+      action: suspended ? 'account.suspended' : 'account.reinstated',
+      target: null,
+      ip: by.ip,
+      at: now,
+    });
     return true;
   });
 }

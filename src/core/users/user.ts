@@ -39,7 +39,7 @@ export interface Invitation {
   accountId: string;
   email: string;
   role: Role;
-  /** `usr_...` of the owner who invited, or null when the operator did (CLI). */
+  /** `usr_...` of the owner who invited, `opr_...` of the operator who did on the operator pages, or null for the CLI. */
   invitedBy: string | null;
   createdAt: number;
   expiresAt: number;

@@ -65,8 +65,8 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
           </Notice>
         ))}
         <p>
-          Your servers get access tokens with a client id and its secret (OAuth 2.0 client credentials). Give each service its own
-          client, with only the scopes it needs, so one can be revoked without stopping the others.
+          Your servers get access tokens with a client id and its secret (OAuth 2.0 client credentials). Give each service its own client,
+          with only the scopes it needs, so one can be revoked without stopping the others.
         </p>
         <table>
           <thead>
@@ -166,7 +166,13 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
 
   /** The page again, refused: the role may not change API clients. */
   const notAllowed = (request: FastifyRequest, reply: FastifyReply) =>
-    page(request, reply, undefined, [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner of the account.`], 403);
+    page(
+      request,
+      reply,
+      undefined,
+      [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner of the account.`],
+      403,
+    );
 
   app.get('/credentials', (request, reply) => page(request, reply));
 
@@ -203,7 +209,12 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
     try {
       const rotated = await rotateClientSecret(deps.store, deps.clock, client.clientId, { actor: user.id, ip: request.ip }, grace);
       if (!rotated) return reply.callNotFound();
-      return page(request, reply, { clientId: rotated.clientId, secret: rotated.clientSecret, previousUntil: rotated.previousUntil, created: false });
+      return page(request, reply, {
+        clientId: rotated.clientId,
+        secret: rotated.clientSecret,
+        previousUntil: rotated.previousUntil,
+        created: false,
+      });
     } catch (error) {
       return page(request, reply, undefined, problemsOf(error), 422);
     }

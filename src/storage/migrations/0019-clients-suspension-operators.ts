@@ -6,7 +6,10 @@ import type { Kysely } from 'kysely';
  * the operator pages of the dashboard with sessions of their own (docs/dashboard.md).
  */
 export async function up(db: Kysely<unknown>): Promise<void> {
-  await db.schema.alterTable('api_clients').addColumn('name', 'text', (c) => c.notNull().defaultTo('Default')).execute();
+  await db.schema
+    .alterTable('api_clients')
+    .addColumn('name', 'text', (c) => c.notNull().defaultTo('Default'))
+    .execute();
   // Space-separated scopes this client may be granted (within the account's); null: all of the account's.
   await db.schema.alterTable('api_clients').addColumn('scopes', 'text').execute();
   // The secret a rotation replaced, accepted until `previous_secret_until` (a grace period the user picked).

@@ -3,8 +3,8 @@ import type { Account, AccountAccess, ApiClient } from '../../core/accounts/acco
 import type { ChannelCatalogue } from '../../core/channels.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { splitScopes } from '../../core/scopes.js';
-import { type Executor, isPostgres } from '../database.js';
 import type { AccessCache } from '../access-cache.js';
+import { type Executor, isPostgres } from '../database.js';
 import type { AccountsTable, ApiClientsTable, Database } from '../schema.js';
 
 /** How what each account's requests are checked against is shared between processes: see access-cache.ts. */

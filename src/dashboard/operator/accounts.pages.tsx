@@ -1,0 +1,413 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { type Account, balanceOf } from '../../core/accounts/account.js';
+import {
+  type Actor,
+  addCredits,
+  type CreatedAccount,
+  createAccount,
+  setAccountPlan,
+  setAccountSuspended,
+} from '../../core/accounts/manage-accounts.js';
+import { parseCredits } from '../../core/credits.js';
+import { validationError } from '../../core/errors.js';
+import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
+import { inviteUser } from '../../core/users/manage-users.js';
+import { isRole, ROLES } from '../../core/users/user.js';
+import type { DashboardDeps } from '../dashboard.plugin.js';
+import { BalanceFigures, Copyable } from '../views/components.js';
+import { credits, when } from '../views/format.js';
+import { ActionButton, field, problemsOf } from '../views/forms.js';
+import { Notice } from '../views/layout.js';
+import { sendPage } from '../views/render.js';
+import { operatorFrameOf, operatorNotFound, operatorOf } from './operator.plugin.js';
+import { OperatorPage } from './operator-layout.js';
+
+const EMAIL_FIELD = 320;
+
+/** The operator, for the account's audit log. */
+const actorOf = (request: FastifyRequest): Actor => ({ actor: operatorOf(request).id, ip: request.ip });
+
+/** Credits typed in a form, or a refusal in words. */
+function creditsOf(text: string, name: string): number {
+  const micros = parseCredits(text.trim());
+  if (micros === undefined || micros <= 0)
+    throw validationError([{ field: name, message: 'must be a positive number of credits, e.g. 100 or 0.5' }]);
+  return micros;
+}
+
+/** Accounts: the list, a new account (with its owner's invitation), and one account's page with what the operator may change. */
+export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
+  const invitationLink = (token: string) => `${deps.publicUrl}/dashboard/invitations/${token}`;
+
+  const listPage = async (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    outcome: { created?: CreatedAccount; link?: string; problems?: string[] } = {},
+    status = 200,
+  ) => {
+    const accounts = await deps.store.accounts.listAccounts();
+    const frame = operatorFrameOf(request, reply, '/dashboard/operator');
+    return sendPage(
+      reply,
+      <OperatorPage title="Accounts" frame={frame}>
+        {outcome.created && (
+          <section class="secret" aria-labelledby="created">
+            <h2 id="created">{outcome.created.account.name} is open</h2>
+            <Notice kind="success">
+              Give its developers the client id and secret (the secret is shown only this once)
+              {outcome.link ? ', and its owner the invitation link (valid 24 hours, once)' : ''}.
+            </Notice>
+            <p>
+              Client id <code data-testid="client-id">{outcome.created.clientId}</code>
+            </p>
+            <Copyable id="new-secret" value={outcome.created.clientSecret} />
+            {outcome.link && <Copyable id="invitation-link" value={outcome.link} />}
+          </section>
+        )}
+        {(outcome.problems ?? []).map((problem) => (
+          <Notice key={problem} kind="error">
+            {problem}
+          </Notice>
+        ))}
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Account</th>
+              <th scope="col">Plan</th>
+              <th scope="col">Available credits</th>
+              <th scope="col">State</th>
+              <th scope="col">Opened</th>
+            </tr>
+          </thead>
+          <tbody>
+            {accounts.map((account) => (
+              <tr key={account.id}>
+                <td>
+                  <a href={`/dashboard/operator/accounts/${account.id}`}>{account.name}</a>
+                  <br />
+                  <span class="muted">{account.email}</span>
+                </td>
+                <td>{account.plan}</td>
+                <td>{credits(balanceOf(account).availableMicros)}</td>
+                <td>{account.suspendedAt === null ? 'active' : <span class="status failed">suspended</span>}</td>
+                <td>{when(account.createdAt)}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+        {accounts.length === 0 && <Notice kind="info">No accounts yet: open the first one below.</Notice>}
+        <section aria-labelledby="new-account">
+          <h2 id="new-account">Open an account</h2>
+          <form method="post" action="/dashboard/operator/accounts" class="stack narrow">
+            <input type="hidden" name="_csrf" value={frame.csrf} />
+            <label>
+              Name
+              <input name="name" required maxLength={200} />
+            </label>
+            <label>
+              Contact email
+              <input type="email" name="email" required maxLength={EMAIL_FIELD} />
+            </label>
+            <label>
+              Plan
+              <select name="plan">
+                {PLANS.map((plan) => (
+                  <option key={plan} value={plan} selected={plan === DEFAULT_PLAN}>
+                    {plan}
+                  </option>
+                ))}
+              </select>
+            </label>
+            <label>
+              Opening credits
+              <input name="credits" inputMode="decimal" placeholder="0" maxLength={24} />
+            </label>
+            <label>
+              <input type="checkbox" name="invite_owner" value="yes" checked /> Invite the contact email as the account's owner
+            </label>
+            <button type="submit">Open account</button>
+          </form>
+        </section>
+      </OperatorPage>,
+      status,
+    );
+  };
+
+  app.get('/', (request, reply) => listPage(request, reply));
+
+  app.post<{ Body: Record<string, unknown> }>('/accounts', async (request, reply) => {
+    const name = field(request.body, 'name', 200).trim();
+    const email = field(request.body, 'email', EMAIL_FIELD).trim();
+    const plan = field(request.body, 'plan', 40) || DEFAULT_PLAN;
+    const opening = field(request.body, 'credits', 24).trim();
+    try {
+      const problems = [];
+      if (name === '') problems.push({ field: 'name', message: 'is required' });
+      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push({ field: 'email', message: 'must be an email address' });
+      if (!(PLANS as readonly string[]).includes(plan)) problems.push({ field: 'plan', message: `must be one of: ${PLANS.join(', ')}` });
+      if (problems.length > 0) throw validationError(problems);
+      const creditsMicros = opening === '' || opening === '0' ? undefined : creditsOf(opening, 'credits');
+      const created = await createAccount(deps.store, deps.clock, { name, email, plan, creditsMicros });
+      const actor = actorOf(request);
+      if (field(request.body, 'invite_owner') !== 'yes') return listPage(request, reply, { created });
+      try {
+        const invited = await inviteUser(deps.store, deps.clock, {
+          accountId: created.account.id,
+          email,
+          role: 'owner',
+          invitedBy: actor.actor,
+          ip: actor.ip,
+        });
+        return listPage(request, reply, { created, link: invitationLink(invited.token) });
+      } catch (error) {
+        // The account is open all the same (its secret must be shown now): say why nobody was invited.
+        return listPage(request, reply, { created, problems: problemsOf(error).map((p) => `Its owner was not invited: ${p}`) });
+      }
+    } catch (error) {
+      return listPage(request, reply, { problems: problemsOf(error) }, 422);
+    }
+  });
+
+  const accountPage = async (
+    request: FastifyRequest<{ Params: { id: string } }>,
+    reply: FastifyReply,
+    notice?: string,
+    problems: string[] = [],
+    status = 200,
+  ) => {
+    const account = await deps.store.accounts.findAccount(request.params.id);
+    if (!account) return operatorNotFound(reply);
+    const [clients, users, invitations, audit] = await Promise.all([
+      deps.store.accounts.listClients(account.id),
+      deps.store.users.listUsers(account.id),
+      deps.store.users.listInvitations(account.id),
+      deps.store.users.listAudit(account.id, 30),
+    ]);
+    const path = `/dashboard/operator/accounts/${account.id}`;
+    const frame = operatorFrameOf(request, reply, '/dashboard/operator');
+    return sendPage(
+      reply,
+      <OperatorPage title={account.name} frame={frame}>
+        {notice && <Notice kind="success">{notice}</Notice>}
+        {problems.map((problem) => (
+          <Notice key={problem} kind="error">
+            {problem}
+          </Notice>
+        ))}
+        <AccountSummary account={account} />
+        <BalanceFigures balance={balanceOf(account)} />
+        <section aria-labelledby="state">
+          <h2 id="state">Access</h2>
+          {account.suspendedAt === null ? (
+            <>
+              <p>Active: its API clients get tokens and call the API.</p>
+              <ActionButton
+                action={`${path}/suspend`}
+                csrf={frame.csrf}
+                label="Suspend"
+                kind="danger"
+                confirm={`Suspend ${account.name}? Its token requests and API calls are refused at once.`}
+              />
+            </>
+          ) : (
+            <>
+              <Notice kind="error">
+                Suspended since {when(account.suspendedAt)}: its token requests and API calls are refused (ACCOUNT_SUSPENDED). Messages
+                accepted before are still delivered; its people can still sign in to the dashboard.
+              </Notice>
+              <ActionButton action={`${path}/reinstate`} csrf={frame.csrf} label="Reinstate" />
+            </>
+          )}
+        </section>
+        <section aria-labelledby="plan">
+          <h2 id="plan">Plan</h2>
+          <form method="post" action={`${path}/plan`} class="inline">
+            <input type="hidden" name="_csrf" value={frame.csrf} />
+            <label>
+              Plan{' '}
+              <select name="plan">
+                {PLANS.map((plan) => (
+                  <option key={plan} value={plan} selected={plan === account.plan}>
+                    {plan}
+                  </option>
+                ))}
+              </select>
+            </label>{' '}
+            <button type="submit">Change plan</button>
+          </form>
+          <p class="muted">The plan sizes the account's rate limits (RATE_LIMIT_&lt;PLAN&gt;, docs/configuration.md).</p>
+        </section>
+        <section aria-labelledby="add-credits">
+          <h2 id="add-credits">Add credits</h2>
+          <form method="post" action={`${path}/credits`} class="inline">
+            <input type="hidden" name="_csrf" value={frame.csrf} />
+            <label>
+              Credits <input name="credits" required inputMode="decimal" maxLength={24} placeholder="100" />
+            </label>{' '}
+            <label>
+              Note for the ledger <input name="note" required maxLength={200} placeholder="invoice 2026-114" />
+            </label>{' '}
+            <button type="submit">Add</button>
+          </form>
+        </section>
+        <section aria-labelledby="clients">
+          <h2 id="clients">API clients</h2>
+          <ul>
+            {clients.map((client) => (
+              <li key={client.clientId}>
+                {client.name} <code>{client.clientId}</code>{' '}
+                <span class="muted">{client.scopes === null ? 'all scopes' : client.scopes.join(', ')}</span>
+              </li>
+            ))}
+          </ul>
+          <p class="muted">Secrets are changed by the account's people on its dashboard, or with `herald clients rotate-secret`.</p>
+        </section>
+        <section aria-labelledby="people">
+          <h2 id="people">Users</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">Email</th>
+                <th scope="col">Role</th>
+                <th scope="col">Two-step</th>
+                <th scope="col">Since</th>
+              </tr>
+            </thead>
+            <tbody>
+              {users.map((user) => (
+                <tr key={user.id}>
+                  <td>{user.email}</td>
+                  <td>{user.role}</td>
+                  <td>{user.twoStep ? 'on' : 'off'}</td>
+                  <td>{when(user.createdAt)}</td>
+                </tr>
+              ))}
+              {invitations.map((invitation) => (
+                <tr key={`${invitation.email}-${invitation.createdAt}`}>
+                  <td>{invitation.email}</td>
+                  <td>{invitation.role}</td>
+                  <td colSpan={2} class="muted">
+                    invited, until {when(invitation.expiresAt)}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+          <form method="post" action={`${path}/invite`} class="inline">
+            <input type="hidden" name="_csrf" value={frame.csrf} />
+            <label>
+              Email <input type="email" name="email" required maxLength={EMAIL_FIELD} />
+            </label>{' '}
+            <label>
+              Role{' '}
+              <select name="role">
+                {ROLES.map((role) => (
+                  <option key={role} value={role}>
+                    {role}
+                  </option>
+                ))}
+              </select>
+            </label>{' '}
+            <button type="submit">Invite</button>
+          </form>
+        </section>
+        <section aria-labelledby="audit">
+          <h2 id="audit">Latest changes</h2>
+          <table>
+            <thead>
+              <tr>
+                <th scope="col">When</th>
+                <th scope="col">Who</th>
+                <th scope="col">What</th>
+                <th scope="col">On</th>
+              </tr>
+            </thead>
+            <tbody>
+              {audit.map((entry) => (
+                <tr key={entry.id}>
+                  <td>{when(entry.at)}</td>
+                  <td>{entry.actor}</td>
+                  <td>{entry.action}</td>
+                  <td>{entry.target ?? ''}</td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </section>
+      </OperatorPage>,
+      status,
+    );
+  };
+
+  type AccountRequest = FastifyRequest<{ Params: { id: string }; Body: Record<string, unknown> }>;
+  /** A change to one account: done, then its page with what happened; refused, its page with why. */
+  const change = (path: string, run: (request: AccountRequest, account: Account) => Promise<string>) =>
+    app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(`/accounts/:id${path}`, async (request, reply) => {
+      const account = await deps.store.accounts.findAccount(request.params.id);
+      if (!account) return operatorNotFound(reply);
+      try {
+        return accountPage(request, reply, await run(request, account));
+      } catch (error) {
+        return accountPage(request, reply, undefined, problemsOf(error), 422);
+      }
+    });
+
+  app.get<{ Params: { id: string } }>('/accounts/:id', (request, reply) => accountPage(request, reply));
+  change('/suspend', async (request, account) => {
+    await setAccountSuspended(deps.store, deps.clock, account.id, true, actorOf(request));
+    return `${account.name} is suspended.`;
+  });
+  change('/reinstate', async (request, account) => {
+    await setAccountSuspended(deps.store, deps.clock, account.id, false, actorOf(request));
+    return `${account.name} is active again.`;
+  });
+  change('/plan', async (request, account) => {
+    const plan = field(request.body, 'plan', 40);
+    await setAccountPlan(deps.store, deps.clock, account.id, plan, actorOf(request));
+    return `${account.name} is on the ${plan} plan.`;
+  });
+  change('/credits', async (request, account) => {
+    const micros = creditsOf(field(request.body, 'credits', 24), 'credits');
+    const note = field(request.body, 'note', 200).trim();
+    if (note === '') throw validationError([{ field: 'note', message: 'say what the credits are for; the ledger keeps it' }]);
+    try {
+      await addCredits(deps.store, deps.clock, account.id, micros, note, actorOf(request));
+    } catch (error) {
+      if (error instanceof Error && error.name === 'BalanceLimitError')
+        throw validationError([{ field: 'credits', message: error.message }]);
+      throw error;
+    }
+    return `Added ${credits(micros)} credits (${note}).`;
+  });
+  change('/invite', async (request, account) => {
+    const role = field(request.body, 'role', 20);
+    if (!isRole(role)) throw validationError([{ field: 'role', message: `must be one of: ${ROLES.join(', ')}` }]);
+    const invited = await inviteUser(deps.store, deps.clock, {
+      accountId: account.id,
+      email: field(request.body, 'email', EMAIL_FIELD),
+      role,
+      invitedBy: operatorOf(request).id,
+      ip: request.ip,
+    });
+    return `Invited ${invited.invitation.email} as ${role}. Send them this link (it works once, for 24 hours): ${invitationLink(invited.token)}`;
+  });
+}
+
+function AccountSummary({ account }: { account: Account }) {
+  return (
+    <dl class="facts">
+      <dt>Account id</dt>
+      <dd>
+        <code>{account.id}</code>
+      </dd>
+      <dt>Contact</dt>
+      <dd>{account.email}</dd>
+      <dt>Plan</dt>
+      <dd>{account.plan}</dd>
+      <dt>Scopes</dt>
+      <dd>{account.scopes.join(', ')}</dd>
+      <dt>Opened</dt>
+      <dd>{when(account.createdAt)}</dd>
+    </dl>
+  );
+}
