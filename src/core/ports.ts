@@ -203,6 +203,13 @@ export interface MessagesPort {
   insertQueued(messages: ReadonlyArray<{ message: Message; payload: string | null }>): Promise<void>;
   /** Messages of one account, newest first (created_at, then id), filtered, with the total count. */
   list(query: MessageListQuery): Promise<{ messages: Message[]; total: number }>;
+  /**
+   * What became of an account's messages (every channel), period by period: those created in each,
+   * by status now, and the failed ones' reasons. Read from indexes only: one range of
+   * (account, status, created_at) per status and period, and the index of failed messages
+   * (migration 0020); the table itself is not read.
+   */
+  activityByPeriod(query: MessageActivityQuery): Promise<MessageActivity>;
   /** The message if it belongs to the account; another account's message is not found. */
   findForAccount(messageId: string, accountId: string): Promise<Message | undefined>;
   statusHistory(messageId: string): Promise<StatusChange[]>;
@@ -304,6 +311,44 @@ export interface MessageListQuery {
   to?: number | undefined;
   limit: number;
   offset: number;
+}
+
+/** An account's messages over a span cut into periods of one length (a UTC day or hour, say). */
+export interface MessageActivityQuery {
+  accountId: string;
+  /** The first period's start (ms, inclusive). */
+  from: number;
+  /** The last period's end (ms, exclusive): `from` plus a whole number of periods, at most 1,000. */
+  to: number;
+  periodMs: number;
+  /** How many failure reasons to give, the most frequent, per period and for the span. */
+  topReasons: number;
+}
+
+/** A reason failed messages gave (their error code; null when a message failed without one), and how many gave it. */
+export interface FailureReasonCount {
+  code: string | null;
+  count: number;
+}
+
+/** The messages created in one period, by what became of them. */
+export interface MessageActivityPeriod {
+  /** The period's start (ms); it ends where the next begins. */
+  start: number;
+  created: number;
+  byStatus: Record<MessageStatus, number>;
+  /** Delivered or read: reached the recipient. */
+  delivered: number;
+  failed: number;
+  /** The failed ones' most frequent reasons, most first (ties by code). */
+  failureReasons: FailureReasonCount[];
+}
+
+export interface MessageActivity {
+  /** Every period of the query, in order, those without messages too. */
+  periods: MessageActivityPeriod[];
+  /** The span's most frequent failure reasons, most first (ties by code). */
+  failureReasons: FailureReasonCount[];
 }
 
 export interface Transition {

@@ -199,10 +199,13 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.getByRole('link', { name: 'Security' }).click();
     expect(await page.getByTestId('your-address').textContent()).toBe('127.0.0.1');
     await page.getByLabel('Address or range').fill('203.0.113.7');
+    await page.getByLabel('Note').fill('office VPN');
     await page.getByRole('button', { name: 'Allow' }).click();
-    await expect.poll(() => page.textContent('ul.rules')).toContain('203.0.113.7/32');
+    await expect.poll(() => page.textContent('ul.rules')).toContain('203.0.113.7/32 office VPN');
     const token = async () => (await api(ctx.server.url, 'GET', '/v1/account', ctx.token)).status;
     await expect.poll(token, { timeout: 10_000 }).toBe(403);
+    // The last entry asks first (removing it opens the API to every address again).
+    page.once('dialog', (dialog) => void dialog.accept());
     await page.getByRole('button', { name: 'Remove 203.0.113.7/32' }).click();
     await expect.poll(token, { timeout: 10_000 }).toBe(200);
     expect(await page.locator('table').last().textContent()).toContain('ip_rule.removed');
@@ -215,7 +218,7 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await signIn(page, VIEWER);
     await page.getByRole('link', { name: 'API credentials' }).click();
     expect(await page.getByRole('button', { name: 'Regenerate secret' }).count()).toBe(0);
-    expect(await page.textContent('main')).toContain('Only owners and developers can change secrets.');
+    expect(await page.textContent('main')).toContain('Only owners and developers can change API clients.');
     // The same post the owner's button makes, sent from the viewer's page with its valid CSRF token.
     const status = await page.evaluate(async (clientId) => {
       const csrf = (document.querySelector('input[name=_csrf]') as HTMLInputElement).value;
@@ -227,6 +230,60 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
       return response.status;
     }, ctx.account.client_id);
     expect(status).toBe(403);
+    await page.close();
+  });
+
+  it('shows the WhatsApp templates and creates a named API client limited to some scopes', async () => {
+    const page = await browser.newPage();
+    // A developer of its own: sign-in is throttled per address (5 at once), the owner's attempts are spent elsewhere.
+    const developer = { email: 'developer@acme.example', password: 'developer password 7' };
+    await join(page, await invite(developer.email, 'developer'), developer);
+    await signIn(page, developer);
+    await page.getByRole('link', { name: 'WhatsApp templates' }).click();
+    expect(await page.textContent('main')).toContain('approved');
+    await shoot(page, 'templates');
+    await page.getByRole('link', { name: 'API credentials' }).click();
+    await page.getByLabel('Name').fill('Reporting');
+    await page.getByLabel('Only these:').check();
+    await page.getByLabel('sms:read').check();
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const secret = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+    const clientId = (await page.locator('#new-secret-title').textContent())?.match(/cli_\w+/)?.[0] ?? '';
+    const token = await tokenRequest(ctx.server.url, { grant_type: 'client_credentials', client_id: clientId, client_secret: secret });
+    expect(token.status).toBe(200);
+    expect((token.body as { scope: string }).scope).toBe('sms:read');
+    await page.close();
+  });
+
+  it('an operator made with the CLI signs in, adds credits with a note, suspends and reinstates the account, and sees the queue', async () => {
+    const added = await runCliOk(['operators', 'add', 'ops@herald.example'], ctx.env);
+    const generated = /^password +(\S+)$/m.exec(added.stdout)?.[1] ?? '';
+    const page = await browser.newPage();
+    page.on('dialog', (dialog) => void dialog.accept());
+    await page.goto(`${ctx.server.url}/dashboard/operator/sign-in`);
+    await page.getByLabel('Email').fill('ops@herald.example');
+    await page.getByLabel('Password').fill(generated);
+    await shoot(page, 'operator-sign-in');
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${ctx.server.url}/dashboard/operator`);
+    await shoot(page, 'operator-accounts');
+    await page.getByRole('link', { name: 'Acme' }).click();
+    await page.getByLabel('Credits', { exact: true }).fill('25');
+    await page.getByLabel('Note for the ledger').fill('invoice 2026-114');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => page.textContent('.notice')).toContain('Added 25 credits (invoice 2026-114).');
+
+    await page.getByRole('button', { name: 'Suspend' }).click();
+    await expect.poll(() => page.textContent('main')).toContain('Suspended since');
+    const status = async () => (await api(ctx.server.url, 'GET', '/v1/account', ctx.token)).status;
+    await expect.poll(status, { timeout: 10_000 }).toBe(403);
+    await shoot(page, 'operator-account');
+    await page.getByRole('button', { name: 'Reinstate' }).click();
+    await expect.poll(status, { timeout: 10_000 }).toBe(200);
+
+    await page.getByRole('link', { name: 'Providers and queue' }).click();
+    expect(await page.textContent('main')).toContain('Work queue');
+    await shoot(page, 'operator-system');
     await page.close();
   });
 

@@ -122,7 +122,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
               Opening credits
               <input name="credits" inputMode="decimal" placeholder="0" maxLength={24} />
             </label>
-            <label>
+            <label class="check">
               <input type="checkbox" name="invite_owner" value="yes" checked /> Invite the contact email as the account's owner
             </label>
             <button type="submit">Open account</button>
@@ -260,7 +260,9 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
               </li>
             ))}
           </ul>
-          <p class="muted">Secrets are changed by the account's people on its dashboard, or with `herald clients rotate-secret`.</p>
+          <p class="muted">
+            Secrets are changed by the account's people on its dashboard, or with <code>herald clients rotate-secret</code>.
+          </p>
         </section>
         <section aria-labelledby="people">
           <h2 id="people">Users</h2>
@@ -313,7 +315,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Latest changes</h2>
-          <table>
+          <table class="log">
             <thead>
               <tr>
                 <th scope="col">When</th>

@@ -63,29 +63,32 @@ export async function systemPages(app: FastifyInstance, deps: DashboardDeps): Pr
         </section>
         <section aria-labelledby="queue">
           <h2 id="queue">Work queue</h2>
-          <table>
-            <thead>
-              <tr>
-                <th scope="col">Work</th>
-                <th scope="col">Stored</th>
-                <th scope="col">Due now</th>
-                <th scope="col">Being worked on</th>
-                <th scope="col">Oldest due since</th>
-              </tr>
-            </thead>
-            <tbody>
-              {backlog.map((row) => (
-                <tr key={row.kind}>
-                  <td>{KIND_WORDS[row.kind] ?? row.kind}</td>
-                  <td data-testid={`queue-${row.kind}`}>{row.jobs}</td>
-                  <td>{row.due}</td>
-                  <td>{row.held}</td>
-                  <td>{row.oldestDueAt === undefined ? '—' : when(row.oldestDueAt)}</td>
+          {backlog.length === 0 ? (
+            <Notice kind="info">The queue is empty: nothing is waiting.</Notice>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Work</th>
+                  <th scope="col">Stored</th>
+                  <th scope="col">Due now</th>
+                  <th scope="col">Being worked on</th>
+                  <th scope="col">Oldest due since</th>
                 </tr>
-              ))}
-            </tbody>
-          </table>
-          {backlog.length === 0 && <Notice kind="info">The queue is empty: nothing is waiting.</Notice>}
+              </thead>
+              <tbody>
+                {backlog.map((row) => (
+                  <tr key={row.kind}>
+                    <td>{KIND_WORDS[row.kind] ?? row.kind}</td>
+                    <td data-testid={`queue-${row.kind}`}>{row.jobs}</td>
+                    <td>{row.due}</td>
+                    <td>{row.held}</td>
+                    <td>{row.oldestDueAt === undefined ? '—' : when(row.oldestDueAt)}</td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
         </section>
         <section aria-labelledby="operators">
           <h2 id="operators">Operators</h2>
@@ -96,7 +99,9 @@ export async function systemPages(app: FastifyInstance, deps: DashboardDeps): Pr
               </li>
             ))}
           </ul>
-          <p class="muted">Operators are added and removed with `herald operators add|remove`.</p>
+          <p class="muted">
+            Operators are added and removed with <code>herald operators add</code> and <code>herald operators remove</code>.
+          </p>
         </section>
       </OperatorPage>,
     );

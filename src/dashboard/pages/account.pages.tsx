@@ -9,29 +9,47 @@ import { newTotpSecret, totpUri } from '../../core/users/totp.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
+import { ActivityChart, FailureReasonsChart } from '../views/charts.js';
 import { BalanceFigures, Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
-const WEEK_MS = 7 * 24 * 3600_000;
+const HOUR_MS = 3600_000;
 
-/** The overview (balance, the week's messages by status) and the Security page (users, invitations, audit log). */
+/** The spans the overview charts, by their `range` in the query string; the first is the default. */
+const RANGES = {
+  '14d': { periodMs: 24 * HOUR_MS, periods: 14, name: 'last 14 days', link: '14 days' },
+  '48h': { periodMs: HOUR_MS, periods: 48, name: 'last 48 hours', link: '48 hours' },
+} as const;
+type Range = keyof typeof RANGES;
+
+/** The range asked for; anything else (absent, unknown, repeated) is the default, never an error. */
+const rangeOf = (query: unknown): Range => {
+  const asked = (query as { range?: unknown } | undefined)?.range;
+  return typeof asked === 'string' && Object.hasOwn(RANGES, asked) ? (asked as Range) : '14d';
+};
+
+/** The overview (balance, providers, the messages of the last days charted) and the Security page (users, invitations, audit log). */
 export async function accountPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   app.get('/', async (request, reply) => {
     const { account } = viewerOf(request);
     const balance = balanceOf(account);
-    const since = deps.clock.now() - WEEK_MS;
-    const channels = deps.store.channels.names;
-    // One count per status, each served by the (account, created_at) index.
-    const counts = await Promise.all(
-      MESSAGE_STATUSES.map(async (status) => {
-        const { total } = await deps.store.messages.list({ accountId: account.id, channels, status, from: since, limit: 1, offset: 0 });
-        return [status, total] as const;
-      }),
-    );
+    const range = rangeOf(request.query);
+    const { periodMs, periods, name } = RANGES[range];
+    // Whole UTC days (or hours), the current one last; the figures by status are the chart's totals.
+    const to = (Math.floor(deps.clock.now() / periodMs) + 1) * periodMs;
+    const activity = await deps.store.messages.activityByPeriod({
+      accountId: account.id,
+      from: to - periods * periodMs,
+      to,
+      periodMs,
+      topReasons: 5,
+    });
+    const counts = MESSAGE_STATUSES.map((status) => [status, activity.periods.reduce((sum, p) => sum + p.byStatus[status], 0)] as const);
     const sent = counts.reduce((sum, [, n]) => sum + n, 0);
+    const failed = activity.periods.reduce((sum, p) => sum + p.failed, 0);
     const providers = deps.providers ? await deps.providers() : [];
     return sendPage(
       reply,
@@ -70,21 +88,38 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
             </table>
           </section>
         )}
-        <section aria-labelledby="week">
-          <h2 id="week">Messages in the last 7 days</h2>
+        <section aria-labelledby="activity">
+          <h2 id="activity">Messages in the {name}</h2>
+          <nav class="tabs" aria-label="Period shown">
+            {Object.entries(RANGES).map(([key, r]) => (
+              <a key={key} href={`/dashboard?range=${key}`} aria-current={key === range ? 'page' : undefined}>
+                {r.link}
+              </a>
+            ))}
+          </nav>
           {sent === 0 ? (
-            <p>No messages in the last 7 days.</p>
+            <p data-testid="no-activity">No messages in the {name}.</p>
           ) : (
-            <dl class="figures">
-              {counts.map(([status, n]) => (
-                <div key={status}>
-                  <dt>
-                    <a href={`/dashboard/messages?status=${status}`}>{status}</a>
-                  </dt>
-                  <dd>{n.toLocaleString('en-US')}</dd>
-                </div>
-              ))}
-            </dl>
+            <>
+              <dl class="figures">
+                {counts.map(([status, n]) => (
+                  <div key={status}>
+                    <dt>
+                      <a href={`/dashboard/messages?status=${status}`}>{status}</a>
+                    </dt>
+                    <dd>{n.toLocaleString('en-US')}</dd>
+                  </div>
+                ))}
+              </dl>
+              <h3>Delivery</h3>
+              <ActivityChart activity={activity} periodMs={periodMs} span={name} />
+              <h3>Why messages failed</h3>
+              {failed === 0 ? (
+                <p>No message failed in the {name}.</p>
+              ) : (
+                <FailureReasonsChart reasons={activity.failureReasons} failed={failed} span={name} />
+              )}
+            </>
           )}
         </section>
       </Page>,
@@ -319,7 +354,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Audit log</h2>
-          <table>
+          <table class="log">
             <thead>
               <tr>
                 <th scope="col">When</th>

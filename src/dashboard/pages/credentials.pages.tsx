@@ -143,14 +143,14 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
               <input id="client-name" name="name" required maxLength={100} placeholder="Billing service" />
               <fieldset>
                 <legend>May be granted</legend>
-                <label>
+                <label class="check">
                   <input type="radio" name="limit" value="all" checked /> All of the account's scopes, now and later
                 </label>
-                <label>
+                <label class="check">
                   <input type="radio" name="limit" value="some" /> Only these:
                 </label>
                 {account.scopes.map((scope) => (
-                  <label key={scope} class="indent">
+                  <label key={scope} class="check indent">
                     <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>
                   </label>
                 ))}
