@@ -3,6 +3,7 @@ import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { PASSWORD, signedIn, Visitor } from '../../../test/dashboard-visitor.js';
 import { describeEachDialect } from '../../../test/databases.js';
 import { addOperator, removeOperator } from '../../core/operators/manage-operators.js';
+import { inviteUser } from '../../core/users/manage-users.js';
 
 describeEachDialect('the operator pages', (dialect) => {
   let t: TestApp;
@@ -203,6 +204,23 @@ describeEachDialect('the operator pages', (dialect) => {
       ]);
       expect((await visitor.get(`/dashboard/operator/accounts/acc_unknown`)).statusCode).toBe(404);
     });
+  });
+
+  it('no operator page shows a secret or a token: the account list, an account, the queue', async () => {
+    const { visitor } = await operator();
+    const account = await t.createAccount();
+    await inviteUser(t.store, t.clock, {
+      accountId: account.account.id,
+      email: `pending-${dialect}@example.com`,
+      role: 'viewer',
+      invitedBy: null,
+      ip: null,
+    });
+    for (const url of ['/dashboard/operator', `/dashboard/operator/accounts/${account.account.id}`, '/dashboard/operator/system']) {
+      const body = (await visitor.get(url)).body;
+      expect(body, url).not.toMatch(/hsec_|hss_|hos_|inv_|whsec_/);
+      expect(body, url).not.toContain(account.clientSecret);
+    }
   });
 
   it('the providers and queue page shows the work queue by kind', async () => {
