@@ -7,6 +7,7 @@ import type { MessageTrail } from './message-trail.js';
 import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
 import type { Operator, OperatorSession } from './operators/operator.js';
+import type { Suppression } from './suppressions/suppression.js';
 import type { AuditEntry, Invitation, Role, User, UserSession } from './users/user.js';
 
 /**
@@ -36,6 +37,8 @@ export interface Store {
   readonly users: UsersPort;
   /** The operator's people, who sign in to the operator pages, and their sessions (core/operators/). */
   readonly operators: OperatorsPort;
+  /** Each account's suppression list (core/suppressions/). */
+  readonly suppressions: SuppressionsPort;
   /**
    * Runs `work` in one transaction: all of its writes commit together or none do. Calling it on a
    * Store that is already inside a transaction joins that transaction.
@@ -666,6 +669,22 @@ export interface WebhooksPort {
 }
 
 /** Dashboard users (core/users/user.ts). Invitations and sessions are found by the SHA-256 of their token. */
+export interface SuppressionsPort {
+  /** Adds an entry; false (nothing changed) when the recipient is already on the account's list for the channel. */
+  insert(entry: Suppression): Promise<boolean>;
+  /** Removes an entry; whether there was one. */
+  remove(accountId: string, channel: Channel, recipient: string): Promise<boolean>;
+  /** The entries of the account and channel among these recipients (as keyed: suppressionKey). */
+  findAmong(accountId: string, channel: Channel, recipients: readonly string[]): Promise<Suppression[]>;
+  /** The account's list, newest first, optionally one channel's, after a cursor (the last entry of the previous page). */
+  list(query: {
+    accountId: string;
+    channel?: Channel | undefined;
+    before?: { createdAt: number; channel: Channel; recipient: string } | undefined;
+    limit: number;
+  }): Promise<Suppression[]>;
+}
+
 export interface OperatorsPort {
   insertOperator(operator: Operator, passwordHash: string): Promise<void>;
   findOperator(operatorId: string): Promise<Operator | undefined>;

@@ -8,7 +8,7 @@ import type { Channel } from './ids.js';
 export type Scope = string;
 
 /** The scopes that belong to no channel. */
-export const ACCOUNT_SCOPES: readonly Scope[] = ['account:read', 'webhooks:manage'];
+export const ACCOUNT_SCOPES: readonly Scope[] = ['account:read', 'webhooks:manage', 'suppressions:manage'];
 
 export const readScopeOf = (channel: Channel): Scope => `${channel}:read`;
 export const sendScopeOf = (channel: Channel): Scope => `${channel}:send`;

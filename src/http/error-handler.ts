@@ -35,6 +35,7 @@ export function httpStatusOf(code: ErrorCode): number {
     case 'TEMPLATE_NOT_APPROVED':
     case 'TEMPLATE_PARAMS_MISMATCH':
     case 'SESSION_WINDOW_CLOSED':
+    case 'RECIPIENT_SUPPRESSED':
     case 'IDEMPOTENCY_KEY_REUSED':
       return 422;
     case 'RATE_LIMITED':

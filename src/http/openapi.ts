@@ -7,6 +7,7 @@ import { MAX_NESTING_DEPTH } from './validation.js';
 export const ACCOUNT_SCOPE_DESCRIPTIONS: Readonly<Record<Scope, string>> = {
   'account:read': 'Read the account and its credits',
   'webhooks:manage': 'Manage webhooks, their delivery log and replays, and the signing secret',
+  'suppressions:manage': 'Read and change the suppression list: recipients who must not be sent to',
 };
 
 /** The OpenAPI 3.1 document's frame; paths come from the routes' own schemas. */
@@ -48,6 +49,7 @@ export function openApiOptions(publicUrl: string, channels: ChannelReference): S
         { name: 'Messages', description: 'Any channel' },
         { name: 'Account', description: 'The account and its credit balance' },
         { name: 'Webhooks', description: 'Signed event deliveries: registration, signing secret, delivery log, replay' },
+        { name: 'Suppressions', description: 'Recipients who must not be sent to: opt-outs, bounces, complaints, blocked bots' },
         { name: 'Operations', description: 'Health checks for load balancers and orchestrators' },
       ],
       components: {

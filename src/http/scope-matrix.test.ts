@@ -125,6 +125,19 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
       allowed: ['webhooks:manage'],
     },
     { operation: 'POST /v1/webhooks/{webhook_id}/test', url: `/v1/webhooks/${ids.webhook}/test`, allowed: ['webhooks:manage'] },
+    {
+      operation: 'POST /v1/suppressions',
+      url: '/v1/suppressions',
+      body: { channel: 'sms', recipient: '+14155550999' },
+      allowed: ['suppressions:manage'],
+    },
+    { operation: 'GET /v1/suppressions', url: '/v1/suppressions', allowed: ['suppressions:manage'] },
+    // The entry the POST above added (refused scopes first: they leave it there for the allowed DELETE).
+    {
+      operation: 'DELETE /v1/suppressions/{channel}/{recipient}',
+      url: '/v1/suppressions/sms/%2B14155550999',
+      allowed: ['suppressions:manage'],
+    },
     // Last: it deletes the webhook the others use.
     { operation: 'DELETE /v1/webhooks/{webhook_id}', url: `/v1/webhooks/${ids.webhook}`, allowed: ['webhooks:manage'] },
   ];

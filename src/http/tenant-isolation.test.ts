@@ -47,6 +47,8 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
     });
     idsOfB.telegram = await sendAsB('/v1/telegram/send', { chat_id: '4242', message: 'B only' });
     idsOfB.email = await sendAsB('/v1/email/send', { to: 'b@example.com', from: 'b@acme.example', subject: 'B', text: 'B only' });
+    // B suppresses a recipient: A's DELETE of it must not find it.
+    expect((await t.call('POST', '/v1/suppressions', tokenB, { channel: 'sms', recipient: '+14155550999' })).statusCode).toBe(201);
     await t.drain();
     const deliveries = await t.call('GET', `/v1/webhooks/${idsOfB.webhook}/deliveries`, tokenB);
     idsOfB.delivery = deliveries.json().data.deliveries[0]?.delivery_id;
@@ -81,7 +83,9 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
       path
         .replace('{message_id}', messageId)
         .replace('{webhook_id}', idsOfB.webhook as string)
-        .replace('{delivery_id}', idsOfB.delivery as string),
+        .replace('{delivery_id}', idsOfB.delivery as string)
+        .replace('{channel}', 'sms')
+        .replace('{recipient}', '%2B14155550999'),
     );
   };
 
@@ -91,6 +95,7 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
     expect(walked.map((o) => `${o.method} ${o.path}`).sort()).toEqual(
       [
         'DELETE /v1/webhooks/{webhook_id}',
+        'DELETE /v1/suppressions/{channel}/{recipient}',
         'GET /v1/email/{message_id}',
         'GET /v1/email/{message_id}/events',
         'GET /v1/messages/{message_id}',
@@ -126,6 +131,7 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
 
   it('changed nothing of B’s: the webhook is there, the scheduled SMS still queued, no delivery replayed', async () => {
     expect((await t.call('GET', `/v1/webhooks/${idsOfB.webhook}`, tokenB)).statusCode).toBe(200);
+    expect((await t.call('GET', '/v1/suppressions', tokenB)).json().data.suppressions).toHaveLength(1);
     expect((await t.call('GET', `/v1/messages/${idsOfB.sms}`, tokenB)).json().data.status).toBe('queued');
     const deliveries = (await t.call('GET', `/v1/webhooks/${idsOfB.webhook}/deliveries`, tokenB)).json().data.deliveries as Array<{
       attempts: number;

@@ -138,6 +138,16 @@ export interface IpAllowRulesTable {
   note: string | null;
 }
 
+export interface SuppressionsTable {
+  account_id: string;
+  channel: string;
+  recipient: string;
+  reason: string;
+  source: string;
+  note: string | null;
+  created_at: number;
+}
+
 export interface OperatorsTable {
   id: string;
   email: string;
@@ -329,6 +339,7 @@ export interface Database {
   idempotency_keys: IdempotencyKeysTable;
   ip_allow_rules: IpAllowRulesTable;
   operators: OperatorsTable;
+  suppressions: SuppressionsTable;
   operator_sessions: OperatorSessionsTable;
   signing_keys: SigningKeysTable;
   jobs: JobsTable;

@@ -14,6 +14,7 @@ import { creditsStore } from './stores/credits.store.js';
 import { idempotencyStore } from './stores/idempotency.store.js';
 import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
+import { suppressionsStore } from './stores/suppressions.store.js';
 import { operatorsStore } from './stores/operators.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
 import { signingKeysStore } from './stores/signing-keys.store.js';
@@ -237,6 +238,7 @@ function bind(
     idempotency: idempotencyStore(db, options.capabilities),
     users: usersStore(db),
     operators: operatorsStore(db),
+    suppressions: suppressionsStore(db),
     async transaction(work) {
       if (pending) return work(store);
       const inner: Pending = { jobs: false, accessAccounts: new Set(), counted: [], countedAtSavepoint: 0 };

@@ -652,6 +652,50 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/suppressions": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List suppressed recipients
+         * @description The account's suppression list, newest first, optionally one channel's; `next_cursor` is null on the last page.
+         */
+        get: operations["listSuppressions"];
+        put?: never;
+        /**
+         * Suppress a recipient
+         * @description Sends to this recipient on this channel are refused (422 RECIPIENT_SUPPRESSED, nothing charged) until the entry is removed. Adding one already on the list answers 200 with the entry kept (its first reason and time); a new one answers 201.
+         */
+        post: operations["createSuppression"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/suppressions/{channel}/{recipient}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        post?: never;
+        /**
+         * Remove a suppressed recipient
+         * @description The recipient may be sent to again. URL-encode the recipient (`%2B14155552671`). Not on the list (or another account’s): 404.
+         */
+        delete: operations["deleteSuppression"];
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     messageEvent: {
@@ -876,7 +920,7 @@ export interface components {
                  * @description Stable machine-readable code; see the error catalogue in docs/errors.md.
                  * @enum {string}
                  */
-                code: "VALIDATION_ERROR" | "INVALID_PHONE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PARAMS_MISMATCH" | "SESSION_WINDOW_CLOSED" | "IDEMPOTENCY_KEY_REUSED";
+                code: "VALIDATION_ERROR" | "INVALID_PHONE" | "TEMPLATE_NOT_FOUND" | "TEMPLATE_NOT_APPROVED" | "TEMPLATE_PARAMS_MISMATCH" | "SESSION_WINDOW_CLOSED" | "RECIPIENT_SUPPRESSED" | "IDEMPOTENCY_KEY_REUSED";
                 /** @description A sentence for humans; may change between versions. */
                 message: string;
                 /** @description One entry per invalid field. */
@@ -973,7 +1017,7 @@ export interface components {
         };
         /** SendSmsBulkRequest */
         SendSmsBulkRequest: {
-            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
+            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid and suppressed ones are listed in `rejected` while the rest are sent (all suppressed: 422 RECIPIENT_SUPPRESSED). */
             recipients: string[];
             /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
             message: string;
@@ -1000,8 +1044,8 @@ export interface components {
             rejected: {
                 to: string;
                 error: {
-                    /** @enum {string} */
-                    code: "INVALID_PHONE";
+                    /** @description INVALID_PHONE: not E.164; RECIPIENT_SUPPRESSED: on the account suppression list (docs/suppression.md). */
+                    code: "INVALID_PHONE" | "RECIPIENT_SUPPRESSED";
                     message: string;
                 };
             }[];
@@ -1027,7 +1071,7 @@ export interface components {
              * @example +14155552671
              */
             to?: string;
-            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent. */
+            /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid and suppressed ones are listed in `rejected` while the rest are sent (all suppressed: 422 RECIPIENT_SUPPRESSED). */
             recipients?: string[];
             /** @description Alphanumeric sender id, up to 11 characters. */
             sender?: string;
@@ -1059,13 +1103,13 @@ export interface components {
             }[];
             /** @description What each recipient costs: segments × the segment price. */
             credits_per_message: number;
-            /** @description Recipients the send would accept (1 without `recipients`). */
+            /** @description Recipients the send would accept (1 without `recipients`, 0 when that `to` is suppressed). */
             recipients: number;
             rejected: {
                 to: string;
                 error: {
-                    /** @enum {string} */
-                    code: "INVALID_PHONE";
+                    /** @description INVALID_PHONE: not E.164; RECIPIENT_SUPPRESSED: on the account suppression list (docs/suppression.md). */
+                    code: "INVALID_PHONE" | "RECIPIENT_SUPPRESSED";
                     message: string;
                 };
             }[];
@@ -1487,6 +1531,22 @@ export interface components {
             last_latency_ms: number | null;
             last_attempt_at: string | null;
             next_attempt_at: string | null;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
+        /** Suppression */
+        Suppression: {
+            channel: "sms" | "whatsapp" | "email" | "telegram";
+            /** @description E.164 for sms and whatsapp, the address (lower-cased) for email, the chat id for telegram. */
+            recipient: string;
+            /** @description opt_out, hard_bounce, complaint, blocked (the bot was blocked), manual. */
+            reason: "opt_out" | "hard_bounce" | "complaint" | "blocked" | "manual";
+            /** @description Where it came from: the API or dashboard, or what the channel reported. */
+            source: "api" | "dashboard" | "email_bounce" | "email_complaint" | "telegram_blocked" | "inbound";
+            note: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
@@ -2272,7 +2332,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2464,7 +2524,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2619,7 +2679,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2767,7 +2827,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -2963,7 +3023,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3151,7 +3211,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3294,7 +3354,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3438,7 +3498,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3626,7 +3686,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3774,7 +3834,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -3940,7 +4000,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4124,7 +4184,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4313,7 +4373,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4461,7 +4521,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4631,7 +4691,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4793,7 +4853,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -4988,7 +5048,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5289,7 +5349,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5573,7 +5633,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5721,7 +5781,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -5869,7 +5929,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6046,7 +6106,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6211,7 +6271,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6390,7 +6450,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6579,7 +6639,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6760,7 +6820,7 @@ export interface operations {
                     "application/json": components["schemas"]["Error413"];
                 };
             };
-            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, IDEMPOTENCY_KEY_REUSED */
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
             422: {
                 headers: {
                     /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
@@ -6788,6 +6848,493 @@ export interface operations {
                     "Retry-After"?: number;
                     /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
                     "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listSuppressions: {
+        parameters: {
+            query?: {
+                channel?: "sms" | "whatsapp" | "email" | "telegram";
+                /** @description Entries per page, 1 to 100. */
+                limit?: number;
+                /** @description The `next_cursor` of the previous page. */
+                cursor?: string;
+            };
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            suppressions: components["schemas"]["Suppression"][];
+                            next_cursor: string | null;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    createSuppression: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first request with a key runs, and for 24 h a retry with the same key, path and body gets the same response (header `Idempotent-Replayed: true`) without running again. A different request with the key → 422 IDEMPOTENCY_KEY_REUSED; while the first still runs → 409 IDEMPOTENCY_KEY_IN_USE. Keys belong to the account; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c7a0e-2b8b-4f7e-9d8e-4b8a9c6a1f3d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    channel: "sms" | "whatsapp" | "email" | "telegram";
+                    /** @description As sends name it; see Suppression.recipient. */
+                    recipient: string;
+                    /** @description Defaults to `manual`. */
+                    reason?: "opt_out" | "hard_bounce" | "complaint" | "blocked" | "manual";
+                    note?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Suppression"];
+                    };
+                };
+            };
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["Suppression"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description In conflict with the current state: MESSAGE_NOT_CANCELABLE, WEBHOOK_DISABLED, WEBHOOK_LIMIT_REACHED, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    deleteSuppression: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                channel: "sms" | "whatsapp" | "email" | "telegram";
+                recipient: string;
+            };
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            channel: "sms" | "whatsapp" | "email" | "telegram";
+                            recipient: string;
+                            /** @enum {boolean} */
+                            deleted: true;
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description Not found: NOT_FOUND */
+            404: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error404"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
                     [name: string]: unknown;
                 };
                 content: {

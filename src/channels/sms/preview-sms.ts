@@ -4,7 +4,7 @@ import type { Store } from '../../core/ports.js';
 import type { PriceList } from '../../core/pricing.js';
 import { type CharacterOutsideGsm7, charactersOutsideGsm7, unitsPerSegment } from '../../core/segments.js';
 import { checkRecipient, quoteSms, type SmsQuote } from './send-sms.js';
-import { type RejectedRecipient, sortRecipients } from './send-sms-bulk.js';
+import { type RejectedRecipient, setAsideSuppressed, sortRecipients } from './send-sms-bulk.js';
 
 export interface PreviewSmsInput {
   message: string;
@@ -42,14 +42,21 @@ export async function previewSms(
   if (input.to !== undefined && input.recipients !== undefined) {
     throw validationError([{ field: 'recipients', message: 'must not be given with to: preview one send or one bulk send' }]);
   }
-  let recipients = 1;
   let rejected: RejectedRecipient[] = [];
-  if (input.to !== undefined) checkRecipient(input.to);
+  let valid: string[] = [];
+  if (input.to !== undefined) {
+    checkRecipient(input.to);
+    valid = [input.to];
+  }
   if (input.recipients !== undefined) {
     const sorted = sortRecipients(input.recipients);
-    recipients = sorted.valid.length;
+    valid = sorted.valid;
     rejected = sorted.rejected;
   }
+  // The suppression list, as the send checks it: a suppressed `to` makes the preview of 0 recipients.
+  const { sendable, rejected: suppressed } = await setAsideSuppressed(deps.store, accountId, valid);
+  rejected = [...rejected, ...suppressed];
+  const recipients = sendable.length;
   const account = await deps.store.accounts.findAccount(accountId);
   if (!account) throw notFound('Account');
   const quote = quoteSms(deps.prices, input.message);

@@ -3,7 +3,8 @@ import { timeOrderedId } from '../../core/ids.js';
 import { acceptMessages, checkCallbackUrl, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
-import { keptFor } from '../../core/ports.js';
+import { keptFor, type Store } from '../../core/ports.js';
+import { recipientSuppressed, suppressedAmong } from '../../core/suppressions/manage-suppressions.js';
 import { parseSchedule, quoteSms } from './send-sms.js';
 
 export const BULK_MAX_RECIPIENTS = 1000;
@@ -18,7 +19,7 @@ export interface SendSmsBulkInput {
 
 export interface RejectedRecipient {
   to: string;
-  error: { code: 'INVALID_PHONE'; message: string };
+  error: { code: 'INVALID_PHONE' | 'RECIPIENT_SUPPRESSED'; message: string };
 }
 
 export interface BulkResult {
@@ -52,8 +53,29 @@ export function sortRecipients(recipients: readonly string[], field = 'recipient
 }
 
 /**
+ * Valid recipients split into those a send may go to and those on the account's suppression list
+ * (listed as rejected with RECIPIENT_SUPPRESSED): one look-up for them all. Used by the bulk send and
+ * by its preview, so both set aside the same numbers.
+ */
+export async function setAsideSuppressed(
+  store: Store,
+  accountId: string,
+  valid: readonly string[],
+): Promise<{ sendable: string[]; rejected: RejectedRecipient[] }> {
+  const suppressed = await suppressedAmong(store, accountId, 'sms', valid);
+  const sendable: string[] = [];
+  const rejected: RejectedRecipient[] = [];
+  for (const to of valid) {
+    const entry = suppressed.get(to);
+    if (!entry) sendable.push(to);
+    else rejected.push({ to, error: { code: 'RECIPIENT_SUPPRESSED', message: recipientSuppressed('sms', to, entry.reason).message } });
+  }
+  return { sendable, rejected };
+}
+
+/**
  * One text to many recipients (`POST /v1/sms/bulk`, docs/messages-and-credits.md). Repeated numbers collapse to one; invalid ones are
- * listed as rejected while the valid ones go; the cost of all accepted recipients is reserved in
+ * listed as rejected while the valid ones go, as are suppressed ones (setAsideSuppressed); the cost of all accepted recipients is reserved in
  * the same single transaction that stores them (with the request's answer), or the whole request fails with 402.
  */
 export async function sendSmsBulk(
@@ -63,7 +85,18 @@ export async function sendSmsBulk(
   request: SendRequest<BulkResult> = {},
 ): Promise<BulkResult> {
   const now = deps.clock.now();
-  const { valid, rejected } = sortRecipients(input.recipients);
+  const sorted = sortRecipients(input.recipients);
+  const { sendable: valid, rejected: suppressed } = await setAsideSuppressed(deps.store, accountId, sorted.valid);
+  const rejected = [...sorted.rejected, ...suppressed];
+  if (valid.length === 0) {
+    throw new ApiError(
+      'RECIPIENT_SUPPRESSED',
+      "Every valid recipient is on this account's SMS suppression list: nothing was sent or charged.",
+      {
+        details: suppressed.map((r) => ({ field: `recipients.${input.recipients.indexOf(r.to)}`, message: r.error.message })),
+      },
+    );
+  }
   const scheduledAt = parseSchedule(input.scheduled_at, now);
   if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
 

@@ -90,7 +90,8 @@ export const SendSmsBulkBody = Type.Object(
     recipients: Type.Array(Type.String({ maxLength: 32 }), {
       minItems: 1,
       maxItems: 1000,
-      description: 'E.164 numbers, 1 to 1000. Repeats collapse to one; invalid ones are listed in `rejected` while the rest are sent.',
+      description:
+        'E.164 numbers, 1 to 1000. Repeats collapse to one; invalid and suppressed ones are listed in `rejected` while the rest are sent (all suppressed: 422 RECIPIENT_SUPPRESSED).',
     }),
     message: SendSmsBody.properties.message,
     sender: SendSmsBody.properties.sender,
@@ -112,7 +113,12 @@ export const SmsBulkAccepted = Type.Object(
     rejected: Type.Array(
       Type.Object({
         to: Type.String(),
-        error: Type.Object({ code: Type.Literal('INVALID_PHONE'), message: Type.String() }),
+        error: Type.Object({
+          code: Type.Union([Type.Literal('INVALID_PHONE'), Type.Literal('RECIPIENT_SUPPRESSED')], {
+            description: 'INVALID_PHONE: not E.164; RECIPIENT_SUPPRESSED: on the account suppression list (docs/suppression.md).',
+          }),
+          message: Type.String(),
+        }),
       }),
     ),
     segments: Type.Integer({ description: 'Segments of the text, the same for every recipient.' }),
@@ -160,7 +166,7 @@ export const SmsPreview = Type.Object(
       { description: 'Each character that made the text UCS-2, with its position; empty for GSM-7.' },
     ),
     credits_per_message: Type.Number({ description: 'What each recipient costs: segments × the segment price.' }),
-    recipients: Type.Integer({ description: 'Recipients the send would accept (1 without `recipients`).' }),
+    recipients: Type.Integer({ description: 'Recipients the send would accept (1 without `recipients`, 0 when that `to` is suppressed).' }),
     rejected: SmsBulkAccepted.properties.rejected,
     credits: Type.Number({ description: 'The whole send: credits_per_message × recipients.' }),
     available: Type.Number({ description: 'Credits available now (balance − reserved).' }),

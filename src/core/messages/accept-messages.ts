@@ -4,6 +4,7 @@ import { ApiError, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
 import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
+import { refuseSuppressed } from '../suppressions/manage-suppressions.js';
 import { NO_TRACING, type Tracing } from '../tracing.js';
 import { type AcceptUnit, acceptQueueOf, writeUnits } from './accept-queue.js';
 import { type Message, NO_ORIGIN, type Origin } from './message.js';
@@ -96,6 +97,9 @@ export async function acceptMessages(
   drafts: readonly MessageDraft[],
   options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined; origin?: Origin | undefined } = {},
 ): Promise<Message[]> {
+  // A suppressed recipient is refused before anything is written or charged (a bulk send has
+  // already set them aside, in `rejected`).
+  await refuseSuppressed(deps.store, accountId, drafts);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;

@@ -19,6 +19,7 @@ import * as m0017 from './0017-message-origin.js';
 import * as m0018 from './0018-dashboard-users.js';
 import * as m0019 from './0019-clients-suspension-operators.js';
 import * as m0020 from './0020-failed-messages-index.js';
+import * as m0021 from './0021-suppressions.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -45,4 +46,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0018-dashboard-users': m0018,
   '0019-clients-suspension-operators': m0019,
   '0020-failed-messages-index': m0020,
+  '0021-suppressions': m0021,
 };

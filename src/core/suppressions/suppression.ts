@@ -1,0 +1,38 @@
+import type { Channel } from '../ids.js';
+
+/**
+ * A recipient an account must not send to on one channel (docs/suppression.md): they opted out,
+ * their address bounced or complained, they blocked the bot, or the account put them there. A send
+ * to them is refused before anything is charged (422 RECIPIENT_SUPPRESSED; in a bulk send, listed
+ * in `rejected`).
+ */
+export interface Suppression {
+  accountId: string;
+  channel: Channel;
+  /** As sends name it: E.164 for SMS and WhatsApp, the address (lower-cased) for email, the chat id for Telegram. */
+  recipient: string;
+  reason: SuppressionReason;
+  source: SuppressionSource;
+  /** Free text from whoever added it by hand; null otherwise. */
+  note: string | null;
+  createdAt: number;
+}
+
+/** Why a recipient is suppressed. */
+export const SUPPRESSION_REASONS = ['opt_out', 'hard_bounce', 'complaint', 'blocked', 'manual'] as const;
+export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
+
+/** Where the entry came from: the API or dashboard, or what the channel reported. */
+export const SUPPRESSION_SOURCES = ['api', 'dashboard', 'email_bounce', 'email_complaint', 'telegram_blocked', 'inbound'] as const;
+export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
+
+export const isSuppressionReason = (value: string): value is SuppressionReason =>
+  (SUPPRESSION_REASONS as readonly string[]).includes(value);
+
+/**
+ * A recipient in the form the list keys it by. Email addresses are compared without case (mailbox
+ * providers treat them so, and an opt-out must not be missed over a capital letter); the other
+ * channels' recipients are already canonical when a send has checked them.
+ */
+export const suppressionKey = (channel: Channel, recipient: string): string =>
+  channel === 'email' ? recipient.trim().toLowerCase() : recipient.trim();

@@ -1,0 +1,151 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+
+describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  const balance = async (token: string) => (await t.call('GET', '/v1/account/balance', token)).json().data;
+  const suppress = (token: string, body: Record<string, unknown>) => t.call('POST', '/v1/suppressions', token, body);
+
+  describe('the API', () => {
+    it('adds an entry (201), answers the kept one when added again (200), lists it and removes it (then 404)', async () => {
+      const account = await t.createAccount();
+      const token = await t.tokenFor(account);
+      const created = await suppress(token, { channel: 'sms', recipient: '+14155550111', note: 'asked by phone' });
+      expect(created.statusCode).toBe(201);
+      expect(created.json().data).toEqual({
+        channel: 'sms',
+        recipient: '+14155550111',
+        reason: 'manual',
+        source: 'api',
+        note: 'asked by phone',
+        created_at: new Date(t.clock.now()).toISOString(),
+      });
+      t.clock.advance(1000);
+      const again = await suppress(token, { channel: 'sms', recipient: '+14155550111', reason: 'opt_out' });
+      expect(again.statusCode).toBe(200);
+      expect(again.json().data).toEqual(created.json().data);
+
+      const listed = await t.call('GET', '/v1/suppressions', token);
+      expect(listed.json().data).toEqual({ suppressions: [created.json().data], next_cursor: null });
+
+      expect((await t.call('DELETE', '/v1/suppressions/sms/%2B14155550111', token)).json().data).toEqual({
+        channel: 'sms',
+        recipient: '+14155550111',
+        deleted: true,
+      });
+      const gone = await t.call('DELETE', '/v1/suppressions/sms/%2B14155550111', token);
+      expect(gone.statusCode).toBe(404);
+      expect(gone.json().error.code).toBe('NOT_FOUND');
+    });
+
+    it('pages newest first with a cursor, filters by channel, and refuses a cursor it did not give', async () => {
+      const account = await t.createAccount();
+      const token = await t.tokenFor(account);
+      for (let i = 0; i < 5; i++) {
+        t.clock.advance(1);
+        await suppress(token, { channel: i % 2 === 0 ? 'sms' : 'email', recipient: i % 2 === 0 ? `+1415555020${i}` : `p${i}@example.com` });
+      }
+      const first = (await t.call('GET', '/v1/suppressions?limit=2', token)).json().data;
+      expect(first.suppressions.map((s: { recipient: string }) => s.recipient)).toEqual(['+14155550204', 'p3@example.com']);
+      const second = (await t.call('GET', `/v1/suppressions?limit=2&cursor=${first.next_cursor}`, token)).json().data;
+      expect(second.suppressions.map((s: { recipient: string }) => s.recipient)).toEqual(['+14155550202', 'p1@example.com']);
+      const third = (await t.call('GET', `/v1/suppressions?limit=2&cursor=${second.next_cursor}`, token)).json().data;
+      expect(third).toMatchObject({ next_cursor: null });
+      expect(third.suppressions).toHaveLength(1);
+      const emails = (await t.call('GET', '/v1/suppressions?channel=email', token)).json().data.suppressions;
+      expect(emails.map((s: { recipient: string }) => s.recipient)).toEqual(['p3@example.com', 'p1@example.com']);
+      const bad = await t.call('GET', '/v1/suppressions?cursor=bm90IGEgY3Vyc29y', token);
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().error.details).toEqual([{ field: 'cursor', message: 'is not a cursor this API gave' }]);
+      expect((await t.call('GET', '/v1/suppressions?channel=fax', token)).statusCode).toBe(422);
+    });
+
+    it('keeps accounts apart, and needs the suppressions:manage scope', async () => {
+      const mine = await t.createAccount();
+      const theirs = await t.createAccount();
+      const myToken = await t.tokenFor(mine);
+      const theirToken = await t.tokenFor(theirs);
+      await suppress(theirToken, { channel: 'email', recipient: 'shared@example.com' });
+      expect((await t.call('GET', '/v1/suppressions', myToken)).json().data.suppressions).toEqual([]);
+      expect((await t.call('DELETE', '/v1/suppressions/email/shared%40example.com', myToken)).statusCode).toBe(404);
+      // Their entry does not stop my sends.
+      expect(
+        (await t.call('POST', '/v1/email/send', myToken, { to: 'shared@example.com', from: 'a@acme.example', subject: 's', text: 't' }))
+          .statusCode,
+      ).toBe(200);
+
+      const smsOnly = await t.tokenFor(mine, 'sms:send');
+      const refused = await t.call('GET', '/v1/suppressions', smsOnly);
+      expect(refused.statusCode).toBe(403);
+      expect(refused.json().error.code).toBe('INSUFFICIENT_SCOPE');
+      expect(refused.json().error.message).toContain('suppressions:manage');
+    });
+  });
+
+  describe('sends', () => {
+    it('a send to a suppressed recipient is 422 RECIPIENT_SUPPRESSED on every channel, and nothing is charged', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      await suppress(token, { channel: 'sms', recipient: '+14155550300', reason: 'opt_out' });
+      await suppress(token, { channel: 'email', recipient: 'Stop.Me@Example.com' });
+      await suppress(token, { channel: 'telegram', recipient: '777' });
+      const before = await balance(token);
+
+      const sends: Array<[string, unknown]> = [
+        ['/v1/sms/send', { to: '+14155550300', message: 'hello' }],
+        ['/v1/email/send', { to: 'stop.me@example.COM', from: 'a@acme.example', subject: 's', text: 't' }],
+        ['/v1/telegram/send', { chat_id: '777', message: 'hello' }],
+      ];
+      for (const [path, body] of sends) {
+        const response = await t.call('POST', path, token, body);
+        expect(response.statusCode, path).toBe(422);
+        expect(response.json().error.code, path).toBe('RECIPIENT_SUPPRESSED');
+      }
+      expect((await t.call('POST', '/v1/sms/send', token, { to: '+14155550300', message: 'x' })).json().error.message).toContain(
+        "is on this account's sms suppression list (opt out): nothing was sent or charged.",
+      );
+      expect(await balance(token)).toEqual(before);
+      expect((await t.call('GET', '/v1/messages', token)).json().data.messages).toEqual([]);
+
+      // Removed from the list, they can be sent to again.
+      await t.call('DELETE', '/v1/suppressions/sms/%2B14155550300', token);
+      expect((await t.call('POST', '/v1/sms/send', token, { to: '+14155550300', message: 'welcome back' })).statusCode).toBe(200);
+    });
+
+    it('a bulk send lists suppressed recipients in rejected and sends the rest; all suppressed is 422; preview agrees', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      await suppress(token, { channel: 'sms', recipient: '+14155550401' });
+      const body = { recipients: ['+14155550400', '+14155550401', 'nope'], message: 'sale' };
+
+      const preview = (await t.call('POST', '/v1/sms/preview', token, body)).json().data;
+      expect(preview.recipients).toBe(1);
+      expect(preview.rejected.map((r: { to: string; error: { code: string } }) => [r.to, r.error.code])).toEqual([
+        ['nope', 'INVALID_PHONE'],
+        ['+14155550401', 'RECIPIENT_SUPPRESSED'],
+      ]);
+      const single = (await t.call('POST', '/v1/sms/preview', token, { to: '+14155550401', message: 'sale' })).json().data;
+      expect(single).toMatchObject({
+        recipients: 0,
+        credits: 0,
+        rejected: [{ to: '+14155550401', error: { code: 'RECIPIENT_SUPPRESSED' } }],
+      });
+
+      const sent = await t.call('POST', '/v1/sms/bulk', token, body);
+      expect(sent.statusCode).toBe(200);
+      expect(sent.json().data.messages.map((m: { to: string }) => m.to)).toEqual(['+14155550400']);
+      expect(sent.json().data.rejected).toEqual(preview.rejected);
+      expect(sent.json().data.credits_used).toBe(preview.credits);
+
+      const all = await t.call('POST', '/v1/sms/bulk', token, { recipients: ['+14155550401'], message: 'sale' });
+      expect(all.statusCode).toBe(422);
+      expect(all.json().error).toMatchObject({ code: 'RECIPIENT_SUPPRESSED', details: [{ field: 'recipients.0' }] });
+    });
+  });
+});

@@ -1,0 +1,75 @@
+import type { SuppressionsPort } from '../../core/ports.js';
+import { isSuppressionReason, type Suppression, type SuppressionSource } from '../../core/suppressions/suppression.js';
+import type { Executor } from '../database.js';
+import type { SuppressionsTable } from '../schema.js';
+
+const toSuppression = (row: SuppressionsTable): Suppression => {
+  if (!isSuppressionReason(row.reason)) throw new Error(`unknown suppression reason '${row.reason}' in the store`);
+  return {
+    accountId: row.account_id,
+    channel: row.channel,
+    recipient: row.recipient,
+    reason: row.reason,
+    source: row.source as SuppressionSource,
+    note: row.note,
+    createdAt: row.created_at,
+  };
+};
+
+/** Each account's suppression list (migration 0021). */
+export function suppressionsStore(db: Executor): SuppressionsPort {
+  return {
+    async insert(entry) {
+      const rows = await db
+        .insertInto('suppressions')
+        .values({
+          account_id: entry.accountId,
+          channel: entry.channel,
+          recipient: entry.recipient,
+          reason: entry.reason,
+          source: entry.source,
+          note: entry.note,
+          created_at: entry.createdAt,
+        })
+        .onConflict((oc) => oc.columns(['account_id', 'channel', 'recipient']).doNothing())
+        .returning('recipient')
+        .execute();
+      return rows.length === 1;
+    },
+    async remove(accountId, channel, recipient) {
+      const result = await db
+        .deleteFrom('suppressions')
+        .where('account_id', '=', accountId)
+        .where('channel', '=', channel)
+        .where('recipient', '=', recipient)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows) === 1;
+    },
+    async findAmong(accountId, channel, recipients) {
+      if (recipients.length === 0) return [];
+      const rows = await db
+        .selectFrom('suppressions')
+        .selectAll()
+        .where('account_id', '=', accountId)
+        .where('channel', '=', channel)
+        .where('recipient', 'in', recipients)
+        .execute();
+      return rows.map(toSuppression);
+    },
+    async list({ accountId, channel, before, limit }) {
+      let query = db.selectFrom('suppressions').selectAll().where('account_id', '=', accountId);
+      if (channel) query = query.where('channel', '=', channel);
+      if (before) {
+        query = query.where((eb) =>
+          eb.or([
+            eb('created_at', '<', before.createdAt),
+            eb.and([eb('created_at', '=', before.createdAt), eb('channel', '<', before.channel)]),
+            eb.and([eb('created_at', '=', before.createdAt), eb('channel', '=', before.channel), eb('recipient', '<', before.recipient)]),
+          ]),
+        );
+      }
+      const rows = await query.orderBy('created_at', 'desc').orderBy('channel', 'desc').orderBy('recipient', 'desc').limit(limit).execute();
+      return rows.map(toSuppression);
+    },
+  };
+}
