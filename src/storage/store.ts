@@ -14,10 +14,10 @@ import { creditsStore } from './stores/credits.store.js';
 import { idempotencyStore } from './stores/idempotency.store.js';
 import { jobsStore } from './stores/jobs.store.js';
 import { messagesStore } from './stores/messages.store.js';
-import { suppressionsStore } from './stores/suppressions.store.js';
 import { operatorsStore } from './stores/operators.store.js';
 import { sandboxStore } from './stores/sandbox.store.js';
 import { signingKeysStore } from './stores/signing-keys.store.js';
+import { suppressionsStore } from './stores/suppressions.store.js';
 import { usersStore } from './stores/users.store.js';
 import { webhooksStore } from './stores/webhooks.store.js';
 
