@@ -148,4 +148,40 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect(all.json().error).toMatchObject({ code: 'RECIPIENT_SUPPRESSED', details: [{ field: 'recipients.0' }] });
     });
   });
+
+  describe('what the channels report', () => {
+    it('an email hard bounce and a complaint suppress the address, in the transaction of their event; the next send is refused', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      const send = (to: string) => t.call('POST', '/v1/email/send', token, { to, from: 'a@acme.example', subject: 's', text: 't' });
+      expect((await send('Bounce@Sandbox.test')).statusCode).toBe(200);
+      expect((await send('complaint@sandbox.test')).statusCode).toBe(200);
+      expect((await send('fine@example.com')).statusCode).toBe(200);
+      await t.drain();
+      // The sandbox's complaint comes a moment after the delivery receipt.
+      t.clock.advance(10);
+      await t.drain();
+      const list = (await t.call('GET', '/v1/suppressions', token)).json().data.suppressions;
+      expect(list.map((e: { recipient: string; reason: string; source: string }) => [e.recipient, e.reason, e.source]).sort()).toEqual([
+        ['bounce@sandbox.test', 'hard_bounce', 'email_bounce'],
+        ['complaint@sandbox.test', 'complaint', 'email_complaint'],
+      ]);
+      for (const to of ['bounce@sandbox.test', 'COMPLAINT@sandbox.test'])
+        expect((await send(to)).json().error.code, to).toBe('RECIPIENT_SUPPRESSED');
+      expect((await send('fine@example.com')).statusCode).toBe(200);
+    });
+
+    it('a Telegram chat whose user blocked the bot is suppressed; other chats are not', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '403', message: 'hi' })).statusCode).toBe(200);
+      expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '404404', message: 'hi' })).statusCode).toBe(200);
+      await t.drain();
+      const list = (await t.call('GET', '/v1/suppressions?channel=telegram', token)).json().data.suppressions;
+      expect(list).toMatchObject([{ channel: 'telegram', recipient: '403', reason: 'blocked', source: 'telegram_blocked' }]);
+      expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '403', message: 'again' })).json().error.code).toBe(
+        'RECIPIENT_SUPPRESSED',
+      );
+    });
+  });
 });

@@ -3,6 +3,7 @@ import { emitEvent } from '../../core/events/emit-event.js';
 import type { EventType } from '../../core/events/event-types.js';
 import { monotonicTimeOrderedId } from '../../core/ids.js';
 import type { EmailEventType, Store } from '../../core/ports.js';
+import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
 
 /** Email events that are also webhook events (the others are told as `message.*` status events). */
 const WEBHOOK_EVENTS: Partial<Record<EmailEventType, EventType>> = {
@@ -33,7 +34,18 @@ export async function recordEmailEvent(
   if (webhookEvent) await emitEvent(tx, { type: webhookEvent, message, status: message.status, at, ...(data ? { data } : {}) });
 }
 
-/** The failure event of an email: a bounce when the provider says so, any other failure otherwise. */
+/**
+ * Failures that say the address cannot receive mail, for good (a hard bounce): the provider's
+ * bounce, the recipient refused at RCPT, and the SMTP replies for a mailbox that does not exist or
+ * is not accepted (550, 551, 553; RFC 5321 §4.2.2). Others (a full mailbox 552, a policy 554, any 4xx)
+ * are not the address's fault.
+ */
+const HARD_BOUNCES = new Set(['BOUNCED', 'SMTP_REJECTED', 'SMTP_550', 'SMTP_551', 'SMTP_553']);
+
+/**
+ * The failure event of an email: a bounce when the provider says so, any other failure otherwise.
+ * A hard bounce also puts the address on the account's suppression list, in the same transaction.
+ */
 export async function recordEmailFailure(
   tx: Store,
   message: EmailMessage,
@@ -41,6 +53,16 @@ export async function recordEmailFailure(
   at: number,
 ): Promise<void> {
   await recordEmailEvent(tx, message, reason.code === 'BOUNCED' ? 'bounced' : 'failed', at, { code: reason.code, message: reason.message });
+  if (message.channel === 'email' && HARD_BOUNCES.has(reason.code)) {
+    await addSuppression(tx, {
+      accountId: message.accountId,
+      channel: 'email',
+      recipient: message.to,
+      reason: 'hard_bounce',
+      source: 'email_bounce',
+      at,
+    });
+  }
 }
 
 /**
@@ -53,6 +75,15 @@ export async function recordEmailComplaint(tx: Store, message: EmailMessage, at:
   const events = await tx.emailEvents.list(message.id);
   if (events.some((event) => event.type === 'complained')) return false;
   await recordEmailEvent(tx, message, 'complained', at);
+  // Someone who marked mail as spam is not mailed again (mailbox providers expect it).
+  await addSuppression(tx, {
+    accountId: message.accountId,
+    channel: 'email',
+    recipient: message.to,
+    reason: 'complaint',
+    source: 'email_complaint',
+    at,
+  });
   return true;
 }
 

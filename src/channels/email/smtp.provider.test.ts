@@ -205,7 +205,7 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
     await t.close();
   });
 
-  it('hands an accepted email to the SMTP server; it is sent, and failed for good on a 5xx with credits released', async () => {
+  it('hands an accepted email to the SMTP server; it is sent, and failed for good on a 5xx with credits released and the address suppressed', async () => {
     const account = await t.createAccount({ credits: 10 });
     const token = await t.tokenFor(account);
     const ok = await t.call('POST', '/v1/email/send', token, {
@@ -229,5 +229,8 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
     expect(failed.credits_used).toBe(0);
     expect(smtp.received.some((m) => m.to.includes('ada@example.com'))).toBe(true);
     expect((await t.call('GET', '/v1/account/balance', token)).json().data).toEqual({ credits: 9.9, reserved: 0, available: 9.9 });
+    // A 550 from a real SMTP server is a hard bounce: the address is suppressed (docs/suppression.md), ada's is not.
+    const suppressed = (await t.call('GET', '/v1/suppressions?channel=email', token)).json().data.suppressions;
+    expect(suppressed).toMatchObject([{ recipient: 'perm-bob@example.com', reason: 'hard_bounce', source: 'email_bounce' }]);
   });
 });

@@ -28,7 +28,7 @@ const EMAIL: Record<string, SandboxBehaviour> = {
 };
 
 const TELEGRAM: Record<string, SandboxBehaviour> = {
-  '403': { kind: 'reject', code: 'BOT_BLOCKED', message: 'Forbidden: bot was blocked by the user (sandbox).' },
+  '403': { kind: 'reject', code: 'TELEGRAM_BLOCKED', message: 'Forbidden: bot was blocked by the user (sandbox).' },
 };
 
 export function sandboxBehaviour(channel: Channel, recipient: string): SandboxBehaviour {

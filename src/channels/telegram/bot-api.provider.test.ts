@@ -95,7 +95,7 @@ describe('Telegram Bot API provider against a fake Bot API on loopback', () => {
   });
 
   it.each([
-    ['403', { ok: false, retryable: false, code: 'TELEGRAM_FORBIDDEN', message: 'Forbidden: bot was blocked by the user' }],
+    ['403', { ok: false, retryable: false, code: 'TELEGRAM_BLOCKED', message: 'Forbidden: bot was blocked by the user' }],
     ['400', { ok: false, retryable: false, code: 'TELEGRAM_BAD_REQUEST', message: 'Bad Request: chat not found' }],
     ['429', { ok: false, retryable: true, code: 'TELEGRAM_RATE_LIMITED', retryAfterMs: 7_000 }],
     ['500', { ok: false, retryable: true, code: 'TELEGRAM_502' }],
@@ -148,7 +148,7 @@ describeEachDialect('Telegram through the Bot API, end to end', (dialect) => {
     expect(delivered.status).toBe('delivered');
     expect(delivered.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'delivered']);
     const failed = await get(blocked.json().data.message_id);
-    expect(failed.error).toEqual({ code: 'TELEGRAM_FORBIDDEN', message: 'Forbidden: bot was blocked by the user' });
+    expect(failed.error).toEqual({ code: 'TELEGRAM_BLOCKED', message: 'Forbidden: bot was blocked by the user' });
     expect(failed.credits_used).toBe(0);
     expect((await t.call('GET', '/v1/account/balance', token)).json().data).toEqual({ credits: 0.95, reserved: 0, available: 0.95 });
   });

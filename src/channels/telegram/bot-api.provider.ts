@@ -99,7 +99,11 @@ export function createTelegramBotProvider(settings: TelegramBotSettings, fetchIm
           retryAfterMs: (answer.parameters?.retry_after ?? 1) * 1000,
         };
       }
-      if (status === 403) return { ok: false, retryable: false, code: 'TELEGRAM_FORBIDDEN', message: description };
+      if (status === 403) {
+        // The user blocked the bot or deleted their account: nothing will reach them again (suppressed).
+        const blocked = /blocked by the user|user is deactivated/i.test(description);
+        return { ok: false, retryable: false, code: blocked ? 'TELEGRAM_BLOCKED' : 'TELEGRAM_FORBIDDEN', message: description };
+      }
       if (status === 401 || status === 404) {
         // The token is wrong or revoked: an operator must fix it; the message can wait.
         return { ok: false, retryable: true, code: 'TELEGRAM_UNAUTHORIZED', message: 'Telegram refused the bot token.' };

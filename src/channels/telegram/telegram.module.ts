@@ -1,3 +1,5 @@
+import type { StatusHooks } from '../../core/channels.js';
+import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createTelegramBotProvider, type TelegramBotSettings } from './bot-api.provider.js';
@@ -21,6 +23,24 @@ export function telegramSettings(env: SettingsReader): TelegramSettings {
   return { kind, bot: { token, apiBaseUrl: env.url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') } };
 }
 
+/**
+ * A message that failed because the user blocked the bot (or deleted their account) puts the chat
+ * on the account's suppression list, in the same transaction: nothing would reach it again.
+ */
+const telegramStatusHooks: StatusHooks = {
+  async moved(tx, message, at, reason) {
+    if (message.status !== 'failed' || reason?.code !== 'TELEGRAM_BLOCKED') return;
+    await addSuppression(tx, {
+      accountId: message.accountId,
+      channel: 'telegram',
+      recipient: message.to,
+      reason: 'blocked',
+      source: 'telegram_blocked',
+      at,
+    });
+  },
+};
+
 /** Telegram: text messages and photos through a bot. */
 export const telegramModule: ChannelModule<TelegramSettings> = {
   name: 'telegram',
@@ -33,6 +53,7 @@ export const telegramModule: ChannelModule<TelegramSettings> = {
     settings.kind === 'bot-api' ? createTelegramBotProvider(settings.bot) : createSandboxProvider('telegram', deps.sandbox),
   routes: () => telegramChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',
+  hooks: telegramStatusHooks,
   testMessage: {
     fields: [
       { name: 'chat_id', label: 'Chat id', kind: 'text', maxLength: 64, placeholder: '123456789' },

@@ -160,7 +160,7 @@ describeEachDialect('Telegram endpoints', (dialect) => {
   });
 
   describe('through the sandbox', () => {
-    it('delivers a message and a photo; chat 403 fails with BOT_BLOCKED and its credits are released', async () => {
+    it('delivers a message and a photo; chat 403 fails with TELEGRAM_BLOCKED and its credits are released', async () => {
       const account = await t.createAccount({ credits: 1 });
       const token = await t.tokenFor(account);
       const ok = (await t.call('POST', '/v1/telegram/send', token, { chat_id: CHAT, message: 'hi' })).json().data.message_id;
@@ -178,7 +178,7 @@ describeEachDialect('Telegram endpoints', (dialect) => {
         to: '403',
         status: 'failed',
         credits_used: 0,
-        error: { code: 'BOT_BLOCKED', message: expect.any(String) },
+        error: { code: 'TELEGRAM_BLOCKED', message: expect.any(String) },
       });
       expect(failed.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'failed']);
       expect((await t.call('GET', '/v1/account/balance', token)).json().data).toEqual({ credits: 0.85, reserved: 0, available: 0.85 });

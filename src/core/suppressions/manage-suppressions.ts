@@ -1,4 +1,3 @@
-import type { Clock } from '../clock.js';
 import { ApiError, validationError } from '../errors.js';
 import type { Channel } from '../ids.js';
 import type { Store } from '../ports.js';
@@ -42,12 +41,12 @@ export async function suppressedAmong(
 }
 
 /**
- * Puts a recipient on the account's list (in the caller's transaction when there is one). Adding one
- * already there keeps the first entry (its reason and time) and answers it: whether it was new.
+ * Puts a recipient on the account's list at `at` (in the caller's transaction when there is one: a
+ * bounce's entry is written with its event). Adding one already there keeps the first entry (its
+ * reason and time) and answers it: whether it was new.
  */
 export async function addSuppression(
   store: Store,
-  clock: Clock,
   input: {
     accountId: string;
     channel: Channel;
@@ -55,6 +54,7 @@ export async function addSuppression(
     reason: SuppressionReason;
     source: SuppressionSource;
     note?: string | null;
+    at: number;
   },
 ): Promise<{ suppression: Suppression; created: boolean }> {
   const recipient = suppressionKey(input.channel, input.recipient);
@@ -66,7 +66,7 @@ export async function addSuppression(
     reason: input.reason,
     source: input.source,
     note: input.note ?? null,
-    createdAt: clock.now(),
+    createdAt: input.at,
   };
   if (await store.suppressions.insert(entry)) return { suppression: entry, created: true };
   const [kept] = await store.suppressions.findAmong(input.accountId, input.channel, [recipient]);

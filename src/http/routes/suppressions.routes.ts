@@ -131,13 +131,14 @@ export async function suppressionsRoutes(app: FastifyInstance, deps: { store: St
     async (request, reply) => {
       const body = request.body;
       const answer = (entry: Suppression) => ({ success: true as const, data: present(entry) });
-      const { suppression, created } = await addSuppression(deps.store, deps.clock, {
+      const { suppression, created } = await addSuppression(deps.store, {
         accountId: requirePrincipal(request).accountId,
         channel: body.channel,
         recipient: body.recipient,
         reason: body.reason ?? 'manual',
         source: 'api',
         note: body.note ?? null,
+        at: deps.clock.now(),
       });
       // Adding is idempotent in itself; an Idempotency-Key's answer is kept as it is sent (http/idempotency.ts).
       return reply.code(created ? 201 : 200).send(answer(suppression));
