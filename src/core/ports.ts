@@ -133,9 +133,9 @@ export interface AccountsPort {
   findAccountByReference(reference: string): Promise<Account | undefined>;
   listAccounts(): Promise<Account[]>;
   countAccounts(): Promise<number>;
-  /** Suspends (a time) or reinstates (null) the account; whether it exists. Announced as an access change. */
+  /** Suspends (a time) or reinstates (null) the account; whether that changed anything. Announced as an access change. */
   setSuspended(accountId: string, at: number | null): Promise<boolean>;
-  /** Moves the account to another plan; whether it exists. */
+  /** Moves the account to another plan; whether it exists. Announced as an access change (rate limits follow it). */
   setPlan(accountId: string, plan: string): Promise<boolean>;
   findClient(clientId: string): Promise<ApiClient | undefined>;
   /** The account's clients, oldest first. */

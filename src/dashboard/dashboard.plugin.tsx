@@ -113,6 +113,25 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     if (request.method !== 'POST') return done();
     app.csrfProtection(request, reply, done);
   });
+  // A suspended account's people may look and sign out, and change nothing (no message, client or webhook).
+  app.addHook('preHandler', async (request, reply) => {
+    const suspended = request.viewer?.account.suspendedAt;
+    if (request.method !== 'POST' || suspended === null || suspended === undefined || request.routeOptions.config.allowedWhileSuspended)
+      return;
+    return sendPage(
+      reply,
+      <Card title="This account is suspended">
+        <Notice kind="error">
+          The operator of this service suspended the account: its API access is stopped and nothing can be changed or sent from here. You
+          can still look at its pages. Contact the operator to have it reinstated.
+        </Notice>
+        <p>
+          <a href="/dashboard">Back to the dashboard</a>
+        </p>
+      </Card>,
+      403,
+    );
+  });
 
   app.setErrorHandler((error: FastifyError, request, reply) => {
     // A use case's refusal (core/errors.ts): "not found" is the page's 404; any other says what was wrong, in its own words.

@@ -24,6 +24,8 @@ declare module 'fastify' {
     dashboardPublic?: boolean;
     /** A file of the dashboard's own (stylesheet, script, icon): served without reading any session. */
     dashboardAsset?: boolean;
+    /** A form post a suspended account's people may still send (sign out, end a session). */
+    allowedWhileSuspended?: boolean;
   }
 }
 

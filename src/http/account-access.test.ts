@@ -124,6 +124,10 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
       const token = await t.tokenFor(account);
       expect(await setAccountSuspended(t.store, t.clock, account.account.id, true)).toBe(true);
       expect((await t.store.accounts.findAccount(account.account.id))?.suspendedAt).toBe(t.clock.now());
+      // Suspending again keeps the first time and writes no second audit row.
+      t.clock.advance(5);
+      expect(await setAccountSuspended(t.store, t.clock, account.account.id, true)).toBe(false);
+      expect((await t.store.accounts.findAccount(account.account.id))?.suspendedAt).toBe(t.clock.now() - 5);
 
       const call = await t.call('GET', '/v1/account/balance', token);
       expect(call.statusCode).toBe(403);
@@ -145,6 +149,7 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
     it('a plan change is kept and audited; an unknown plan is refused', async () => {
       const account = await t.createAccount();
       expect(await setAccountPlan(t.store, t.clock, account.account.id, 'business')).toBe(true);
+      expect((await t.store.accounts.access(account.account.id)).plan).toBe('business');
       expect((await t.store.accounts.findAccount(account.account.id))?.plan).toBe('business');
       await expect(setAccountPlan(t.store, t.clock, account.account.id, 'platinum')).rejects.toMatchObject({ code: 'VALIDATION_ERROR' });
       expect(await setAccountPlan(t.store, t.clock, 'acc_missing', 'business')).toBe(false);
@@ -161,6 +166,7 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
     ]);
     expect(await t.store.accounts.access(account.account.id)).toEqual({
       suspended: false,
+      plan: 'developer',
       ipRules: ['192.0.2.0/24', '198.51.100.7/32'],
       clientIds: [account.clientId],
     });

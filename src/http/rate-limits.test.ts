@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it, vi } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { freePort } from '../../test/ports.js';
+import { setAccountPlan } from '../core/accounts/manage-accounts.js';
 import { headersOf, refillAndTake } from '../core/rate-limits.js';
 import { FallbackRateLimitStore, MemoryRateLimitStore, RedisRateLimitStore } from '../storage/rate-limit-stores.js';
 import type { RateLimitSettings } from './rate-limits.js';
@@ -67,6 +68,15 @@ describeEachDialect('rate limits on /v1 and the token endpoint', (dialect) => {
       headers: { 'content-type': 'application/x-www-form-urlencoded' },
       payload: new URLSearchParams({ grant_type: 'client_credentials', client_id: clientId, client_secret: clientSecret }).toString(),
     });
+
+  it('an operator’s plan change applies to the next request, without a restart', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    const limit = async () => (await t.call('GET', '/v1/account/balance', token)).headers['ratelimit-limit'];
+    expect(await limit()).toBe('3');
+    await setAccountPlan(t.store, t.clock, account.account.id, 'enterprise');
+    expect(await limit()).toBe('100');
+  });
 
   it('gives each client its plan’s burst, counts down in RateLimit-* headers, then 429 RATE_LIMITED with Retry-After', async () => {
     const token = await t.tokenFor(await t.createAccount());

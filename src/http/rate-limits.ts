@@ -1,5 +1,4 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
-import { BoundedMap } from '../core/bounded-map.js';
 import { ApiError } from '../core/errors.js';
 import type { Plan } from '../core/plans.js';
 import type { Store } from '../core/ports.js';
@@ -27,35 +26,17 @@ const setHeaders = (reply: FastifyReply, figures: ReturnType<typeof headersOf>) 
 };
 
 /**
- * Accounts' plans, read once per process: an account's plan is set when it is created and nothing
- * changes it (were that to change, so must this), so the store is not asked on every request (on
- * PostgreSQL a round trip per request). Bounded: past 10,000 accounts the oldest is forgotten.
- */
-class PlanMemo {
-  readonly #plans = new BoundedMap<string, Plan>(10_000);
-  constructor(private readonly store: Pick<Store, 'accounts'>) {}
-
-  async of(accountId: string): Promise<Plan> {
-    const known = this.#plans.get(accountId);
-    if (known) return known;
-    const account = await this.store.accounts.findAccount(accountId);
-    if (!account) return 'developer';
-    this.#plans.set(accountId, account.plan as Plan);
-    return account.plan as Plan;
-  }
-}
-
-/**
  * An onRequest hook for /v1, after authentication: one token from the client's bucket, sized by its
  * account's plan; RateLimit-Limit/-Remaining/-Reset on every answer; 429 RATE_LIMITED with
  * Retry-After once it is empty.
  */
 export function rateLimitHook(limiting: RateLimiting, store: Pick<Store, 'accounts'>) {
-  const plans = new PlanMemo(store);
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = requirePrincipal(request);
-    const plan = await plans.of(principal.accountId);
-    const rule = limiting.settings.plans[plan] ?? limiting.settings.plans.developer;
+    // The plan comes with the account's access (read or kept as the access hook's is), so a new
+    // plan applies on every node as soon as it is announced.
+    const { plan } = await store.accounts.access(principal.accountId);
+    const rule = limiting.settings.plans[plan as Plan] ?? limiting.settings.plans.developer;
     const bucket = await limiting.store.take(`api:${principal.clientId}`, rule, 1);
     const figures = headersOf(rule, bucket);
     setHeaders(reply, figures);

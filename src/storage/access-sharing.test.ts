@@ -76,7 +76,12 @@ describeEachDialect('Account access (allow-lists, suspension, clients) shared be
   it('a suspension or a revoked client made by another process applies to the server’s next check once announced', async () => {
     const { server, cli, accountId } = v;
     const [client] = await cli.accounts.listClients(accountId);
-    expect(await server.accounts.access(accountId)).toEqual({ suspended: false, ipRules: [], clientIds: [client?.clientId] });
+    expect(await server.accounts.access(accountId)).toEqual({
+      suspended: false,
+      plan: 'developer',
+      ipRules: [],
+      clientIds: [client?.clientId],
+    });
 
     expect(await cli.accounts.setSuspended(accountId, 1)).toBe(true);
     await until(async () => (await server.accounts.access(accountId)).suspended, 'the suspension to apply', 5_000);

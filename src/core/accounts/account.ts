@@ -40,6 +40,8 @@ export interface ApiClient {
 export interface AccountAccess {
   /** Whether the operator suspended the account. */
   suspended: boolean;
+  /** Its plan, which sizes its rate limits. */
+  plan: string;
   /** The IP allow-list (canonical CIDRs, oldest first); empty allows every address. */
   ipRules: string[];
   /** The account's clients: a token of a client revoked since it was issued is refused. */

@@ -1,6 +1,6 @@
 import type { Clock } from '../clock.js';
 import { creditsText } from '../credits.js';
-import { ApiError, validationError } from '../errors.js';
+import { ApiError, accountSuspended, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
 import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
@@ -97,6 +97,10 @@ export async function acceptMessages(
   drafts: readonly MessageDraft[],
   options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined; origin?: Origin | undefined } = {},
 ): Promise<Message[]> {
+  // A suspended account sends nothing, whichever way it asks (the API refuses it earlier; this holds
+  // for the dashboard's test messages too). Read with the account's access: kept in memory where the
+  // store announces changes.
+  if ((await deps.store.accounts.access(accountId)).suspended) throw accountSuspended();
   // A suppressed recipient is refused before anything is written or charged (a bulk send has
   // already set them aside, in `rejected`).
   await refuseSuppressed(deps.store, accountId, drafts);

@@ -213,7 +213,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
             <>
               <Notice kind="error">
                 Suspended since {when(account.suspendedAt)}: its token requests and API calls are refused (ACCOUNT_SUSPENDED). Messages
-                accepted before are still delivered; its people can still sign in to the dashboard.
+                accepted before are still delivered; its people can sign in to look, and change or send nothing.
               </Notice>
               <ActionButton action={`${path}/reinstate`} csrf={frame.csrf} label="Reinstate" />
             </>

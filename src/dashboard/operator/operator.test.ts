@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { PASSWORD, signedIn, Visitor } from '../../../test/dashboard-visitor.js';
 import { describeEachDialect } from '../../../test/databases.js';
+import { acceptMessages } from '../../core/messages/accept-messages.js';
 import { addOperator, removeOperator } from '../../core/operators/manage-operators.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 
@@ -204,6 +205,30 @@ describeEachDialect('the operator pages', (dialect) => {
       ]);
       expect((await visitor.get(`/dashboard/operator/accounts/acc_unknown`)).statusCode).toBe(404);
     });
+  });
+
+  it("a suspended account's people can look and sign out, and send or change nothing from the dashboard", async () => {
+    const account = await t.createAccount();
+    const owner = await signedIn(t, account);
+    const { visitor } = await operator();
+    await visitor.get(`/dashboard/operator/accounts/${account.account.id}`);
+    await visitor.post(`/dashboard/operator/accounts/${account.account.id}/suspend`);
+
+    expect((await owner.visitor.get('/dashboard/send')).statusCode).toBe(200);
+    const sent = await owner.visitor.post('/dashboard/send/sms', { to: '+14155550100', message: 'still here?' });
+    expect(sent.statusCode).toBe(403);
+    expect(sent.body).toContain('This account is suspended');
+    await owner.visitor.get('/dashboard/credentials');
+    expect((await owner.visitor.post('/dashboard/credentials', { name: 'x', limit: 'all' })).statusCode).toBe(403);
+    expect((await t.store.accounts.findAccount(account.account.id))?.reservedMicros).toBe(0);
+    expect((await t.store.accounts.listClients(account.account.id)).length).toBe(1);
+    // And core refuses a send whoever asks.
+    const draft = { channel: 'sms', to: '+14155550100', body: 'x', costMicros: 1 };
+    await expect(acceptMessages({ store: t.store, clock: t.clock, prices: {} }, account.account.id, [draft])).rejects.toMatchObject({
+      code: 'ACCOUNT_SUSPENDED',
+    });
+    await owner.visitor.get('/dashboard');
+    expect((await owner.visitor.post('/dashboard/sign-out')).headers.location).toBe('/dashboard/sign-in');
   });
 
   it('no operator page shows a secret or a token: the account list, an account, the queue', async () => {

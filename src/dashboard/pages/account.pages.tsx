@@ -411,7 +411,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     removeUser(deps.store, deps.clock, accountId, userId, actor),
   );
 
-  app.post('/security/sessions/end', async (request, reply) => {
+  app.post('/security/sessions/end', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
     const { account, user } = viewerOf(request);
     const hash = field(request.body, 'session', 64);
     const session = await deps.store.users.findSession(hash);
@@ -423,7 +423,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     return reply.redirect('/dashboard/security', 303);
   });
 
-  app.post('/security/two-step/start', async (request, reply) => {
+  app.post('/security/two-step/start', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
     const { user } = viewerOf(request);
     if (user.twoStep) {
       reply.code(409);
@@ -432,7 +432,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     return securityPage(request, reply, undefined, undefined, newTotpSecret(user.email));
   });
 
-  app.post('/security/two-step/on', async (request, reply) => {
+  app.post('/security/two-step/on', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
     const { user } = viewerOf(request);
     const secret = field(request.body, 'secret', 64);
     const outcome = await turnOnTwoStep(deps.store, deps.clock, user, secret, field(request.body, 'code', 20), request.ip);
@@ -449,7 +449,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     });
   });
 
-  app.post('/security/two-step/off', async (request, reply) => {
+  app.post('/security/two-step/off', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
     const { user } = viewerOf(request);
     if (await turnOffTwoStep(deps.store, deps.clock, user, field(request.body, 'code', 20), request.ip)) {
       return reply.redirect('/dashboard/security', 303);

@@ -114,7 +114,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
     return reply.redirect('/dashboard', 303);
   });
 
-  app.post('/sign-out', async (request, reply) => {
+  app.post('/sign-out', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
     await signOut(deps.store, viewerOf(request).sessionToken);
     reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
     return reply.redirect('/dashboard/sign-in', 303);

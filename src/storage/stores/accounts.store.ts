@@ -1,6 +1,7 @@
 import { CompiledQuery, type DeleteQueryBuilder, type InsertQueryBuilder, type QueryCreator, sql, type UpdateQueryBuilder } from 'kysely';
 import type { Account, AccountAccess, ApiClient } from '../../core/accounts/account.js';
 import type { ChannelCatalogue } from '../../core/channels.js';
+import { DEFAULT_PLAN } from '../../core/plans.js';
 import type { AccountsPort, NewAccount } from '../../core/ports.js';
 import { splitScopes } from '../../core/scopes.js';
 import type { AccessCache } from '../access-cache.js';
@@ -56,7 +57,7 @@ const clientRow = (client: ApiClient): ApiClientsTable => ({
 
 /**
  * What an account's requests are checked against, in one statement: its allow-list (kind 0, oldest
- * rule first), its clients (kind 1) and a row if it is suspended (kind 2). Read on every
+ * rule first), its clients (kind 1) and its plan with whether it is suspended (kind 2). Read on every
  * authenticated request where no cache serves (SQLite), so its SQL is written once per dialect
  * rather than built by Kysely's query builder each time (which cost more than running it).
  */
@@ -65,14 +66,14 @@ const ACCESS_SQL = {
     sql:
       'select 0 as "kind", "cidr" as "value", "created_at" as "at" from "ip_allow_rules" where "account_id" = ?' +
       ' union all select 1, "client_id", "created_at" from "api_clients" where "account_id" = ?' +
-      ` union all select 2, '', 0 from "accounts" where "id" = ? and "suspended_at" is not null order by 1, 3, 2`,
+      ' union all select 2, "plan", case when "suspended_at" is null then 0 else 1 end from "accounts" where "id" = ? order by 1, 3, 2',
     parameters: (accountId: string) => [accountId, accountId, accountId],
   },
   postgres: {
     sql:
       'select 0 as "kind", "cidr" as "value", "created_at" as "at" from "ip_allow_rules" where "account_id" = $1' +
       ' union all select 1, "client_id", "created_at" from "api_clients" where "account_id" = $1' +
-      ` union all select 2, '', 0 from "accounts" where "id" = $1 and "suspended_at" is not null order by 1, 3, 2`,
+      ' union all select 2, "plan", case when "suspended_at" is null then 0 else 1 end from "accounts" where "id" = $1 order by 1, 3, 2',
     parameters: (accountId: string) => [accountId],
   },
 };
@@ -96,15 +97,18 @@ export function accountsStore(
   const { channel, cache, changed } = sharing;
   const accessSql = isPostgres(db) ? ACCESS_SQL.postgres : ACCESS_SQL.sqlite;
   const readAccess = async (accountId: string): Promise<AccountAccess> => {
-    const { rows } = await db.executeQuery<{ kind: number; value: string }>(
+    const { rows } = await db.executeQuery<{ kind: number; value: string; at: number | string }>(
       CompiledQuery.raw(accessSql.sql, accessSql.parameters(accountId)),
     );
-    const access: AccountAccess = { suspended: false, ipRules: [], clientIds: [] };
+    const access: AccountAccess = { suspended: false, plan: DEFAULT_PLAN, ipRules: [], clientIds: [] };
     for (const row of rows) {
       const kind = Number(row.kind);
       if (kind === 0) access.ipRules.push(row.value);
       else if (kind === 1) access.clientIds.push(row.value);
-      else access.suspended = true;
+      else {
+        access.plan = row.value;
+        access.suspended = Number(row.at) === 1;
+      }
     }
     return access;
   };
@@ -221,14 +225,22 @@ export function accountsStore(
     },
 
     setSuspended(accountId, at) {
+      // Only a change: suspending a suspended account keeps its first time, reinstating an active one does nothing.
       return changeAccess(accountId, (qb) =>
-        qb.updateTable('accounts').set({ suspended_at: at }).where('id', '=', accountId).returning('id as account_id'),
+        qb
+          .updateTable('accounts')
+          .set({ suspended_at: at })
+          .where('id', '=', accountId)
+          .where('suspended_at', at === null ? 'is not' : 'is', null)
+          .returning('id as account_id'),
       );
     },
 
-    async setPlan(accountId, plan) {
-      const result = await db.updateTable('accounts').set({ plan }).where('id', '=', accountId).executeTakeFirst();
-      return Number(result.numUpdatedRows) === 1;
+    setPlan(accountId, plan) {
+      // Announced as an access change: every node's rate limits follow the new plan at once.
+      return changeAccess(accountId, (qb) =>
+        qb.updateTable('accounts').set({ plan }).where('id', '=', accountId).returning('id as account_id'),
+      );
     },
 
     access,
