@@ -146,9 +146,16 @@ export interface AccountsPort {
   deleteClient(accountId: string, clientId: string): Promise<boolean>;
   /**
    * Gives the client a new secret; the one it replaces is kept as the previous secret until
-   * `previousUntil` (null: it stops working now).
+   * `previousUntil` (null: it stops working now). With `expectedHash`, only if that is still its
+   * secret. Whether it was replaced.
    */
-  replaceClientSecret(clientId: string, secretHash: string, rotatedAt: number, previousUntil?: number | null): Promise<boolean>;
+  replaceClientSecret(
+    clientId: string,
+    secretHash: string,
+    rotatedAt: number,
+    previousUntil?: number | null,
+    expectedHash?: string,
+  ): Promise<boolean>;
   /** What every authenticated request of the account is checked against (suspension, allow-list, clients). */
   access(accountId: string): Promise<AccountAccess>;
   /** The account's IP allow-list (canonical CIDRs, oldest first); empty allows every address. */

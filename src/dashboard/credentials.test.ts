@@ -22,6 +22,8 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
         ...(scope ? { scope } : {}),
       }).toString(),
     });
+  /** The regenerate form's marker of the secret it replaces, as the page gives it. */
+  const markerIn = (body: string) => /name="secret_of" value="([0-9a-f]+)"/.exec(body)?.[1] ?? '';
   const shownSecret = (body: string) => /data-testid="new-secret">(hsec_[A-Za-z0-9_-]+)</.exec(body)?.[1] ?? '';
 
   it('a developer creates a named client limited to some scopes; its secret is shown once and gets only those scopes', async () => {
@@ -65,10 +67,9 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
   it('a secret regenerated with a grace period leaves the old one working until then, and the page says until when', async () => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account);
-    const [client] = await t.store.accounts.listClients(account.account.id);
-    await visitor.get('/dashboard/credentials');
+    const page = await visitor.get('/dashboard/credentials');
     const rotated = await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
-      secret_of: String(client?.createdAt),
+      secret_of: markerIn(page.body),
       grace: String(24 * 3600_000),
     });
     expect(rotated.statusCode).toBe(200);
@@ -77,13 +78,32 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     expect((await tokenRequest(account.clientId, account.clientSecret)).statusCode).toBe(200);
     expect((await tokenRequest(account.clientId, shownSecret(rotated.body))).statusCode).toBe(200);
     const bogus = await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
-      secret_of: String((await t.store.accounts.findClient(account.clientId))?.secretRotatedAt),
+      secret_of: markerIn(rotated.body),
       grace: '99999999999',
     });
     expect(bogus.statusCode).toBe(422);
     expect(bogus.body).toContain('must be between none and 7 days');
     t.clock.advance(24 * 3600_000);
     expect((await tokenRequest(account.clientId, account.clientSecret)).statusCode).toBe(401);
+  });
+
+  it('the same regenerate form sent twice at once makes one new secret; the other answer says it was already done', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account);
+    const page = await visitor.get('/dashboard/credentials');
+    const form = { secret_of: markerIn(page.body), grace: String(3600_000) };
+    const answers = await Promise.all([
+      visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, form),
+      visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, form),
+    ]);
+    const secrets = answers.map((a) => shownSecret(a.body)).filter((secret) => secret !== '');
+    expect(secrets).toHaveLength(1);
+    expect(answers.some((a) => a.body.includes('already regenerated'))).toBe(true);
+    // The original keeps its grace period; the one new secret works.
+    expect((await tokenRequest(account.clientId, account.clientSecret)).statusCode).toBe(200);
+    expect((await tokenRequest(account.clientId, secrets[0] ?? '')).statusCode).toBe(200);
+    // While it runs, regenerating again asks first: it would end that grace period.
+    expect((await visitor.get('/dashboard/credentials')).body).toContain('still works until');
   });
 
   it('revoking a client stops its token at once; a viewer can do none of it; another account’s client is 404', async () => {

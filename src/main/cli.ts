@@ -74,6 +74,12 @@ const parseAmount = (text: string): number => {
   return micros;
 };
 
+const parseGraceHours = (text: string): number => {
+  const hours = Number(text);
+  if (!/^\d{1,3}(\.\d+)?$/.test(text) || hours > 168) throw new InvalidArgumentError('expected hours from 0 to 168');
+  return Math.round(hours * 3600_000);
+};
+
 const parseScopeList = (text: string): Scope[] => {
   const channels = new ChannelCatalogue(CHANNEL_MODULES);
   const scopes = splitScopes(text);
@@ -358,6 +364,11 @@ function buildProgram(): Command {
           credits: microsToCredits(account.creditsMicros),
           reserved: microsToCredits(account.reservedMicros),
           client_ids: (await services.store.accounts.listClients(account.id)).map((c) => c.clientId),
+          clients: (await services.store.accounts.listClients(account.id)).map((c) => ({
+            client_id: c.clientId,
+            name: c.name,
+            scopes: c.scopes ?? ('all' as const),
+          })),
           ip_allow_list: await services.store.accounts.ipRules(account.id),
           created_at: toIso(account.createdAt),
           suspended_at: account.suspendedAt === null ? null : toIso(account.suspendedAt),
@@ -368,7 +379,9 @@ function buildProgram(): Command {
         out(`plan           ${view.plan}${view.suspended_at ? `  (suspended since ${view.suspended_at})` : ''}`);
         out(`credits        ${view.credits} (reserved ${view.reserved})`);
         out(`scopes         ${view.scopes.join(' ')}`);
-        out(`clients        ${view.client_ids.join(', ')}`);
+        out(
+          `clients        ${view.clients.map((c) => `${c.client_id} (${c.name}: ${typeof c.scopes === 'string' ? 'all scopes' : c.scopes.join(' ')})`).join(', ')}`,
+        );
         out(`ip allow-list  ${view.ip_allow_list.length === 0 ? '(none: every address may call)' : view.ip_allow_list.join(', ')}`);
       }),
     );
@@ -395,17 +408,28 @@ function buildProgram(): Command {
     .command('clients')
     .description('manage API clients')
     .command('rotate-secret')
-    .description('give a client a new secret; the old one stops working, issued tokens stay valid until they expire')
-    .argument('<account>', 'account id (acc_...) or client id (cli_...)')
+    .description(
+      'give a client a new secret; the old one stops working at once (or after --grace), issued tokens stay valid until they expire',
+    )
+    .argument('<account>', 'client id (cli_...), or the account id (acc_...) of an account with one client')
+    .option('--grace <hours>', 'hours the old secret keeps working, up to 168 (default 0)', parseGraceHours)
     .option('--json', 'print JSON')
-    .action((reference: string, options: { json?: boolean }) =>
+    .action((reference: string, options: { json?: boolean; grace?: number }) =>
       withServices(async (services) => {
-        const rotated = await rotateClientSecret(services.store, services.clock, reference);
-        if (!rotated) throw new UsageError(`no account or client ${reference}`);
-        if (options.json) return out(JSON.stringify({ client_id: rotated.clientId, client_secret: rotated.clientSecret }));
+        const rotated = await rotateClientSecret(services.store, services.clock, reference, undefined, options.grace ?? 0);
+        if (rotated.outcome === 'not-found') throw new UsageError(`no account or client ${reference}`);
+        if (rotated.outcome === 'ambiguous') {
+          throw new UsageError(`${reference} has ${rotated.clientIds.length} API clients: name one (${rotated.clientIds.join(', ')})`);
+        }
+        if (rotated.outcome === 'changed')
+          throw new UsageError(`the secret of ${reference} changed meanwhile; nothing was done, run it again`);
+        const until = rotated.previousUntil === null ? null : toIso(rotated.previousUntil);
+        if (options.json) {
+          return out(JSON.stringify({ client_id: rotated.clientId, client_secret: rotated.clientSecret, previous_secret_until: until }));
+        }
         out(`client_id      ${rotated.clientId}`);
         out(`client_secret  ${rotated.clientSecret}`);
-        out('The new secret is shown only now; the old one no longer works.');
+        out(`The new secret is shown only now; ${until ? `the old one works until ${until}.` : 'the old one no longer works.'}`);
       }),
     );
 

@@ -300,6 +300,15 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
     // The token from before both rotations still works: a new secret revokes no token (docs/authentication.md).
     expect((await api(server.url, 'GET', '/v1/account', tokenBefore)).status).toBe(200);
 
+    // --grace keeps the replaced secret working for that long.
+    const graced = JSON.parse((await heraldOk('clients', 'rotate-secret', created.client_id, '--grace', '24', '--json')).stdout) as {
+      client_secret: string;
+      previous_secret_until: string;
+    };
+    expect(Date.parse(graced.previous_secret_until) - Date.now()).toBeGreaterThan(23 * 3600_000);
+    expect(await tokenStatus(third)).toBe(200);
+    expect(await tokenStatus({ clientId: created.client_id, clientSecret: graced.client_secret })).toBe(200);
+
     const unknown = await herald('clients', 'rotate-secret', 'cli_000000000000000000000000');
     expect(unknown.code).toBe(1);
     expect(unknown.stderr.trim()).toBe('herald: no account or client cli_000000000000000000000000');

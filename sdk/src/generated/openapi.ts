@@ -1699,7 +1699,7 @@ export interface operations {
                     client_id?: string;
                     /** @description With client_secret_post; or use HTTP Basic. */
                     client_secret?: string;
-                    /** @description Space-separated scopes; all of the account's when omitted or empty. */
+                    /** @description Space-separated scopes; all the client may have when omitted or empty (the account's, unless the client was limited). */
                     scope?: string;
                 } & {
                     [key: string]: unknown;

@@ -4,7 +4,7 @@ import { newAccountId, newClientId } from '../ids.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../plans.js';
 import type { Store } from '../ports.js';
 import type { Scope } from '../scopes.js';
-import { audit } from '../users/manage-users.js';
+import { audit, isEmailAddress } from '../users/manage-users.js';
 import type { Account, ApiClient } from './account.js';
 import { generateClientSecret, hashClientSecret } from './client-secrets.js';
 
@@ -29,7 +29,19 @@ export interface CreatedAccount {
  * Creates an account with one API client and, in the same transaction, its opening balance and
  * what each channel gives a new account (the sandbox WhatsApp templates).
  */
+/** What is wrong with a new account's name, email and plan (each field once); empty when nothing is. */
+export function accountInputProblems(input: Pick<CreateAccountInput, 'name' | 'email' | 'plan'>): FieldProblem[] {
+  const problems: FieldProblem[] = [];
+  if (input.name.trim() === '' || input.name.length > 200)
+    problems.push({ field: 'name', message: 'is required (at most 200 characters)' });
+  if (!isEmailAddress(input.email)) problems.push({ field: 'email', message: 'must be an email address' });
+  if (input.plan !== undefined && !isPlan(input.plan)) problems.push({ field: 'plan', message: `must be one of: ${PLANS.join(', ')}` });
+  return problems;
+}
+
 export async function createAccount(store: Store, clock: Clock, input: CreateAccountInput): Promise<CreatedAccount> {
+  const problems = accountInputProblems(input);
+  if (problems.length > 0) throw validationError(problems);
   const now = clock.now();
   const accountId = newAccountId(now);
   const clientId = newClientId();
@@ -76,10 +88,20 @@ const CLI: Actor = { actor: 'operator', ip: null };
 export const SECRET_GRACE_PERIODS_MS = [0, 3600_000, 24 * 3600_000, 7 * 24 * 3600_000] as const;
 export const MAX_SECRET_GRACE_MS = 7 * 24 * 3600_000;
 
+export type RotateOutcome =
+  | { outcome: 'rotated'; clientId: string; clientSecret: string; previousUntil: number | null }
+  /** No such account or client (or it was revoked meanwhile). */
+  | { outcome: 'not-found' }
+  /** The account has several clients: which one must be said (a `cli_` id). */
+  | { outcome: 'ambiguous'; clientIds: string[] }
+  /** Its secret changed since `expectedSecretHash` was read (a second tab, a form sent twice at once): nothing was done. */
+  | { outcome: 'changed' };
+
 /**
  * Gives a client a new secret. The old secret stops working at once, or after `graceMs` (up to a
  * week) so the services using it can be moved over; tokens already issued with it stay valid until
- * they expire (docs/authentication.md).
+ * they expire (docs/authentication.md). The replacement is conditional on the secret read (or the
+ * one the caller saw, `expectedSecretHash`): two rotations at once make one new secret, not two.
  */
 export async function rotateClientSecret(
   store: Store,
@@ -87,20 +109,24 @@ export async function rotateClientSecret(
   reference: string,
   by: Actor = CLI,
   graceMs = 0,
-): Promise<{ clientId: string; clientSecret: string; previousUntil: number | null } | undefined> {
+  expectedSecretHash?: string,
+): Promise<RotateOutcome> {
   if (!Number.isInteger(graceMs) || graceMs < 0 || graceMs > MAX_SECRET_GRACE_MS) {
     throw validationError([{ field: 'grace', message: 'must be between none and 7 days' }]);
   }
   const account = await store.accounts.findAccountByReference(reference);
-  if (!account) return undefined;
+  if (!account) return { outcome: 'not-found' };
   const clients = await store.accounts.listClients(account.id);
+  if (!reference.startsWith('cli_') && clients.length > 1) return { outcome: 'ambiguous', clientIds: clients.map((c) => c.clientId) };
   const client = reference.startsWith('cli_') ? clients.find((c) => c.clientId === reference) : clients[0];
-  if (!client) return undefined;
+  if (!client) return { outcome: 'not-found' };
   const clientSecret = generateClientSecret();
   const now = clock.now();
   const previousUntil = graceMs > 0 ? now + graceMs : null;
-  await store.transaction(async (tx) => {
-    await tx.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), now, previousUntil);
+  const replaced = await store.transaction(async (tx) => {
+    const expected = expectedSecretHash ?? client.secretHash;
+    if (!(await tx.accounts.replaceClientSecret(client.clientId, hashClientSecret(clientSecret), now, previousUntil, expected)))
+      return false;
     await audit(tx, {
       accountId: account.id,
       actor: by.actor,
@@ -109,8 +135,10 @@ export async function rotateClientSecret(
       ip: by.ip,
       at: now,
     });
+    return true;
   });
-  return { clientId: client.clientId, clientSecret, previousUntil };
+  if (!replaced) return (await store.accounts.findClient(client.clientId)) ? { outcome: 'changed' } : { outcome: 'not-found' };
+  return { outcome: 'rotated', clientId: client.clientId, clientSecret, previousUntil };
 }
 
 /** An account may have this many API clients. */

@@ -3,12 +3,10 @@ import type { Clock } from '../clock.js';
 import { validationError } from '../errors.js';
 import { timeOrderedId } from '../ids.js';
 import type { Store } from '../ports.js';
-import { newToken, normalizeEmail, tokenHash } from '../users/manage-users.js';
+import { isEmailAddress, newToken, normalizeEmail, tokenHash } from '../users/manage-users.js';
 import { hashPassword, passwordProblem, verifyPassword } from '../users/passwords.js';
 import { type SessionSettings, SIGN_IN_THROTTLE, type SignInDeps } from '../users/sign-in.js';
 import type { Operator, OperatorSession } from './operator.js';
-
-const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 
 /**
  * Adds an operator (`herald operators add`). Without a password one is made (24 random bytes,
@@ -20,7 +18,7 @@ export async function addOperator(
   input: { email: string; password?: string | undefined },
 ): Promise<{ operator: Operator; password: string }> {
   const email = normalizeEmail(input.email);
-  if (!EMAIL.test(email)) throw validationError([{ field: 'email', message: 'must be an email address' }]);
+  if (!isEmailAddress(email)) throw validationError([{ field: 'email', message: 'must be an email address' }]);
   const password = input.password ?? randomBytes(24).toString('base64url');
   const problem = passwordProblem(password);
   if (problem) throw validationError([{ field: 'password', message: problem }]);

@@ -14,6 +14,8 @@ export const newToken = (prefix: string): string => `${prefix}${randomBytes(32).
 export const tokenHash = (token: string): string => createHash('sha256').update(token, 'utf8').digest('hex');
 
 const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
+/** Whether `text` looks like an email address (a local part, an @, a domain with a dot): people's, accounts' and operators' addresses alike. */
+export const isEmailAddress = (text: string): boolean => EMAIL.test(text);
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
 /** Appends one row to the account's audit log. */

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { type Account, balanceOf } from '../../core/accounts/account.js';
 import {
   type Actor,
+  accountInputProblems,
   addCredits,
   type CreatedAccount,
   createAccount,
@@ -9,7 +10,7 @@ import {
   setAccountSuspended,
 } from '../../core/accounts/manage-accounts.js';
 import { parseCredits } from '../../core/credits.js';
-import { validationError } from '../../core/errors.js';
+import { ApiError, validationError } from '../../core/errors.js';
 import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 import { isRole, ROLES } from '../../core/users/user.js';
@@ -141,12 +142,16 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     const plan = field(request.body, 'plan', 40) || DEFAULT_PLAN;
     const opening = field(request.body, 'credits', 24).trim();
     try {
-      const problems = [];
-      if (name === '') problems.push({ field: 'name', message: 'is required' });
-      if (!/^[^\s@]+@[^\s@]+\.[^\s@]+$/.test(email)) problems.push({ field: 'email', message: 'must be an email address' });
-      if (!(PLANS as readonly string[]).includes(plan)) problems.push({ field: 'plan', message: `must be one of: ${PLANS.join(', ')}` });
+      // Every field's problem at once: the account's own (core's rules), and the opening credits'.
+      const problems = accountInputProblems({ name, email, plan });
+      let creditsMicros: number | undefined;
+      try {
+        creditsMicros = opening === '' || opening === '0' ? undefined : creditsOf(opening, 'credits');
+      } catch (error) {
+        if (!(error instanceof ApiError)) throw error;
+        problems.push(...(error.details ?? []));
+      }
       if (problems.length > 0) throw validationError(problems);
-      const creditsMicros = opening === '' || opening === '0' ? undefined : creditsOf(opening, 'credits');
       const created = await createAccount(deps.store, deps.clock, { name, email, plan, creditsMicros });
       const actor = actorOf(request);
       if (field(request.body, 'invite_owner') !== 'yes') return listPage(request, reply, { created });

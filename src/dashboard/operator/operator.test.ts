@@ -149,7 +149,8 @@ describeEachDialect('the operator pages', (dialect) => {
         credits: '-3',
       });
       expect(refused.statusCode).toBe(422);
-      expect(refused.body).toContain('name: is required');
+      expect(refused.body).toContain('name: is required (at most 200 characters)');
+      expect(refused.body).toContain('credits: must be a positive number');
       expect(refused.body).toContain('email: must be an email address');
       expect(refused.body).toContain('plan: must be one of: developer, business, enterprise');
       const badCredits = await visitor.post('/dashboard/operator/accounts', { name: 'x', email: 'x@example.com', credits: 'lots' });

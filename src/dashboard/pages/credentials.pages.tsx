@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ApiClient } from '../../core/accounts/account.js';
 import { createClient, revokeClient, rotateClientSecret, SECRET_GRACE_PERIODS_MS } from '../../core/accounts/manage-accounts.js';
@@ -25,6 +26,14 @@ const GRACE_LABELS: Record<number, string> = {
   86400000: 'in 24 hours',
   604800000: 'in 7 days',
 };
+
+/**
+ * What the regenerate form says it replaces: derived from the client's current secret hash (nothing
+ * can be learnt from it), so a form sent again after any rotation, even one in the same millisecond,
+ * is recognised as out of date.
+ */
+const secretMarker = (client: ApiClient): string =>
+  createHash('sha256').update(`herald-regenerate-form\n${client.secretHash}`).digest('hex').slice(0, 24);
 
 /** What a client may be granted, in words. */
 const scopesOf = (client: ApiClient): string => (client.scopes === null ? "All of the account's scopes" : client.scopes.join(', '));
@@ -102,9 +111,18 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
                 <td>
                   {allowed ? (
                     <div class="actions">
-                      <form method="post" action={`/dashboard/credentials/${client.clientId}/rotate`} class="inline">
+                      <form
+                        method="post"
+                        action={`/dashboard/credentials/${client.clientId}/rotate`}
+                        class="inline"
+                        data-confirm={
+                          client.previousSecretUntil !== null && client.previousSecretUntil > now
+                            ? `The previous secret of ${client.name} still works until ${when(client.previousSecretUntil)}. Regenerating now stops it at once (only the secret being replaced gets a grace period). Go on?`
+                            : undefined
+                        }
+                      >
                         <input type="hidden" name="_csrf" value={frame.csrf} />
-                        <input type="hidden" name="secret_of" value={String(client.secretRotatedAt ?? client.createdAt)} />
+                        <input type="hidden" name="secret_of" value={secretMarker(client)} />
                         <label for={`grace-${client.clientId}`}>Old secret stops</label>{' '}
                         <select id={`grace-${client.clientId}`} name="grace">
                           {SECRET_GRACE_PERIODS_MS.map((ms) => (
@@ -199,16 +217,25 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
     if (!can(user.role, 'credentials.manage')) return notAllowed(request, reply);
     const client = (await deps.store.accounts.listClients(account.id)).find((c) => c.clientId === request.params.clientId);
     if (!client) return reply.callNotFound();
-    // The form names the secret it replaces: sent again (a reload, a second tab), it changes nothing.
-    if (field(request.body, 'secret_of') !== String(client.secretRotatedAt ?? client.createdAt)) {
-      return page(request, reply, undefined, [
+    const alreadyRegenerated = () =>
+      page(request, reply, undefined, [
         `This secret was already regenerated (${when(client.secretRotatedAt)}), and the new one was shown then. Nothing changed now; regenerate again if it was not copied.`,
       ]);
-    }
+    // The form names the secret it replaces: sent again (a reload, a second tab), it changes nothing;
+    // sent twice at once, the replacement (conditional on the secret read here) happens once.
+    if (field(request.body, 'secret_of') !== secretMarker(client)) return alreadyRegenerated();
     const grace = Number(field(request.body, 'grace') || '0');
     try {
-      const rotated = await rotateClientSecret(deps.store, deps.clock, client.clientId, { actor: user.id, ip: request.ip }, grace);
-      if (!rotated) return reply.callNotFound();
+      const rotated = await rotateClientSecret(
+        deps.store,
+        deps.clock,
+        client.clientId,
+        { actor: user.id, ip: request.ip },
+        grace,
+        client.secretHash,
+      );
+      if (rotated.outcome === 'changed') return alreadyRegenerated();
+      if (rotated.outcome !== 'rotated') return reply.callNotFound();
       return page(request, reply, {
         clientId: rotated.clientId,
         secret: rotated.clientSecret,

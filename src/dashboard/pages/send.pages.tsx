@@ -112,9 +112,12 @@ export async function sendPages(app: FastifyInstance, deps: DashboardDeps): Prom
     );
   };
 
+  /** What a link may fill in: which template, never a recipient or a text (a link from elsewhere must not prepare a message). */
+  const LINKABLE = new Set(['template', 'language']);
   app.get<{ Querystring: { channel?: string } }>('/send', (request, reply) => {
     const chosen = channels.find((c) => c.channel === request.query.channel);
-    return page(request, reply, chosen, chosen && valuesOf(chosen.form, request.query));
+    const linked = Object.fromEntries(Object.entries(request.query).filter(([name]) => LINKABLE.has(name)));
+    return page(request, reply, chosen, chosen && valuesOf(chosen.form, linked));
   });
 
   app.post<{ Params: { channel: string } }>('/send/:channel', async (request, reply) => {

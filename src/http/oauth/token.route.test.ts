@@ -454,8 +454,9 @@ describeEachDialect('POST /oauth/token', (dialect) => {
       const before = await t.tokenFor(account);
 
       const rotated = await rotateClientSecret(t.store, t.clock, account.clientId);
-      expect(rotated?.clientId).toBe(account.clientId);
-      const newSecret = rotated?.clientSecret ?? '';
+      if (rotated.outcome !== 'rotated') throw new Error(`not rotated: ${rotated.outcome}`);
+      expect(rotated.clientId).toBe(account.clientId);
+      const newSecret = rotated.clientSecret;
       expect(newSecret).not.toBe(account.clientSecret);
 
       expectOAuthError(await postCredentials(account), 401, 'invalid_client');

@@ -27,7 +27,12 @@ const TokenForm = Type.Object(
     grant_type: Type.Optional(Type.String({ description: 'Must be `client_credentials`.' })),
     client_id: Type.Optional(Type.String({ description: 'With client_secret_post; or use HTTP Basic.' })),
     client_secret: Type.Optional(Type.String({ description: 'With client_secret_post; or use HTTP Basic.' })),
-    scope: Type.Optional(Type.String({ description: "Space-separated scopes; all of the account's when omitted or empty." })),
+    scope: Type.Optional(
+      Type.String({
+        description:
+          "Space-separated scopes; all the client may have when omitted or empty (the account's, unless the client was limited).",
+      }),
+    ),
   },
   { additionalProperties: true },
 );

@@ -209,8 +209,8 @@ export function accountsStore(
       );
     },
 
-    async replaceClientSecret(clientId, secretHash, rotatedAt, previousUntil = null) {
-      const result = await db
+    async replaceClientSecret(clientId, secretHash, rotatedAt, previousUntil = null, expectedHash) {
+      let update = db
         .updateTable('api_clients')
         .set((eb) => ({
           secret_hash: secretHash,
@@ -219,8 +219,9 @@ export function accountsStore(
           previous_secret_hash: previousUntil === null ? null : eb.ref('secret_hash'),
           previous_secret_until: previousUntil,
         }))
-        .where('client_id', '=', clientId)
-        .executeTakeFirst();
+        .where('client_id', '=', clientId);
+      if (expectedHash !== undefined) update = update.where('secret_hash', '=', expectedHash);
+      const result = await update.executeTakeFirst();
       return Number(result.numUpdatedRows) === 1;
     },
 
