@@ -3,13 +3,7 @@ import { DEFAULT_EMAIL_MAX_BYTES } from './email.routes.js';
 import { MAX_SUBJECT_LENGTH, SendEmailBody } from './email.schema.js';
 import { EMAIL_ADDRESS_MAX_LENGTH } from './email-address.js';
 import { sendEmail } from './send-email.js';
-import type { EmailTracking } from './tracking.js';
-
-/** The form sends a text body only, so there is no HTML for tracking to decorate and no token of its own to verify. */
-const TEXT_ONLY: EmailTracking = {
-  decorate: async (html) => html,
-  verify: async () => undefined,
-};
+import { createEmailTracking } from './tracking.js';
 
 /** Longest text the form takes; a test needs no more, and it keeps the email far below the size limit. */
 const MAX_TEXT_LENGTH = 10_000;
@@ -34,6 +28,7 @@ export const emailTestMessage: TestMessageForm = {
     { name: 'text', label: 'Text', kind: 'textarea', maxLength: MAX_TEXT_LENGTH },
   ],
   schema: SendEmailBody,
+  // Text only: nothing for open or click tracking to decorate; the email carries its one-click unsubscribe link like any other.
   send: (deps, accountId, body) =>
-    sendEmail(Object.assign({}, deps, { tracking: TEXT_ONLY, maxBytes: DEFAULT_EMAIL_MAX_BYTES }), accountId, body),
+    sendEmail(Object.assign({}, deps, { tracking: createEmailTracking(deps), maxBytes: DEFAULT_EMAIL_MAX_BYTES }), accountId, body),
 };

@@ -91,6 +91,8 @@ describeEachDialect('Email endpoints', (dialect) => {
         ],
         track_opens: false,
         track_clicks: false,
+        // Herald's signed one-click unsubscribe link (docs/suppression.md).
+        list_unsubscribe: expect.stringMatching(new RegExp(`^http://herald\\.test/t/u/${id}\\.[A-Za-z0-9_-]{43}$`)),
       });
     });
 

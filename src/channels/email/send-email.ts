@@ -29,6 +29,8 @@ export interface EmailPayload {
   attachments?: Array<{ filename: string; content: string; content_type: string }>;
   track_opens: boolean;
   track_clicks: boolean;
+  /** Herald's signed one-click unsubscribe URL for this email (List-Unsubscribe, RFC 8058). */
+  list_unsubscribe?: string;
 }
 
 export const DEFAULT_ATTACHMENT_TYPE = 'application/octet-stream';
@@ -107,6 +109,7 @@ async function emailPayload(input: SendEmailBody, messageId: string, tracking: E
     })),
     track_opens: trackOpens,
     track_clicks: trackClicks,
+    list_unsubscribe: await tracking.unsubscribeUrl(messageId),
   };
 }
 

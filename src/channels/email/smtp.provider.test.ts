@@ -233,4 +233,44 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
     const suppressed = (await t.call('GET', '/v1/suppressions?channel=email', token)).json().data.suppressions;
     expect(suppressed).toMatchObject([{ recipient: 'perm-bob@example.com', reason: 'hard_bounce', source: 'email_bounce' }]);
   });
+
+  it('carries Herald’s own one-click unsubscribe link (RFC 8058); its POST suppresses the address, its GET only asks', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const token = await t.tokenFor(account);
+    const send = (to: string) => t.call('POST', '/v1/email/send', token, { to, from: 'news@acme.example', subject: 'News', text: 'Hello' });
+    const sent = await send('reader@example.com');
+    await t.drain();
+    const raw = (smtp.received.find((m) => m.to.includes('reader@example.com'))?.raw ?? '').replace(/\r\n[ \t]+/g, ' ');
+    const link = /List-Unsubscribe: <(http:\/\/herald\.test(\/t\/u\/[^>]+))>/.exec(raw);
+    expect(link?.[2]).toMatch(new RegExp(`^/t/u/${sent.json().data.message_id}\\.[A-Za-z0-9_-]{43}$`));
+    // One-click (List-Unsubscribe-Post) is offered only on an https link, as RFC 8058 requires: PUBLIC_URL here is http.
+    expect(raw).not.toContain('List-Unsubscribe-Post');
+    const path = link?.[2] ?? '';
+
+    const page = await t.app.inject({ method: 'GET', url: path });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain('<form method="post">');
+    expect(page.headers['content-security-policy']).toContain("default-src 'none'");
+    expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toEqual([]);
+
+    const forged = await t.app.inject({ method: 'POST', url: `${path.slice(0, -3)}xyz`, payload: 'List-Unsubscribe=One-Click' });
+    expect(forged.statusCode).toBe(404);
+    const oneClick = await t.app.inject({
+      method: 'POST',
+      url: path,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'List-Unsubscribe=One-Click',
+    });
+    expect(oneClick.statusCode).toBe(200);
+    expect(oneClick.body).toContain('reader@example.com will not get emails from this sender any more.');
+    expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toMatchObject([
+      { channel: 'email', recipient: 'reader@example.com', reason: 'opt_out', source: 'email_unsubscribe' },
+    ]);
+    expect((await send('reader@example.com')).json().error.code).toBe('RECIPIENT_SUPPRESSED');
+    // A second click is harmless.
+    expect(
+      (await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' }))
+        .statusCode,
+    ).toBe(200);
+  });
 });

@@ -73,7 +73,9 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
     async send(message): Promise<SendOutcome> {
       const email = message.payload as unknown as EmailPayload | null;
       if (!email) return { ok: false, retryable: false, code: 'MISSING_CONTENT', message: 'The email has no stored content.' };
-      const unsubscribe = settings.listUnsubscribe?.replaceAll('{message_id}', message.id);
+      // The operator's own target when SMTP_LIST_UNSUBSCRIBE is set; otherwise Herald's signed
+      // one-click link, which puts the address on the account's suppression list.
+      const unsubscribe = settings.listUnsubscribe?.replaceAll('{message_id}', message.id) ?? email.list_unsubscribe;
       const domain = email.from.split('@')[1] ?? 'herald.invalid';
       try {
         const info = await transport.sendMail({

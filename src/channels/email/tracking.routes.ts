@@ -1,9 +1,10 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import { notFound } from '../../core/errors.js';
 import type { Store } from '../../core/ports.js';
+import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
 import { recordEmailEvent } from './email-events.js';
-import { CLICK_PATH, createEmailTracking, OPEN_PATH, type TrackingTarget } from './tracking.js';
+import { CLICK_PATH, createEmailTracking, type EmailTracking, OPEN_PATH, type TrackingTarget, UNSUBSCRIBE_PATH } from './tracking.js';
 
 /** A transparent 1×1 GIF (43 bytes). */
 export const TRACKING_PIXEL = Buffer.from('R0lGODlhAQABAIAAAAAAAP///yH5BAEAAAAALAAAAAABAAEAAAIBRAA7', 'base64');
@@ -64,10 +65,76 @@ export async function trackingRoutes(app: FastifyInstance, options: TrackingRout
     return reply.headers(NO_CACHE).type('image/gif').send(TRACKING_PIXEL);
   });
 
+  await app.register((scope) => unsubscribeRoutes(scope, options, tracking));
+
   // A wildcard, not a parameter: a click token carries its URL and may be longer than a path parameter may be.
   app.get<{ Params: { '*': string } }>(`${CLICK_PATH}*`, routeOptions, async (request, reply) => {
     const target = await recordHit(request, 'click', request.params['*']);
     if (target?.kind !== 'click') throw notFound('Tracking link');
     return reply.headers(NO_CACHE).redirect(target.url, 302);
+  });
+}
+
+/** The unsubscribe pages: no script, no style, no framing, forms only to here. */
+const UNSUBSCRIBE_CSP = "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+
+const escapeHtml = (text: string): string =>
+  text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
+
+const unsubscribePage = (title: string, body: string): string =>
+  `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">` +
+  `<title>${escapeHtml(title)}</title></head><body><main><h1>${escapeHtml(title)}</h1>${body}</main></body></html>`;
+
+/**
+ * The one-click unsubscribe link every email carries (List-Unsubscribe with List-Unsubscribe-Post,
+ * RFC 8058; docs/suppression.md). A POST, which is what mailbox providers send when the reader
+ * clicks their Unsubscribe button, puts the address on the sending account's suppression list. A
+ * GET (a person following the link, or a scanner fetching it) only shows a page with a button that
+ * POSTs, so no link checker can unsubscribe anyone.
+ */
+async function unsubscribeRoutes(app: FastifyInstance, options: TrackingRoutesOptions, tracking: EmailTracking): Promise<void> {
+  // The body says only "List-Unsubscribe=One-Click" (form-encoded, or multipart per RFC 8058): nothing in it is needed.
+  app.addContentTypeParser('*', { parseAs: 'string', bodyLimit: 4096 }, (_request, _body, done) => done(null, null));
+  const routeOptions = { schema: { hide: true }, config: { alwaysAdmitted: true } };
+
+  const emailOf = async (token: string) => {
+    const target = await tracking.verify('unsubscribe', token);
+    const message = target && (await options.store.messages.findById(target.messageId));
+    return message?.channel === 'email' ? message : undefined;
+  };
+  const notFoundPage = (reply: FastifyReply) =>
+    reply
+      .code(404)
+      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
+      .type('text/html; charset=utf-8')
+      .send(unsubscribePage('Link not recognised', '<p>This unsubscribe link is not one we sent.</p>'));
+
+  app.get<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}:token`, routeOptions, async (request, reply) => {
+    const message = await emailOf(request.params.token);
+    if (!message) return notFoundPage(reply);
+    const form =
+      `<p>Stop emails from this sender to <strong>${escapeHtml(message.to)}</strong>?</p>` +
+      `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
+    return reply
+      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
+      .type('text/html; charset=utf-8')
+      .send(unsubscribePage('Unsubscribe', form));
+  });
+
+  app.post<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}:token`, routeOptions, async (request, reply) => {
+    const message = await emailOf(request.params.token);
+    if (!message) return notFoundPage(reply);
+    await addSuppression(options.store, {
+      accountId: message.accountId,
+      channel: 'email',
+      recipient: message.to,
+      reason: 'opt_out',
+      source: 'email_unsubscribe',
+      at: options.clock.now(),
+    });
+    return reply
+      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
+      .type('text/html; charset=utf-8')
+      .send(unsubscribePage('Unsubscribed', `<p>${escapeHtml(message.to)} will not get emails from this sender any more.</p>`));
   });
 }

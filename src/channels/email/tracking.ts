@@ -15,7 +15,11 @@ import type { Store } from '../../core/ports.js';
  * redirect). The secret never leaves the store.
  */
 
-export type TrackingTarget = { kind: 'open'; messageId: string } | { kind: 'click'; messageId: string; url: string };
+export type TrackingTarget =
+  | { kind: 'open'; messageId: string }
+  | { kind: 'click'; messageId: string; url: string }
+  /** The email's one-click unsubscribe link (List-Unsubscribe, RFC 8058). */
+  | { kind: 'unsubscribe'; messageId: string };
 
 /** The shared secret's name in the store; a new name would be a new key (old links stop working). */
 export const TRACKING_SECRET_NAME = 'email-tracking-v1';
@@ -30,6 +34,7 @@ export const MAX_TRACKED_LINKS = 500;
 /** Paths of the public endpoints, relative to the public URL. */
 export const OPEN_PATH = '/t/o/';
 export const CLICK_PATH = '/t/c/';
+export const UNSUBSCRIBE_PATH = '/t/u/';
 
 const MESSAGE_ID = /^msg_email_[0-9a-z]{26}$/;
 const BASE64URL = /^[A-Za-z0-9_-]+$/;
@@ -46,6 +51,15 @@ function macMatches(key: Buffer, parts: readonly string[], given: string): boole
 }
 
 export const signOpenToken = (key: Buffer, messageId: string): string => `${messageId}.${mac(key, ['open', messageId])}`;
+
+export const signUnsubscribeToken = (key: Buffer, messageId: string): string => `${messageId}.${mac(key, ['unsubscribe', messageId])}`;
+
+/** The message of a genuine unsubscribe token; undefined for anything else. */
+export function verifyUnsubscribeToken(key: Buffer, token: string): { messageId: string } | undefined {
+  const [messageId, given, ...rest] = token.split('.');
+  if (rest.length > 0 || !messageId || !given || !MESSAGE_ID.test(messageId)) return undefined;
+  return macMatches(key, ['unsubscribe', messageId], given) ? { messageId } : undefined;
+}
 
 export const signClickToken = (key: Buffer, messageId: string, url: string): string =>
   `${messageId}.${Buffer.from(url).toString('base64url')}.${mac(key, ['click', messageId, url])}`;
@@ -175,6 +189,8 @@ export interface TrackingOptions {
 export interface EmailTracking {
   /** The HTML as it should be sent for message `messageId`, with the tracking asked for. */
   decorate(html: string, messageId: string, options: TrackingOptions): Promise<string>;
+  /** The email's own one-click unsubscribe URL (List-Unsubscribe), signed for `messageId`. */
+  unsubscribeUrl(messageId: string): Promise<string>;
   /** What a token from a tracking URL stands for, if it is genuine. */
   verify(kind: TrackingTarget['kind'], token: string): Promise<TrackingTarget | undefined>;
 }
@@ -211,9 +227,16 @@ export function createEmailTracking(deps: { store: Store; clock: Clock; publicUr
       if (options.opens) out = insertOpenPixel(out, `${base}${OPEN_PATH}${signOpenToken(secret, messageId)}`);
       return out;
     },
+    async unsubscribeUrl(messageId) {
+      return `${base}${UNSUBSCRIBE_PATH}${signUnsubscribeToken(await loadKey(), messageId)}`;
+    },
     async verify(kind, token) {
       if (channelOfMessageId(token.split('.')[0] ?? '') !== 'email') return undefined;
       const secret = await loadKey();
+      if (kind === 'unsubscribe') {
+        const unsubscribe = verifyUnsubscribeToken(secret, token);
+        return unsubscribe && { kind, ...unsubscribe };
+      }
       if (kind === 'open') {
         const open = verifyOpenToken(secret, token);
         return open && { kind, ...open };

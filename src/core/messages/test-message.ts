@@ -30,6 +30,6 @@ export interface TestMessageForm {
    * (WhatsApp's parameters, typed one per line, become its `components`); the schema checks its answer.
    */
   request?(values: Record<string, string>): Record<string, unknown>;
-  /** Sends the message for the filled-in fields (empty optional fields left out). */
-  send(deps: SendDeps, accountId: string, body: Record<string, string>): Promise<Message>;
+  /** Sends the message for the filled-in fields (empty optional fields left out); `publicUrl` makes the links a message carries (email's unsubscribe). */
+  send(deps: SendDeps & { publicUrl: string }, accountId: string, body: Record<string, string>): Promise<Message>;
 }

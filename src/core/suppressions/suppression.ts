@@ -23,7 +23,15 @@ export const SUPPRESSION_REASONS = ['opt_out', 'hard_bounce', 'complaint', 'bloc
 export type SuppressionReason = (typeof SUPPRESSION_REASONS)[number];
 
 /** Where the entry came from: the API or dashboard, or what the channel reported. */
-export const SUPPRESSION_SOURCES = ['api', 'dashboard', 'email_bounce', 'email_complaint', 'telegram_blocked', 'inbound'] as const;
+export const SUPPRESSION_SOURCES = [
+  'api',
+  'dashboard',
+  'email_bounce',
+  'email_complaint',
+  'email_unsubscribe',
+  'telegram_blocked',
+  'inbound',
+] as const;
 export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
 
 export const isSuppressionReason = (value: string): value is SuppressionReason =>
