@@ -86,7 +86,6 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
       'email',
       'telegram',
     ]);
-    await shoot(page, 'overview');
 
     await page.getByRole('link', { name: 'API credentials' }).click();
     expect(await page.getByTestId('client-id').textContent()).toBe(ctx.account.client_id);
@@ -190,6 +189,12 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await receiver.waitFor(before + 3, 15_000);
     const replayed = receiver.received.slice(before + 1).map((r) => JSON.parse(r.body).id);
     expect(replayed[0]).toBe(replayed[1]); // the same event, delivered again
+
+    // The overview now charts the messages of the last 14 days (among them this one and the earlier ones, delivered).
+    await page.getByRole('link', { name: 'Overview' }).click();
+    expect(await page.locator('svg[role="img"]').count()).toBeGreaterThanOrEqual(1);
+    expect(await page.locator('svg[role="img"]').first().getAttribute('aria-label')).toMatch(/delivered/);
+    await shoot(page, 'overview');
     await page.close();
   });
 

@@ -10,7 +10,7 @@ import type { FailureReasonCount, MessageActivity, MessageActivityPeriod } from 
 const DAY_MS = 24 * 3600_000;
 
 /** The bars' drawing, in SVG units; the SVG scales to the width of its box. */
-export const BARS_SIZE = { width: 720, height: 240, top: 12, right: 8, bottom: 32, left: 56 } as const;
+export const BARS_SIZE = { width: 720, height: 240, top: 12, right: 24, bottom: 32, left: 56 } as const;
 export type ChartSize = { readonly [K in keyof typeof BARS_SIZE]: number };
 
 /** The series stacked in each bar, bottom first; the key is the class dashboard.css colours. */

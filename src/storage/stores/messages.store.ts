@@ -1,7 +1,14 @@
 import { sql } from 'kysely';
 import type { Channel } from '../../core/ids.js';
 import { type DispatchState, MESSAGE_STATUSES, type Message, type MessageStatus, type StatusChange } from '../../core/messages/message.js';
-import type { FailureReasonCount, MessageActivityPeriod, MessagesPort, MovedMessage, Transition } from '../../core/ports.js';
+import type {
+  FailureReasonCount,
+  MessageActivity,
+  MessageActivityPeriod,
+  MessagesPort,
+  MovedMessage,
+  Transition,
+} from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
 import type { MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
@@ -96,10 +103,64 @@ const toMessage = (row: MessagesTable): Message =>
 /** The starts of the periods that cut [from, to) in pieces of periodMs; a span that does not divide is a caller's bug. */
 function periodStarts(from: number, to: number, periodMs: number): number[] {
   const count = (to - from) / periodMs;
-  if (!Number.isSafeInteger(from) || !Number.isSafeInteger(periodMs) || periodMs <= 0 || !Number.isInteger(count) || count < 0 || count > 1_000) {
+  if (
+    !Number.isSafeInteger(from) ||
+    !Number.isSafeInteger(periodMs) ||
+    periodMs <= 0 ||
+    !Number.isInteger(count) ||
+    count < 0 ||
+    count > 1_000
+  ) {
     throw new Error(`activityByPeriod takes a span of at most 1,000 whole periods, not ${from}..${to} by ${periodMs} ms`);
   }
   return Array.from({ length: count }, (_, i) => from + i * periodMs);
+}
+
+/**
+ * A row of activityByPeriod's statement: a count of the period starting at `lo`, of one status
+ * (code null), or of the failed messages with one error code (status null). PostgreSQL's bigints
+ * come as strings.
+ */
+type ActivityRow = { lo: number | string; status: MessageStatus | null; code: string | null; n: number | string };
+
+/** The periods starting at `starts`, with the counts of the rows that fall in each (none: zero). */
+function activityOf(starts: readonly number[], rows: readonly ActivityRow[], top: number): MessageActivity {
+  const empty = (start: number): MessageActivityPeriod => ({
+    start,
+    created: 0,
+    byStatus: Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as Record<MessageStatus, number>,
+    delivered: 0,
+    failed: 0,
+    failureReasons: [],
+  });
+  const byStart = new Map(starts.map((start) => [start, empty(start)]));
+  for (const row of rows) {
+    const period = byStart.get(Number(row.lo));
+    const n = Number(row.n);
+    if (!period || n === 0) continue;
+    if (row.status === null) period.failureReasons.push({ code: row.code, count: n });
+    else {
+      period.byStatus[row.status] = n;
+      period.created += n;
+      if (row.status === 'delivered' || row.status === 'read') period.delivered += n;
+      if (row.status === 'failed') period.failed = n;
+    }
+  }
+  const span = new Map<string | null, number>();
+  for (const period of byStart.values()) {
+    // Failed without a code: those no code counted (the index holds codes; one statement, one snapshot).
+    const uncoded = period.failed - period.failureReasons.reduce((sum, r) => sum + r.count, 0);
+    if (uncoded > 0) period.failureReasons.push({ code: null, count: uncoded });
+    for (const { code, count } of period.failureReasons) span.set(code, (span.get(code) ?? 0) + count);
+    period.failureReasons = mostFrequent(period.failureReasons, top);
+  }
+  return {
+    periods: [...byStart.values()],
+    failureReasons: mostFrequent(
+      [...span].map(([code, count]) => ({ code, count })),
+      top,
+    ),
+  };
 }
 
 /** The `top` most frequent reasons, most first, ties by code (no code last). */
@@ -199,59 +260,33 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
     async activityByPeriod({ accountId, from, to, periodMs, topReasons }) {
       const starts = periodStarts(from, to, periodMs);
       if (starts.length === 0) return { periods: [], failureReasons: [] };
-      // The periods as a table of (start, end). Bound, not written into the SQL, so the statement is
-      // the same every hour (SQLite keeps it prepared); cast, so PostgreSQL compares integers.
-      const periods = sql`with p (lo, hi) as (values ${sql.join(starts.map((lo) => sql`(cast(${lo} as bigint), cast(${lo + periodMs} as bigint))`))})`;
-      // A count per status and period, each a range of the (account, status, created_at) index: as
-      // many index entries read as messages, and no sort. One GROUP BY over the span would sort
-      // (SQLite) or hash them all by period instead, three times slower on a million (0020's comment).
-      const counts = await sql<{ lo: number | string; status: MessageStatus; n: number | string }>`${periods},
-          s (status) as (values ${sql.join(MESSAGE_STATUSES.map((status) => sql`(${sql.lit(status)})`))})
-        select p.lo, s.status, (select count(*) from messages m
+      // The periods: bound, not written into the SQL, so the statement is the same every hour (SQLite
+      // keeps it prepared); cast, so PostgreSQL compares integers. 'failed' is written into the SQL:
+      // only then may SQLite read the partial index of failed messages.
+      const periods = sql.join(starts.map((lo) => sql`(cast(${lo} as bigint), cast(${lo + periodMs} as bigint))`));
+      const failed = sql.lit('failed');
+      // Every count is a range of an index, and nothing is sorted: per status and period, a range of
+      // (account, status, created_at); per error code and period, one of the failed messages' index,
+      // whose codes are found by stepping from one to the next (a handful of seeks, not a scan).
+      // Grouping the span's rows by (period, status) or (period, code) instead sorts or hashes every
+      // one: on 1,000,000 messages (120,000 failed) in SQLite, 90 ms this way, 450 ms that way.
+      const { rows } = await sql<ActivityRow>`with recursive
+          p (lo, hi) as (values ${periods}),
+          s (status) as (values ${sql.join(MESSAGE_STATUSES.map((status) => sql`(${sql.lit(status)})`))}),
+          codes (code) as (
+            select min(error_code) from messages where account_id = ${accountId} and status = ${failed}
+            union all
+            select (select min(m.error_code) from messages m where m.account_id = ${accountId} and m.status = ${failed} and m.error_code > codes.code)
+            from codes where codes.code is not null
+          )
+        select p.lo, s.status, null as code, (select count(*) from messages m
           where m.account_id = ${accountId} and m.status = s.status and m.created_at >= p.lo and m.created_at < p.hi) as n
-        from p cross join s`.execute(db);
-      // 'failed' written into the SQL, not bound: only then may SQLite read the partial index of failed messages.
-      const reasons = await sql<{ lo: number | string; code: string | null; n: number | string }>`${periods}
-        select p.lo, m.error_code as code, count(*) as n
-        from p join messages m on m.account_id = ${accountId} and m.status = ${sql.lit('failed')} and m.created_at >= p.lo and m.created_at < p.hi
-        group by p.lo, m.error_code`.execute(db);
-
-      const byStart = new Map<number, MessageActivityPeriod>(
-        starts.map((start) => [
-          start,
-          {
-            start,
-            created: 0,
-            byStatus: Object.fromEntries(MESSAGE_STATUSES.map((status) => [status, 0])) as Record<MessageStatus, number>,
-            delivered: 0,
-            failed: 0,
-            failureReasons: [],
-          },
-        ]),
-      );
-      for (const row of counts.rows) {
-        const period = byStart.get(Number(row.lo));
-        if (!period) continue;
-        const n = Number(row.n);
-        period.byStatus[row.status] = n;
-        period.created += n;
-        if (row.status === 'delivered' || row.status === 'read') period.delivered += n;
-        if (row.status === 'failed') period.failed = n;
-      }
-      const spanReasons = new Map<string | null, number>();
-      for (const row of reasons.rows) {
-        const count = Number(row.n);
-        byStart.get(Number(row.lo))?.failureReasons.push({ code: row.code, count });
-        spanReasons.set(row.code, (spanReasons.get(row.code) ?? 0) + count);
-      }
-      for (const period of byStart.values()) period.failureReasons = mostFrequent(period.failureReasons, topReasons);
-      return {
-        periods: [...byStart.values()],
-        failureReasons: mostFrequent(
-          [...spanReasons].map(([code, count]) => ({ code, count })),
-          topReasons,
-        ),
-      };
+        from p cross join s
+        union all
+        select p.lo, null, codes.code, (select count(*) from messages m
+          where m.account_id = ${accountId} and m.status = ${failed} and m.error_code = codes.code and m.created_at >= p.lo and m.created_at < p.hi)
+        from p cross join codes where codes.code is not null`.execute(db);
+      return activityOf(starts, rows, topReasons);
     },
 
     async findForAccount(messageId, accountId) {
