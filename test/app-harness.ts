@@ -54,6 +54,8 @@ export interface TestApp {
   createAccount(input?: Partial<Omit<CreateAccountInput, 'creditsMicros'>> & { credits?: number }): Promise<CreatedAccount>;
   /** An access token for the account's client, through the real token endpoint. */
   tokenFor(account: CreatedAccount, scope?: string): Promise<string>;
+  /** A token request with these credentials (client_secret_post), answered as it is (200 or an OAuth error). */
+  tokenRequest(clientId: string, clientSecret: string, scope?: string): Promise<LightMyRequestResponse>;
   /** A JSON request with a bearer token. */
   call(method: 'GET' | 'POST' | 'DELETE', url: string, token: string | undefined, body?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
@@ -183,6 +185,19 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const worker = new Worker(dispatch, { batchSize: 50, concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 });
 
   let accounts = 0;
+  /** A token request as a server's client makes it (client_secret_post). */
+  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) =>
+    app.inject({
+      method: 'POST',
+      url: '/oauth/token',
+      payload: new URLSearchParams({
+        grant_type: 'client_credentials',
+        client_id: clientId,
+        client_secret: clientSecret,
+        ...(scope !== undefined ? { scope } : {}),
+      }).toString(),
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    });
   const testApp: TestApp = {
     app,
     database,
@@ -213,18 +228,9 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
         creditsMicros: (input.credits ?? 100) * MICROS_PER_CREDIT,
       });
     },
+    tokenRequest,
     async tokenFor(account, scope) {
-      const response = await app.inject({
-        method: 'POST',
-        url: '/oauth/token',
-        payload: new URLSearchParams({
-          grant_type: 'client_credentials',
-          client_id: account.clientId,
-          client_secret: account.clientSecret,
-          ...(scope !== undefined ? { scope } : {}),
-        }).toString(),
-        headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      });
+      const response = await tokenRequest(account.clientId, account.clientSecret, scope);
       if (response.statusCode !== 200) throw new Error(`token request failed: ${response.statusCode} ${response.body}`);
       return response.json<{ access_token: string }>().access_token;
     },

@@ -10,18 +10,7 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
   });
   afterAll(() => t.close());
 
-  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-        ...(scope ? { scope } : {}),
-      }).toString(),
-    });
+  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) => t.tokenRequest(clientId, clientSecret, scope);
   /** The regenerate form's marker of the secret it replaces, as the page gives it. */
   const markerIn = (body: string) => /name="secret_of" value="([0-9a-f]+)"/.exec(body)?.[1] ?? '';
   const shownSecret = (body: string) => /data-testid="new-secret">(hsec_[A-Za-z0-9_-]+)</.exec(body)?.[1] ?? '';

@@ -13,18 +13,7 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
     await t.close();
   });
 
-  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) =>
-    t.app.inject({
-      method: 'POST',
-      url: '/oauth/token',
-      headers: { 'content-type': 'application/x-www-form-urlencoded' },
-      payload: new URLSearchParams({
-        grant_type: 'client_credentials',
-        client_id: clientId,
-        client_secret: clientSecret,
-        ...(scope ? { scope } : {}),
-      }).toString(),
-    });
+  const tokenRequest = (clientId: string, clientSecret: string, scope?: string) => t.tokenRequest(clientId, clientSecret, scope);
 
   describe('named clients', () => {
     it('a client limited to some scopes is granted only those, and refused any other', async () => {

@@ -15,7 +15,7 @@ import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 import { isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { BalanceFigures, Copyable } from '../views/components.js';
+import { AuditTable, BalanceFigures, Copyable } from '../views/components.js';
 import { credits, when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
 import { Notice } from '../views/layout.js';
@@ -320,26 +320,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Latest changes</h2>
-          <table class="log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">On</th>
-              </tr>
-            </thead>
-            <tbody>
-              {audit.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{when(entry.at)}</td>
-                  <td>{entry.actor}</td>
-                  <td>{entry.action}</td>
-                  <td>{entry.target ?? ''}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AuditTable entries={audit} names={new Map(users.map((u) => [u.id, u.email]))} />
         </section>
       </OperatorPage>,
       status,

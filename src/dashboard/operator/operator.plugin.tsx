@@ -5,6 +5,7 @@ import type { DashboardDeps } from '../dashboard.plugin.js';
 import { field } from '../views/forms.js';
 import { Card, Notice } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
+import { SignInForm } from '../views/sign-in-form.js';
 import { accountsPages } from './accounts.pages.js';
 import type { OperatorFrame } from './operator-layout.js';
 import { systemPages } from './system.pages.js';
@@ -50,28 +51,14 @@ export const operatorNotFound = (reply: FastifyReply) =>
     404,
   );
 
-function SignInForm({ csrf, email, problem }: { csrf: string; email?: string; problem?: string }) {
-  return (
-    <Card title="Operator sign-in">
-      <p>
-        For the people who run this Herald. Account users sign in at <a href="/dashboard/sign-in">the dashboard</a>.
-      </p>
-      {problem && <Notice kind="error">{problem}</Notice>}
-      <form method="post" action="/dashboard/operator/sign-in" class="stack">
-        <input type="hidden" name="_csrf" value={csrf} />
-        <label>
-          Email
-          <input type="email" name="email" autocomplete="username" required value={email ?? ''} autofocus />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autocomplete="current-password" required />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
-    </Card>
-  );
-}
+/** The operator's sign-in card. */
+const OperatorSignIn = (props: { csrf: string; email?: string; problem?: string }) => (
+  <SignInForm title="Operator sign-in" action="/dashboard/operator/sign-in" {...props}>
+    <p>
+      For the people who run this Herald. Account users sign in at <a href="/dashboard/sign-in">the dashboard</a>.
+    </p>
+  </SignInForm>
+);
 
 /**
  * The operator's pages under /dashboard/operator (docs/dashboard.md): accounts (create, suspend,
@@ -95,7 +82,7 @@ export async function operatorPages(app: FastifyInstance, deps: DashboardDeps): 
 
   app.get('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
     if (request.operator) return reply.redirect('/dashboard/operator', 303);
-    return sendPage(reply, <SignInForm csrf={reply.generateCsrf()} />);
+    return sendPage(reply, <OperatorSignIn csrf={reply.generateCsrf()} />);
   });
 
   app.post<{ Body: Record<string, unknown> }>('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
@@ -111,7 +98,7 @@ export async function operatorPages(app: FastifyInstance, deps: DashboardDeps): 
       const problem = throttled
         ? 'Too many failed sign-ins. Wait a few minutes, then try again.'
         : 'That email and password do not match. Check both and try again.';
-      return sendPage(reply, <SignInForm csrf={reply.generateCsrf()} email={email} problem={problem} />, throttled ? 429 : 401);
+      return sendPage(reply, <OperatorSignIn csrf={reply.generateCsrf()} email={email} problem={problem} />, throttled ? 429 : 401);
     }
     reply.setCookie(OPERATOR_COOKIE, outcome.token, {
       path: COOKIE_PATH,

@@ -10,7 +10,7 @@ import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
 import { ActivityChart, FailureReasonsChart } from '../views/charts.js';
-import { BalanceFigures, Copyable } from '../views/components.js';
+import { AuditTable, BalanceFigures, Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
@@ -354,29 +354,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Audit log</h2>
-          <table class="log">
-            <thead>
-              <tr>
-                <th scope="col">When</th>
-                <th scope="col">Who</th>
-                <th scope="col">What</th>
-                <th scope="col">From</th>
-              </tr>
-            </thead>
-            <tbody>
-              {entries.map((entry) => (
-                <tr key={entry.id}>
-                  <td>{when(entry.at)}</td>
-                  <td>{emails.get(entry.actor) ?? entry.actor}</td>
-                  <td>
-                    {entry.action}
-                    {entry.target ? ` ${entry.target}` : ''}
-                  </td>
-                  <td>{entry.ip ?? '—'}</td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
+          <AuditTable entries={entries} names={emails} />
         </section>
       </Page>,
     );

@@ -7,31 +7,7 @@ import { SESSION_COOKIE, viewerOf } from '../session.js';
 import { field } from '../views/forms.js';
 import { Card, Notice } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
-
-function SignInForm({ csrf, email, problem, notice }: { csrf: string; email?: string; problem?: string; notice?: string }) {
-  return (
-    <Card title="Sign in">
-      {problem && <Notice kind="error">{problem}</Notice>}
-      {notice && <Notice kind="success">{notice}</Notice>}
-      <form method="post" action="/dashboard/sign-in" class="stack">
-        <input type="hidden" name="_csrf" value={csrf} />
-        <label>
-          Email
-          <input type="email" name="email" autocomplete="username" required value={email ?? ''} autofocus />
-        </label>
-        <label>
-          Password
-          <input type="password" name="password" autocomplete="current-password" required />
-        </label>
-        <label>
-          Code from your authenticator app (only if you turned on two-step sign-in)
-          <input type="text" name="code" autocomplete="one-time-code" inputMode="numeric" pattern="[0-9 ]{6,7}" maxLength={7} />
-        </label>
-        <button type="submit">Sign in</button>
-      </form>
-    </Card>
-  );
-}
+import { SignInForm } from '../views/sign-in-form.js';
 
 function InvitationForm({
   csrf,
@@ -78,7 +54,12 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
     const joined = (request.query as { joined?: string }).joined === '1';
     return sendPage(
       reply,
-      <SignInForm csrf={reply.generateCsrf()} notice={joined ? 'Your password is set. Sign in with it.' : undefined} />,
+      <SignInForm
+        action="/dashboard/sign-in"
+        withCode
+        csrf={reply.generateCsrf()}
+        notice={joined ? 'Your password is set. Sign in with it.' : undefined}
+      />,
     );
   });
 
@@ -100,7 +81,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
             : 'That email and password do not match. Check both and try again.';
       return sendPage(
         reply,
-        <SignInForm csrf={reply.generateCsrf()} email={email} problem={problem} />,
+        <SignInForm action="/dashboard/sign-in" withCode csrf={reply.generateCsrf()} email={email} problem={problem} />,
         outcome.reason === 'throttled' ? 429 : 401,
       );
     }

@@ -1,5 +1,6 @@
 import type { Balance } from '../../core/accounts/account.js';
-import { credits } from './format.js';
+import type { AuditEntry } from '../../core/users/user.js';
+import { credits, when } from './format.js';
 
 /** A value to copy (a secret shown once, a link), with its copy button (assets/dashboard.js); `id` names it for the button and for tests. */
 export function Copyable({ id, value }: { id: string; value: string }) {
@@ -32,5 +33,34 @@ export function BalanceFigures({ balance }: { balance: Balance }) {
         <dd>{credits(balance.creditsMicros)}</dd>
       </div>
     </dl>
+  );
+}
+
+/** An account's audit log: when, who (a user's address where `names` knows them, else the actor id), what on what, from where. */
+export function AuditTable({ entries, names }: { entries: readonly AuditEntry[]; names?: ReadonlyMap<string, string> }) {
+  return (
+    <table class="log">
+      <thead>
+        <tr>
+          <th scope="col">When</th>
+          <th scope="col">Who</th>
+          <th scope="col">What</th>
+          <th scope="col">From</th>
+        </tr>
+      </thead>
+      <tbody>
+        {entries.map((entry) => (
+          <tr key={entry.id}>
+            <td>{when(entry.at)}</td>
+            <td>{names?.get(entry.actor) ?? entry.actor}</td>
+            <td>
+              {entry.action}
+              {entry.target ? ` ${entry.target}` : ''}
+            </td>
+            <td>{entry.ip ?? '—'}</td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }

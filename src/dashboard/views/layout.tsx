@@ -41,32 +41,58 @@ export function Document({ title, children }: { title: string; children: Compone
   );
 }
 
-/** A page of a signed-in user: the account's name, the navigation, who is signed in, and the content. */
-export function Page({ title, frame, children }: { title: string; frame: Frame; children: ComponentChildren }) {
+/**
+ * The frame of a signed-in page: the bar (brand, whose area, who is signed in, sign-out), the
+ * navigation with the current page marked, and the content under its title. Account users' pages
+ * (Page) and the operator's (operator/operator-layout.tsx) differ only in what they put in it.
+ */
+export function Shell({
+  title,
+  documentTitle,
+  area,
+  who,
+  signOut,
+  csrf,
+  nav,
+  current,
+  operator,
+  children,
+}: {
+  title: string;
+  /** The browser tab's title, when it says more than the page's heading. */
+  documentTitle?: string;
+  /** Whose pages these are: the account's name, or "Operator". */
+  area: string;
+  who: ComponentChildren;
+  signOut: string;
+  csrf: string;
+  nav: { label: string; links: ReadonlyArray<readonly [path: string, label: string]> };
+  current: string;
+  operator?: boolean;
+  children: ComponentChildren;
+}) {
   return (
-    <Document title={title}>
+    <Document title={documentTitle ?? title}>
       <a class="skip" href="#main">
         Skip to content
       </a>
-      <header class="top">
+      <header class={operator ? 'top operator' : 'top'}>
         <span class="brand">Herald</span>
-        <span class="account">{frame.accountName}</span>
-        <span class="who">
-          {frame.email} <span class="role">{frame.role}</span>
-        </span>
-        <form method="post" action="/dashboard/sign-out">
-          <input type="hidden" name="_csrf" value={frame.csrf} />
+        <span class="account">{area}</span>
+        <span class="who">{who}</span>
+        <form method="post" action={signOut}>
+          <input type="hidden" name="_csrf" value={csrf} />
           <button type="submit" class="link">
             Sign out
           </button>
         </form>
       </header>
       <div class="frame">
-        <nav aria-label="Dashboard">
+        <nav aria-label={nav.label}>
           <ul>
-            {NAV.map(([path, label]) => (
+            {nav.links.map(([path, label]) => (
               <li key={path}>
-                <a href={path} aria-current={frame.current === path ? 'page' : undefined}>
+                <a href={path} aria-current={current === path ? 'page' : undefined}>
                   {label}
                 </a>
               </li>
@@ -79,6 +105,27 @@ export function Page({ title, frame, children }: { title: string; frame: Frame; 
         </main>
       </div>
     </Document>
+  );
+}
+
+/** A page of a signed-in user: the account's name, the navigation, who is signed in, and the content. */
+export function Page({ title, frame, children }: { title: string; frame: Frame; children: ComponentChildren }) {
+  return (
+    <Shell
+      title={title}
+      area={frame.accountName}
+      who={
+        <>
+          {frame.email} <span class="role">{frame.role}</span>
+        </>
+      }
+      signOut="/dashboard/sign-out"
+      csrf={frame.csrf}
+      nav={{ label: 'Dashboard', links: NAV }}
+      current={frame.current}
+    >
+      {children}
+    </Shell>
   );
 }
 
