@@ -10,7 +10,9 @@ const TOKEN = TEST_PROVIDER_SECRETS.telegramBotToken;
 
 /**
  * A small stand-in for the Bot API on loopback. Chat ids pick the answer: 403 → the bot was blocked,
- * 400 → chat not found, 429 → flood control with retry_after 7, anything else → accepted.
+ * 400 → chat not found, 429 → flood control with retry_after 7, -200 → upgraded to supergroup
+ * -1000000000200, anything else → accepted. The answers' shapes are the Bot API's (core.telegram.org/bots/api,
+ * "Making requests": ok, error_code, description, parameters: ResponseParameters).
  */
 function startFakeBotApi() {
   let nextId = 100;
@@ -29,6 +31,11 @@ function startFakeBotApi() {
         return error(429, 'Too Many Requests: retry after 7', { parameters: { retry_after: 7 } });
       case '500':
         return error(502, 'Bad Gateway');
+      // A group upgraded to a supergroup: Bot API answers 400 with ResponseParameters.migrate_to_chat_id.
+      case '-200':
+        return error(400, 'Bad Request: group chat was upgraded to a supergroup chat', {
+          parameters: { migrate_to_chat_id: -1000000000200 },
+        });
       default:
         nextId++;
         return { status: 200, json: { ok: true, result: { message_id: nextId, chat: { id: body.chat_id } } } };
@@ -109,6 +116,33 @@ describe('Telegram Bot API provider against a fake Bot API on loopback', () => {
     const outcome = await provider.send(outbound('42', { method: 'sendMessage' }), signal);
     expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'TELEGRAM_UNAUTHORIZED' });
     expect(JSON.stringify(outcome)).not.toContain('999999999');
+  });
+
+  it('holds the whole chat for a 429’s retry_after: the next message to it is put back without calling Telegram', async () => {
+    const provider = createTelegramBotProvider({ token: TOKEN, apiBaseUrl: api.url });
+    const first = await provider.send(outbound('429', { method: 'sendMessage' }), signal);
+    expect(first).toMatchObject({ ok: false, retryable: true, code: 'TELEGRAM_RATE_LIMITED', retryAfterMs: 7_000 });
+    const calls = api.calls.length;
+    const second = await provider.send(outbound('429', { method: 'sendMessage' }), signal);
+    expect(second).toMatchObject({ ok: false, retryable: true, code: 'CHAT_PACING' });
+    expect((second as { retryAfterMs: number }).retryAfterMs).toBeGreaterThan(6_000);
+    expect(api.calls.length).toBe(calls);
+    // Other chats are not held.
+    expect(await provider.send(outbound('4242', { method: 'sendMessage' }), signal)).toMatchObject({ ok: true });
+  });
+
+  it('sends a message for an upgraded group to its new supergroup id at once, and later ones straight there', async () => {
+    const provider = createTelegramBotProvider({ token: TOKEN, apiBaseUrl: api.url });
+    const outcome = await provider.send(outbound('-200', { method: 'sendMessage' }), signal);
+    expect(outcome).toMatchObject({ ok: true, delivered: true });
+    expect((outcome as { providerMessageId: string }).providerMessageId).toMatch(/^-1000000000200:\d+$/);
+    expect(api.calls.slice(-2).map((c) => c.body.chat_id)).toEqual(['-200', '-1000000000200']);
+    const calls = api.calls.length;
+    // A group gets one message in 3 s (20 a minute): the second waits its turn, then goes to the new id directly.
+    const started = Date.now();
+    expect(await provider.send(outbound('-200', { method: 'sendMessage' }), signal)).toMatchObject({ ok: true });
+    expect(Date.now() - started).toBeGreaterThanOrEqual(2_900);
+    expect(api.calls.slice(calls).map((c) => c.body.chat_id)).toEqual(['-1000000000200']);
   });
 
   it('paces one chat at one message a second, and puts back one that would wait too long', async () => {
