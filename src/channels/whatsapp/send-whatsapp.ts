@@ -23,16 +23,23 @@ export const WHATSAPP_SESSION_PRICE: PriceSetting = {
 };
 
 /** One value for a `{{n}}` of a template; only text parameters are supported. */
+/**
+ * One parameter of a component (Cloud API shape): a text filling a `{{n}}`, or, for a quick-reply
+ * button, the payload WhatsApp returns when the button is tapped.
+ */
 export interface TemplateParameterInput {
-  type: 'text';
-  text: string;
+  type: 'text' | 'payload';
+  /** With `text`: the value of one `{{n}}`. */
+  text?: string | undefined;
+  /** With `payload`: a quick-reply button's payload. */
+  payload?: string | undefined;
 }
 
 /** The parameters for one component of a template (WhatsApp Cloud API shape). */
 export interface TemplateComponentInput {
   type: 'header' | 'body' | 'button';
-  /** For buttons: `quick_reply` or `url`; handed to the provider as given. */
-  sub_type?: string | undefined;
+  /** For buttons (required there): `quick_reply` (one payload parameter) or `url` (text parameters for the URL's `{{n}}`). */
+  sub_type?: 'quick_reply' | 'url' | undefined;
   /** For buttons: which of the template's buttons, from 0. */
   index?: number | undefined;
   parameters?: TemplateParameterInput[] | undefined;
@@ -106,17 +113,44 @@ export function matchParameters(template: WhatsappTemplate, components: readonly
   const given = new Map<string, string[]>();
   const problems: FieldProblem[] = [];
   components.forEach((component, i) => {
-    if (component.type === 'button' && component.index === undefined) {
-      problems.push({ field: `components.${i}.index`, message: 'is required for a button component' });
-      return;
+    const params = component.parameters ?? [];
+    if (component.type === 'button') {
+      // The Cloud API refuses a button component without its index or sub_type: refused here, before any credit is held.
+      if (component.index === undefined) problems.push({ field: `components.${i}.index`, message: 'is required for a button component' });
+      if (component.sub_type === undefined) {
+        problems.push({ field: `components.${i}.sub_type`, message: 'is required for a button component: quick_reply or url' });
+      }
+      if (component.index === undefined || component.sub_type === undefined) return;
     }
     const slot = slotOf(component, component.index);
-    if (given.has(slot)) problems.push({ field: `components.${i}`, message: `repeats the ${describeSlot(slot)} component` });
-    else
-      given.set(
-        slot,
-        (component.parameters ?? []).map((p) => p.text),
-      );
+    if (given.has(slot)) {
+      problems.push({ field: `components.${i}`, message: `repeats the ${describeSlot(slot)} component` });
+      return;
+    }
+    if (component.type === 'button' && component.sub_type === 'quick_reply') {
+      // A quick-reply button carries the payload returned when it is tapped, not text for a {{n}}.
+      const [only, ...more] = params;
+      if (!only || more.length > 0 || only.type !== 'payload' || only.payload === undefined) {
+        problems.push({
+          field: `components.${i}.parameters`,
+          message: 'a quick_reply button takes exactly one parameter: {"type": "payload", "payload": "..."}',
+        });
+      }
+      given.set(slot, []);
+      return;
+    }
+    const texts: string[] = [];
+    params.forEach((param, j) => {
+      if (param.type !== 'text') {
+        problems.push({
+          field: `components.${i}.parameters.${j}.type`,
+          message: "must be 'text' here: only a quick_reply button takes a payload",
+        });
+      } else if (param.text === undefined) {
+        problems.push({ field: `components.${i}.parameters.${j}.text`, message: 'is required for a text parameter' });
+      } else texts.push(param.text);
+    });
+    given.set(slot, texts);
   });
   if (problems.length > 0) throw validationError(problems);
 
@@ -158,7 +192,18 @@ export async function sendWhatsappTemplate(
   const template = await approvedTemplate(deps, accountId, input.template, input.language);
   const components = input.components ?? [];
   const bodyParameters = matchParameters(template, components);
-  const payload: WhatsappPayload = { type: 'template', template: { name: template.name, language: template.language, components } };
+  // As the Cloud API takes them: each parameter with its own field only (a text's text, a payload's payload).
+  const cloudComponents = components.map((component) =>
+    Object.assign({}, component, {
+      parameters: component.parameters?.map((p) =>
+        p.type === 'payload' ? { type: p.type, payload: p.payload } : { type: p.type, text: p.text },
+      ),
+    }),
+  );
+  const payload: WhatsappPayload = {
+    type: 'template',
+    template: { name: template.name, language: template.language, components: cloudComponents },
+  };
   return acceptOne(
     deps,
     accountId,

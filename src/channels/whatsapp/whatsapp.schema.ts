@@ -21,8 +21,13 @@ const Recipient = Type.String({
 
 const TemplateParameter = Type.Object(
   {
-    type: Type.Literal('text', { errorMessage: "must be 'text'", description: 'Only text parameters are supported.' }),
-    text: Type.String({ minLength: 1, maxLength: 1024, description: 'The value of one `{{n}}`, 1 to 1024 characters.' }),
+    type: literals(['text', 'payload'], "`text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped)."),
+    text: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1024, description: 'With `type: text`: the value of one `{{n}}`, 1 to 1024 characters.' }),
+    ),
+    payload: Type.Optional(
+      Type.String({ minLength: 1, maxLength: 1024, description: 'With `type: payload` (quick_reply buttons only), 1 to 1024 characters.' }),
+    ),
   },
   { additionalProperties: false },
 );
@@ -30,7 +35,9 @@ const TemplateParameter = Type.Object(
 const TemplateComponent = Type.Object(
   {
     type: literals(['header', 'body', 'button'], 'Which part of the template the parameters fill.'),
-    sub_type: Type.Optional(literals(['quick_reply', 'url'], 'For buttons; handed to the provider as given.')),
+    sub_type: Type.Optional(
+      literals(['quick_reply', 'url'], 'For buttons (required): quick_reply takes one payload parameter, url text parameters for its URL.'),
+    ),
     index: Type.Optional(
       Type.Integer({
         minimum: 0,

@@ -265,13 +265,68 @@ describeEachDialect('POST /v1/whatsapp/send (template messages)', (dialect) => {
       expect(missing.message).toBe("Template 'appointment_reminder' (en_US): the header expects 1 parameter, 0 given.");
     });
 
+    it('refuses a button without sub_type, a quick_reply without its one payload, a payload elsewhere; sends a quick_reply payload', async () => {
+      // Cloud API "Send message templates": a button component carries type, sub_type (quick_reply or url) and index;
+      // a quick_reply button's parameter is {type: "payload", payload}; a url button's are text for its URL.
+      await addTemplate(account, {
+        name: 'confirm_visit',
+        components: [
+          { type: 'body', text: 'Confirm your visit on {{1}}?' },
+          { type: 'button', text: 'Yes' },
+          { type: 'button', text: 'No' },
+        ],
+      });
+      const visit = (...buttons: unknown[]) => ({
+        to: TO,
+        template: 'confirm_visit',
+        language: 'en_US',
+        components: [{ type: 'body', parameters: [{ type: 'text', text: 'Monday' }] }, ...buttons],
+      });
+      expect(
+        expectFieldProblems(await send(visit({ type: 'button', index: 0, parameters: [{ type: 'payload', payload: 'YES' }] })), [
+          'components.1.sub_type',
+        ]),
+      ).toEqual([{ field: 'components.1.sub_type', message: 'is required for a button component: quick_reply or url' }]);
+      expectFieldProblems(
+        await send(visit({ type: 'button', sub_type: 'quick_reply', index: 0, parameters: [{ type: 'text', text: 'YES' }] })),
+        ['components.1.parameters'],
+      );
+      expectFieldProblems(await send(visit({ type: 'button', sub_type: 'quick_reply', index: 0, parameters: [] })), [
+        'components.1.parameters',
+      ]);
+      expectFieldProblems(await send({ ...visit(), components: [{ type: 'body', parameters: [{ type: 'payload', payload: 'x' }] }] }), [
+        'components.0.parameters.0.type',
+      ]);
+
+      const sent = await t.call(
+        'POST',
+        '/v1/whatsapp/send',
+        token,
+        visit(
+          { type: 'button', sub_type: 'quick_reply', index: 0, parameters: [{ type: 'payload', payload: 'VISIT-1:YES' }] },
+          { type: 'button', sub_type: 'quick_reply', index: 1, parameters: [{ type: 'payload', payload: 'VISIT-1:NO' }] },
+        ),
+      );
+      expect(sent.statusCode, sent.body).toBe(200);
+      const payload = JSON.parse((await t.store.messages.payload(sent.json().data.message_id)) ?? 'null');
+      expect(payload.template.components[1]).toEqual({
+        type: 'button',
+        sub_type: 'quick_reply',
+        index: 0,
+        parameters: [{ type: 'payload', payload: 'VISIT-1:YES' }],
+      });
+    });
+
     it('refuses a button component without an index, and a component given twice', async () => {
       expect(
         expectFieldProblems(
           await send({ ...welcome('Ada', 'Herald'), components: [...body('Ada', 'Herald'), { type: 'button', parameters: [] }] }),
-          ['components.1.index'],
+          ['components.1.index', 'components.1.sub_type'],
         ),
-      ).toEqual([{ field: 'components.1.index', message: 'is required for a button component' }]);
+      ).toEqual([
+        { field: 'components.1.index', message: 'is required for a button component' },
+        { field: 'components.1.sub_type', message: 'is required for a button component: quick_reply or url' },
+      ]);
       expectFieldProblems(await send({ ...welcome('Ada', 'Herald'), components: [...body('Ada', 'Herald'), ...body('Ada', 'Herald')] }), [
         'components.1',
       ]);
