@@ -1,5 +1,5 @@
 import { type CallOptions, type HeraldOptions, Transport } from './client.js';
-import type { Message, Query, RequestBody, ResponseData } from './types.js';
+import type { Message, Query, RequestBody, ResponseData, Suppression } from './types.js';
 
 export type { CallOptions, HeraldOptions } from './client.js';
 export { type ClientErrorCode, HeraldError, isHeraldError } from './errors.js';
@@ -14,6 +14,7 @@ export type {
   RequestBody,
   ResponseData,
   Schemas,
+  Suppression,
   WebhookEvent,
 } from './types.js';
 export { type VerifyOptions, verifyWebhook } from './webhooks.js';
@@ -145,5 +146,32 @@ export class Herald {
       ),
     replayFailed: (webhookId: string, body: RequestBody<'replayWebhookDeliveries'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'replayWebhookDeliveries'>>('POST', `/v1/webhooks/${id(webhookId)}/replay`, { ...options, body }),
+  };
+
+  /** The account's suppression list (docs/suppression.md): recipients who must not be sent to. Needs `suppressions:manage`. */
+  readonly suppressions = {
+    /** One page, newest first: `suppressions` and `next_cursor` (null on the last page). */
+    page: (query: Query<'listSuppressions'> = {}, options?: CallOptions) =>
+      this.#http.request<ResponseData<'listSuppressions'>>('GET', '/v1/suppressions', { ...options, query }),
+    /** Every entry, newest first, page after page: `for await (const s of herald.suppressions.list({ channel: 'email' }))`. */
+    list: (query: Omit<Query<'listSuppressions'>, 'cursor'> = {}, options?: CallOptions): AsyncIterable<Suppression> => {
+      const page = this.suppressions.page;
+      return {
+        async *[Symbol.asyncIterator]() {
+          let cursor: string | undefined;
+          do {
+            const answer = await page({ ...query, ...(cursor !== undefined ? { cursor } : {}) }, options);
+            for (const entry of answer.suppressions) yield entry;
+            cursor = answer.next_cursor ?? undefined;
+          } while (cursor !== undefined);
+        },
+      };
+    },
+    /** Adds a recipient (sends to them are then 422 RECIPIENT_SUPPRESSED); adding one already there answers the kept entry. */
+    add: (body: RequestBody<'createSuppression'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'createSuppression'>>('POST', '/v1/suppressions', { ...options, body }),
+    /** Removes a recipient: they may be sent to again. Not on the list: HeraldError NOT_FOUND. */
+    remove: (channel: string, recipient: string, options?: CallOptions) =>
+      this.#http.request<ResponseData<'deleteSuppression'>>('DELETE', `/v1/suppressions/${id(channel)}/${id(recipient)}`, { ...options }),
   };
 }

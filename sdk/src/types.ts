@@ -31,6 +31,8 @@ export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' 
 
 /** A message as the channel-independent endpoints show it (GET /v1/messages/{id}). */
 export type Message = ResponseData<'getMessage'>;
+/** An entry of the suppression list. */
+export type Suppression = ResponseData<'createSuppression'>;
 
 /** What a webhook or a callback_url receives (docs/webhooks.md, "What is posted"); verifyWebhook returns it. */
 export type WebhookEvent = components['schemas']['WebhookEvent'];

@@ -117,6 +117,20 @@ describe('the TypeScript SDK against a running Herald', () => {
     await expect(herald.webhooks.get(webhook.webhook_id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('manages the suppression list: a suppressed recipient is refused with RECIPIENT_SUPPRESSED until removed', async () => {
+    const herald = client();
+    const added = await herald.suppressions.add({ channel: 'sms', recipient: '+14155550777', reason: 'opt_out' });
+    expect(added).toMatchObject({ channel: 'sms', recipient: '+14155550777', reason: 'opt_out', source: 'api' });
+    const refused = await herald.sms.send({ to: '+14155550777', message: 'hi' }).catch((e: unknown) => e);
+    expect(isHeraldError(refused, 'RECIPIENT_SUPPRESSED')).toBe(true);
+    const listed: string[] = [];
+    for await (const entry of herald.suppressions.list({ channel: 'sms', limit: 1 })) listed.push(entry.recipient);
+    expect(listed).toContain('+14155550777');
+    await herald.suppressions.remove('sms', '+14155550777');
+    expect((await herald.sms.send({ to: '+14155550777', message: 'welcome back' })).status).toBe('queued');
+    await expect(herald.suppressions.remove('sms', '+14155550777')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
+  });
+
   it('throws HeraldError with the code, details and request id of an error answer', async () => {
     const error = await client()
       .sms.send({ to: '12', message: 'x' })

@@ -247,6 +247,13 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.getByRole('link', { name: 'WhatsApp templates' }).click();
     expect(await page.textContent('main')).toContain('approved');
     await shoot(page, 'templates');
+    // The suppression list, with one entry added through its form.
+    await page.getByRole('link', { name: 'Suppression list' }).click();
+    await page.getByRole('textbox', { name: 'Recipient' }).fill('+14155550188');
+    await page.getByRole('textbox', { name: 'Note' }).fill('asked by phone');
+    await page.getByRole('button', { name: 'Add', exact: true }).click();
+    await expect.poll(() => page.textContent('table.log')).toContain('+14155550188');
+    await shoot(page, 'suppressions');
     await page.getByRole('link', { name: 'API credentials' }).click();
     await page.getByLabel('Name').fill('Reporting');
     await page.getByLabel('Only these:').check();

@@ -19,6 +19,7 @@ import { creditsPages } from './pages/credits.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
 import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
+import { suppressionsPages } from './pages/suppressions.pages.js';
 import { templatesPages } from './pages/templates.pages.js';
 import { webhooksPages } from './pages/webhooks.pages.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
@@ -197,6 +198,7 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(webhooksPages, deps);
   await app.register(sendPages, deps);
   await app.register(templatesPages, deps);
+  await app.register(suppressionsPages, deps);
   await app.register(creditsPages, deps);
   // Its own plugin (its own session hook), under /dashboard/operator; the deps are passed as they are (no prefix in them).
   await app.register((scope) => operatorPages(scope, deps), { prefix: '/operator' });

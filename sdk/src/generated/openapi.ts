@@ -1166,19 +1166,18 @@ export interface components {
             components?: {
                 /** @description Which part of the template the parameters fill. */
                 type: "header" | "body" | "button";
-                /** @description For buttons; handed to the provider as given. */
+                /** @description For buttons (required): quick_reply takes one payload parameter, url text parameters for its URL. */
                 sub_type?: "quick_reply" | "url";
                 /** @description For buttons (required): which button, from 0. */
                 index?: number;
                 /** @description One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`. */
                 parameters?: {
-                    /**
-                     * @description Only text parameters are supported.
-                     * @enum {string}
-                     */
-                    type: "text";
-                    /** @description The value of one `{{n}}`, 1 to 1024 characters. */
-                    text: string;
+                    /** @description `text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped). */
+                    type: "text" | "payload";
+                    /** @description With `type: text`: the value of one `{{n}}`, 1 to 1024 characters. */
+                    text?: string;
+                    /** @description With `type: payload` (quick_reply buttons only), 1 to 1024 characters. */
+                    payload?: string;
                 }[];
             }[];
         };
@@ -1545,7 +1544,7 @@ export interface components {
             /** @description opt_out, hard_bounce, complaint, blocked (the bot was blocked), manual. */
             reason: "opt_out" | "hard_bounce" | "complaint" | "blocked" | "manual";
             /** @description Where it came from: the API or dashboard, or what the channel reported. */
-            source: "api" | "dashboard" | "email_bounce" | "email_complaint" | "telegram_blocked" | "inbound";
+            source: "api" | "dashboard" | "email_bounce" | "email_complaint" | "email_unsubscribe" | "telegram_blocked" | "inbound";
             note: string | null;
             /**
              * Format: date-time

@@ -77,6 +77,7 @@ export async function trackingRoutes(app: FastifyInstance, options: TrackingRout
 
 /** The unsubscribe pages: no script, no style, no framing, forms only to here. */
 const UNSUBSCRIBE_CSP = "default-src 'none'; form-action 'self'; frame-ancestors 'none'; base-uri 'none'";
+const UNSUBSCRIBE_HEADERS = Object.assign({ 'content-security-policy': UNSUBSCRIBE_CSP }, NO_CACHE);
 
 const escapeHtml = (text: string): string =>
   text.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c] ?? c);
@@ -105,7 +106,7 @@ async function unsubscribeRoutes(app: FastifyInstance, options: TrackingRoutesOp
   const notFoundPage = (reply: FastifyReply) =>
     reply
       .code(404)
-      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
+      .headers(UNSUBSCRIBE_HEADERS)
       .type('text/html; charset=utf-8')
       .send(unsubscribePage('Link not recognised', '<p>This unsubscribe link is not one we sent.</p>'));
 
@@ -115,10 +116,7 @@ async function unsubscribeRoutes(app: FastifyInstance, options: TrackingRoutesOp
     const form =
       `<p>Stop emails from this sender to <strong>${escapeHtml(message.to)}</strong>?</p>` +
       `<form method="post"><input type="hidden" name="List-Unsubscribe" value="One-Click"><button type="submit">Unsubscribe</button></form>`;
-    return reply
-      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
-      .type('text/html; charset=utf-8')
-      .send(unsubscribePage('Unsubscribe', form));
+    return reply.headers(UNSUBSCRIBE_HEADERS).type('text/html; charset=utf-8').send(unsubscribePage('Unsubscribe', form));
   });
 
   app.post<{ Params: { token: string } }>(`${UNSUBSCRIBE_PATH}:token`, routeOptions, async (request, reply) => {
@@ -133,7 +131,7 @@ async function unsubscribeRoutes(app: FastifyInstance, options: TrackingRoutesOp
       at: options.clock.now(),
     });
     return reply
-      .headers({ ...NO_CACHE, 'content-security-policy': UNSUBSCRIBE_CSP })
+      .headers(UNSUBSCRIBE_HEADERS)
       .type('text/html; charset=utf-8')
       .send(unsubscribePage('Unsubscribed', `<p>${escapeHtml(message.to)} will not get emails from this sender any more.</p>`));
   });

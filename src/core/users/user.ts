@@ -26,6 +26,8 @@ export const PERMISSIONS = {
   'webhooks.manage': ['owner', 'developer'],
   /** Send test messages from the dashboard. */
   'messages.send': ['owner', 'developer'],
+  /** Add recipients to the suppression list and remove them. */
+  'suppressions.manage': ['owner', 'developer'],
   /** The IP allow-list, users and invitations. */
   'security.manage': ['owner'],
 } as const satisfies Record<string, readonly Role[]>;

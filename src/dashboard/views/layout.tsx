@@ -18,6 +18,7 @@ const NAV: ReadonlyArray<[path: string, label: string]> = [
   ['/dashboard/send', 'Send a test message'],
   // Served wherever WhatsApp is, which main/channels.ts always lists; elsewhere the page answers 404.
   ['/dashboard/templates', 'WhatsApp templates'],
+  ['/dashboard/suppressions', 'Suppression list'],
   ['/dashboard/credits', 'Credits'],
   ['/dashboard/credentials', 'API credentials'],
   ['/dashboard/webhooks', 'Webhooks'],

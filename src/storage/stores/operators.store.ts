@@ -33,7 +33,7 @@ export function operatorsStore(db: Executor): OperatorsPort {
     },
     async findOperatorByEmail(email) {
       const row = await db.selectFrom('operators').selectAll().where('email', '=', email).executeTakeFirst();
-      return row && { ...toOperator(row), passwordHash: row.password_hash };
+      return row && Object.assign(toOperator(row), { passwordHash: row.password_hash });
     },
     async listOperators() {
       const rows = await db.selectFrom('operators').select(['id', 'email', 'created_at']).orderBy('created_at').orderBy('id').execute();
