@@ -153,6 +153,7 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.getByLabel('all events (*)').uncheck();
     await page.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => page.textContent('.notice')).toContain('The webhook is registered');
+    await shoot(page, 'webhooks');
     const before = receiver.received.length;
     await page.getByRole('button', { name: 'Send a test event' }).click();
     await receiver.waitFor(before + 1, 15_000);
@@ -195,6 +196,9 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     expect(await page.locator('svg[role="img"]').count()).toBeGreaterThanOrEqual(1);
     expect(await page.locator('svg[role="img"]').first().getAttribute('aria-label')).toMatch(/delivered/);
     await shoot(page, 'overview');
+    await page.getByRole('link', { name: 'Credits' }).click();
+    expect(await page.textContent('main')).toContain('Download the whole ledger');
+    await shoot(page, 'credits');
     await page.close();
   });
 
