@@ -32,8 +32,20 @@ export interface StatusHooks {
 export interface ChannelDefinition {
   readonly name: Channel;
   readonly hooks?: StatusHooks | undefined;
+  /** How a recipient of the channel is written, as its sends accept them (the suppression list keys and checks entries by it). */
+  readonly recipients?: RecipientRules | undefined;
   /** An account is being created (in its transaction): what the channel gives it (WhatsApp: the sandbox templates). */
   accountCreated?(tx: Store, accountId: string, at: number): Promise<void>;
+}
+
+/** How a channel names a recipient. */
+export interface RecipientRules {
+  /** In words, for a refusal: "an E.164 number such as +14155552671". */
+  readonly description: string;
+  /** Whether `text` is a recipient as the channel's sends accept one. */
+  valid(text: string): boolean;
+  /** Whether letter case does not tell two recipients apart (email addresses, Telegram usernames): they are kept lower-cased. */
+  readonly caseless?: boolean;
 }
 
 /** A channel's name: lower-case letters and digits, starting with a letter; it is part of ids and scopes. */
@@ -47,7 +59,7 @@ export const CHANNEL_NAME = /^[a-z][a-z0-9]{1,15}$/;
 export class ChannelCatalogue {
   readonly names: readonly Channel[];
   readonly definitions: readonly ChannelDefinition[];
-  /** Every scope a token can carry: send and read per channel, then account:read and webhooks:manage (docs/authentication.md). */
+  /** Every scope a token can carry: send and read per channel, then the account scopes, ACCOUNT_SCOPES (docs/authentication.md). */
   readonly scopes: readonly Scope[];
   readonly #byName: ReadonlyMap<Channel, ChannelDefinition>;
   readonly #scopes: ReadonlySet<string>;
@@ -83,5 +95,19 @@ export class ChannelCatalogue {
 
   hooksOf(channel: Channel): StatusHooks | undefined {
     return this.#byName.get(channel)?.hooks;
+  }
+
+  /** The channel's recipient rules; none for a channel that declares none (any text, compared as it is). */
+  recipientsOf(channel: Channel): RecipientRules | undefined {
+    return this.#byName.get(channel)?.recipients;
+  }
+
+  /**
+   * A recipient as the channel keys it (the suppression list's key): trimmed, and lower-cased where
+   * case does not tell recipients apart.
+   */
+  recipientKey(channel: Channel, recipient: string): string {
+    const trimmed = recipient.trim();
+    return this.recipientsOf(channel)?.caseless ? trimmed.toLowerCase() : trimmed;
   }
 }

@@ -222,6 +222,12 @@ export interface MessagesPort {
   activityByPeriod(query: MessageActivityQuery): Promise<MessageActivity>;
   /** The message if it belongs to the account; another account's message is not found. */
   findForAccount(messageId: string, accountId: string): Promise<Message | undefined>;
+  /**
+   * The account's messages of a channel still `queued` for a recipient (its key; `caseless`: the
+   * stored recipient compared lower-cased), oldest first, at most `limit`: what a new suppression
+   * stops before it is sent.
+   */
+  queuedTo(accountId: string, channel: Channel, recipient: string, caseless: boolean, limit: number): Promise<Message[]>;
   statusHistory(messageId: string): Promise<StatusChange[]>;
   /** The histories of several messages in one query, keyed by message id. */
   statusHistories(messageIds: readonly string[]): Promise<Map<string, StatusChange[]>>;
@@ -675,13 +681,13 @@ export interface WebhooksPort {
   rotateSigningSecret(accountId: string, next: string, at: number, overlapMs: number): Promise<WebhookSigningSecrets>;
 }
 
-/** Dashboard users (core/users/user.ts). Invitations and sessions are found by the SHA-256 of their token. */
+/** Each account's suppression list (core/suppressions/), keyed by (account, channel, recipient). */
 export interface SuppressionsPort {
   /** Adds an entry; false (nothing changed) when the recipient is already on the account's list for the channel. */
   insert(entry: Suppression): Promise<boolean>;
   /** Removes an entry; whether there was one. */
   remove(accountId: string, channel: Channel, recipient: string): Promise<boolean>;
-  /** The entries of the account and channel among these recipients (as keyed: suppressionKey). */
+  /** The entries of the account and channel among these recipients (as keyed: ChannelCatalogue.recipientKey). */
   findAmong(accountId: string, channel: Channel, recipients: readonly string[]): Promise<Suppression[]>;
   /** The account's list, newest first, optionally one channel's, after a cursor (the last entry of the previous page). */
   list(query: {
@@ -706,6 +712,7 @@ export interface OperatorsPort {
   deleteSession(tokenHash: string): Promise<void>;
 }
 
+/** Dashboard users (core/users/user.ts). Invitations and sessions are found by the SHA-256 of their token. */
 export interface UsersPort {
   insertUser(user: User, passwordHash: string): Promise<void>;
   findUser(userId: string): Promise<User | undefined>;

@@ -64,3 +64,10 @@ export const commonErrors = {
 export const Nullable = <T extends TSchema>(schema: T) => Type.Union([schema, Type.Null()]);
 
 export const Timestamp = Type.String({ format: 'date-time', description: 'ISO 8601, UTC.' });
+
+/** One of these strings (an enum), described for the reference. */
+export const literals = <T extends string>(values: readonly T[], description?: string) =>
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    description ? { description } : {},
+  );

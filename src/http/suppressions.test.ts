@@ -130,6 +130,11 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
         ['nope', 'INVALID_PHONE'],
         ['+14155550401', 'RECIPIENT_SUPPRESSED'],
       ]);
+      // The text alone is priced for one recipient; a suppressed `to` makes it none.
+      expect((await t.call('POST', '/v1/sms/preview', token, { message: 'sale' })).json().data).toMatchObject({
+        recipients: 1,
+        rejected: [],
+      });
       const single = (await t.call('POST', '/v1/sms/preview', token, { to: '+14155550401', message: 'sale' })).json().data;
       expect(single).toMatchObject({
         recipients: 0,
@@ -182,6 +187,72 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '403', message: 'again' })).json().error.code).toBe(
         'RECIPIENT_SUPPRESSED',
       );
+    });
+  });
+
+  describe('what a new entry stops', () => {
+    it('a scheduled message to the recipient fails at once with RECIPIENT_SUPPRESSED and its credits are released; others go', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      const later = new Date(t.clock.now() + 3600_000).toISOString();
+      const stopped = (await t.call('POST', '/v1/sms/send', token, { to: '+14155550600', message: 'reminder', scheduled_at: later })).json()
+        .data;
+      const kept = (await t.call('POST', '/v1/sms/send', token, { to: '+14155550601', message: 'reminder', scheduled_at: later })).json()
+        .data;
+      const email = (
+        await t.call('POST', '/v1/email/send', token, { to: 'Later@Example.com', from: 'a@acme.example', subject: 's', text: 't' })
+      ).json().data;
+      expect((await balance(token)).reserved).toBeGreaterThan(0);
+
+      await suppress(token, { channel: 'sms', recipient: '+14155550600', reason: 'opt_out' });
+      await suppress(token, { channel: 'email', recipient: 'later@example.com' });
+      let reader = token;
+      const status = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, reader)).json().data;
+      expect(await status(stopped.message_id)).toMatchObject({
+        status: 'failed',
+        credits_used: 0,
+        error: { code: 'RECIPIENT_SUPPRESSED' },
+      });
+      expect(await status(email.message_id)).toMatchObject({ status: 'failed', error: { code: 'RECIPIENT_SUPPRESSED' } });
+      expect((await status(kept.message_id)).status).toBe('queued');
+      t.clock.advance(3600_000);
+      await t.drain();
+      reader = await t.tokenFor(account); // the first token has expired meanwhile
+      expect((await status(kept.message_id)).status).toBe('delivered');
+      expect((await status(stopped.message_id)).status).toBe('failed');
+    });
+
+    it('an email to anyone suppressed among its cc is refused; an email with cc carries no unsubscribe link (it names one address)', async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      await suppress(token, { channel: 'email', recipient: 'gone@example.com' });
+      const body = { to: 'ok@example.com', cc: ['Gone@example.com'], from: 'a@acme.example', subject: 's', text: 't' };
+      expect((await t.call('POST', '/v1/email/send', token, body)).json().error.code).toBe('RECIPIENT_SUPPRESSED');
+      const sent = await t.call('POST', '/v1/email/send', token, { ...body, cc: ['other@example.com'] });
+      expect(sent.statusCode).toBe(200);
+      expect(JSON.parse((await t.store.messages.payload(sent.json().data.message_id)) ?? '{}').list_unsubscribe).toBeUndefined();
+    });
+
+    it('refuses an entry that is not a recipient of its channel, as sends would never name it', async () => {
+      const account = await t.createAccount();
+      const token = await t.tokenFor(account);
+      const refusals: Array<[string, string, string]> = [
+        ['sms', '14155552671', 'must be an E.164 number such as +14155552671'],
+        ['whatsapp', '+1 415 555 2671', 'must be an E.164 number such as +14155552671'],
+        ['email', 'not-an-address', 'must be an email address'],
+        ['telegram', 'someone', 'must be a chat id (123456789, -1001234567890) or a @username'],
+      ];
+      for (const [channel, recipient, message] of refusals) {
+        const response = await suppress(token, { channel, recipient });
+        expect(response.statusCode, recipient).toBe(422);
+        expect(response.json().error.details, recipient).toEqual([{ field: 'recipient', message }]);
+      }
+      // A Telegram username is kept lower-cased: its case tells no users apart.
+      expect((await suppress(token, { channel: 'telegram', recipient: '@Herald_News' })).json().data.recipient).toBe('@herald_news');
+      expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '@HERALD_news', message: 'x' })).json().error.code).toBe(
+        'RECIPIENT_SUPPRESSED',
+      );
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(1);
     });
   });
 });

@@ -36,9 +36,10 @@ export async function recordEmailEvent(
 
 /**
  * Failures that say the address cannot receive mail, for good (a hard bounce): the provider's
- * bounce, the recipient refused at RCPT, and the SMTP replies for a mailbox that does not exist or
- * is not accepted (550, 551, 553; RFC 5321 §4.2.2). Others (a full mailbox 552, a policy 554, any 4xx)
- * are not the address's fault.
+ * bounce, the recipient refused, and the replies to RCPT TO for a mailbox that does not exist or is
+ * not accepted (550, 551, 553; RFC 5321 §4.2.2). The SMTP provider gives these plain codes only for
+ * the recipient's own refusal (smtp.provider.ts, permanentCode): a refused sender or content, a
+ * policy (5.7.x) refusal, a full mailbox (552) or any 4xx is not the address's fault.
  */
 const HARD_BOUNCES = new Set(['BOUNCED', 'SMTP_REJECTED', 'SMTP_550', 'SMTP_551', 'SMTP_553']);
 

@@ -1,6 +1,7 @@
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { DEFAULT_EMAIL_MAX_BYTES, emailChannelRoutes } from './email.routes.js';
+import { isEmailAddress } from './email-address.js';
 import { emailStatusHooks } from './email-events.js';
 import { emailTestMessage } from './email-test-message.js';
 import { EMAIL_PRICE } from './send-email.js';
@@ -49,6 +50,7 @@ export function emailSettings(env: SettingsReader): EmailSettings {
 /** Email: text and HTML with attachments through SMTP, with its own event timeline (opens, clicks, bounces). */
 export const emailModule: ChannelModule<EmailSettings> = {
   name: 'email',
+  recipients: { description: 'an email address', valid: isEmailAddress, caseless: true },
   title: 'Email',
   hooks: emailStatusHooks,
   description: 'Email with attachments, open and click tracking, and its event timeline',

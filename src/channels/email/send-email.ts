@@ -109,7 +109,9 @@ async function emailPayload(input: SendEmailBody, messageId: string, tracking: E
     })),
     track_opens: trackOpens,
     track_clicks: trackClicks,
-    list_unsubscribe: await tracking.unsubscribeUrl(messageId),
+    // Every copy carries the header, and a link names one address: with cc, a cc reader's Unsubscribe
+    // would opt out the addressee, so an email with cc carries none.
+    ...(input.cc?.length ? {} : { list_unsubscribe: await tracking.unsubscribeUrl(messageId) }),
   };
 }
 
@@ -149,6 +151,7 @@ export async function sendEmail(
       id,
       channel: 'email',
       to: input.to,
+      alsoTo: input.cc,
       sender: payload.from,
       body: input.subject,
       payload: { ...payload },

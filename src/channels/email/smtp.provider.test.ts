@@ -6,7 +6,7 @@ import { describeEachDialect } from '../../../test/databases.js';
 import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
 import { selfSignedCertificate } from '../../../test/tls.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
-import { createSmtpProvider } from './smtp.provider.js';
+import { createSmtpProvider, outcomeOfSmtpError } from './smtp.provider.js';
 
 interface Received {
   from: string;
@@ -39,8 +39,11 @@ async function startSmtpServer(): Promise<{ port: number; received: Received[]; 
       if (address.address.startsWith('perm')) return callback(Object.assign(new Error('No such user here'), { responseCode: 550 }));
       return callback();
     },
-    onMailFrom(_address, session, callback) {
+    onMailFrom(address, session, callback) {
       if (!session.secure) return callback(Object.assign(new Error('Must issue a STARTTLS command first'), { responseCode: 530 }));
+      if (address.address.startsWith('refused-sender')) {
+        return callback(Object.assign(new Error('5.7.1 Sender address rejected'), { responseCode: 553 }));
+      }
       return callback();
     },
     onData(stream, session, callback) {
@@ -87,6 +90,22 @@ const PAYLOAD = {
   track_opens: false,
   track_clicks: false,
 };
+
+describe('SMTP refusals as outcomes', () => {
+  const refusal = (command: string, responseCode: number, response: string) =>
+    outcomeOfSmtpError(Object.assign(new Error(response), { command, responseCode, response }));
+
+  it('keeps the plain code only for the recipient’s own refusal: a refused sender, content or policy names itself', () => {
+    expect(refusal('RCPT TO', 550, '550 5.1.1 No such user')).toMatchObject({ retryable: false, code: 'SMTP_550' });
+    expect(refusal('MAIL FROM', 553, '553 5.7.1 Sender address rejected')).toMatchObject({ retryable: false, code: 'SMTP_SENDER_553' });
+    expect(refusal('DATA', 550, '550 5.7.26 Unauthenticated email from acme.example is not accepted (DMARC)')).toMatchObject({
+      retryable: false,
+      code: 'SMTP_CONTENT_550',
+    });
+    expect(refusal('RCPT TO', 550, '550 5.7.1 Relaying denied')).toMatchObject({ code: 'SMTP_POLICY_550' });
+    expect(refusal('RCPT TO', 451, '451 4.3.0 Try later')).toMatchObject({ retryable: true, code: 'SMTP_451' });
+  });
+});
 
 describe('SMTP provider against a real SMTP server on loopback', () => {
   let smtp: Awaited<ReturnType<typeof startSmtpServer>>;
@@ -272,5 +291,20 @@ describeEachDialect('email through SMTP, end to end', (dialect) => {
       (await t.app.inject({ method: 'POST', url: path, headers: { 'content-type': 'multipart/form-data; boundary=x' }, payload: '--x--' }))
         .statusCode,
     ).toBe(200);
+  });
+
+  it('a refused sender fails the email without suppressing its recipient: only the recipient’s own refusal is a hard bounce', async () => {
+    const account = await t.createAccount({ credits: 10 });
+    const token = await t.tokenFor(account);
+    const sent = await t.call('POST', '/v1/email/send', token, {
+      to: 'innocent@example.com',
+      from: 'refused-sender@acme.example',
+      subject: 'Hi',
+      text: 'Hello',
+    });
+    await t.drain();
+    const failed = (await t.call('GET', `/v1/messages/${sent.json().data.message_id}`, token)).json().data;
+    expect(failed).toMatchObject({ status: 'failed', error: { code: 'SMTP_SENDER_553' } });
+    expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toEqual([]);
   });
 });

@@ -22,6 +22,24 @@ interface SmtpError extends Error {
   code?: string;
   responseCode?: number;
   response?: string;
+  /** The SMTP command the server answered (nodemailer): `MAIL FROM`, `RCPT TO`, `DATA`... */
+  command?: string;
+}
+
+/**
+ * The code of a permanent (5xx) refusal, naming what was refused. Only a refusal of the recipient
+ * itself (at RCPT TO, and not a policy refusal, enhanced status 5.7.x) keeps the plain `SMTP_<code>`,
+ * the code that puts the address on the suppression list when it says the mailbox does not exist
+ * (email-events.ts). A refusal of the sender (MAIL FROM) or of the content (DATA, e.g. a DMARC or
+ * spam refusal) says nothing about the recipient: one misconfigured `from` must not suppress everyone.
+ */
+function permanentCode(error: SmtpError, code: number, reply: string): string {
+  const command = (error.command ?? '').toUpperCase();
+  const policy = /\b5\.7\.\d{1,3}\b/.test(reply);
+  if (command.startsWith('MAIL')) return `SMTP_SENDER_${code}`;
+  if (command.startsWith('DATA') || command.startsWith('BDAT')) return `SMTP_CONTENT_${code}`;
+  if (policy) return `SMTP_POLICY_${code}`;
+  return `SMTP_${code}`;
 }
 
 /** Connection-level failures that certainly happened before the server took the message. */
@@ -33,7 +51,7 @@ export function outcomeOfSmtpError(error: SmtpError): SendOutcome {
   const reply = (error.response ?? error.message).slice(0, 500);
   // Our credentials are a configuration problem an operator fixes, never the recipient's bounce.
   if (error.code === 'EAUTH') return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.' };
-  if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: `SMTP_${code}`, message: reply };
+  if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: permanentCode(error, code, reply), message: reply };
   if (code !== undefined && code >= 400) return { ok: false, retryable: true, code: `SMTP_${code}`, message: reply };
   // Anything else (a timeout mid-DATA) may or may not have left the message with the server.
   const surelyNotDelivered = error.code !== undefined && NOT_DELIVERED.has(error.code);

@@ -54,9 +54,10 @@ export async function previewSms(
     rejected = sorted.rejected;
   }
   // The suppression list, as the send checks it: a suppressed `to` makes the preview of 0 recipients.
+  // Without `to` or `recipients` the text alone is priced, for one recipient.
   const { sendable, rejected: suppressed } = await setAsideSuppressed(deps.store, accountId, valid);
   rejected = [...rejected, ...suppressed];
-  const recipients = sendable.length;
+  const recipients = input.to === undefined && input.recipients === undefined ? 1 : sendable.length;
   const account = await deps.store.accounts.findAccount(accountId);
   if (!account) throw notFound('Account');
   const quote = quoteSms(deps.prices, input.message);

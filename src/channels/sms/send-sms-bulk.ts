@@ -118,6 +118,7 @@ export async function sendSmsBulk(
     })),
     {
       batchId,
+      suppressionsSetAside: true,
       answer: keptFor(request.answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })),
       origin: request.origin,
     },

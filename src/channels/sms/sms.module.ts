@@ -1,3 +1,4 @@
+import { PHONE_RECIPIENTS } from '../../core/phone.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { SMS_SEGMENT_PRICE, sendSms } from './send-sms.js';
@@ -63,6 +64,7 @@ export function smsSettings(env: SettingsReader): SmsSettings {
 /** SMS: one segment priced at a time, sent through an SMSC (SMPP) or the sandbox. */
 export const smsModule: ChannelModule<SmsSettings> = {
   name: 'sms',
+  recipients: PHONE_RECIPIENTS,
   title: 'SMS',
   description: 'Text messages through an SMSC (SMPP 3.4) or the sandbox, one at a time or to up to 1,000 recipients',
   scopes: { send: 'Send SMS', read: 'Read SMS status' },

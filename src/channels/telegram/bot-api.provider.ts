@@ -109,6 +109,8 @@ export function createTelegramBotProvider(settings: TelegramBotSettings, fetchIm
       if (!answer.ok && newChat !== undefined && /^-?\d{1,20}$/.test(String(newChat))) {
         // The group became a supergroup: the same message to its new id, now; later ones go there directly.
         migrated.set(message.to, String(newChat));
+        // Bounded as the pacing slots are: a forgotten migration costs one more 400 and its retry.
+        if (migrated.size > 10_000) migrated.delete(migrated.keys().next().value as string);
         nextSlot.set(String(newChat), Math.max(nextSlot.get(String(newChat)) ?? 0, nextSlot.get(chatId) ?? 0));
         ({ answer, response } = await call(message, String(newChat), signal));
       }

@@ -3,7 +3,7 @@ import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createTelegramBotProvider, type TelegramBotSettings } from './bot-api.provider.js';
-import { sendTelegramMessage, TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
+import { sendTelegramMessage, TELEGRAM_CHAT_ID, TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
 import { telegramChannelRoutes } from './telegram.routes.js';
 import { SendTelegramBody } from './telegram.schema.js';
 
@@ -44,6 +44,12 @@ const telegramStatusHooks: StatusHooks = {
 /** Telegram: text messages and photos through a bot. */
 export const telegramModule: ChannelModule<TelegramSettings> = {
   name: 'telegram',
+  // Usernames ignore case; chat ids are digits.
+  recipients: {
+    description: 'a chat id (123456789, -1001234567890) or a @username',
+    valid: (text) => TELEGRAM_CHAT_ID.test(text),
+    caseless: true,
+  },
   title: 'Telegram',
   description: 'Messages and photos through a bot',
   scopes: { send: 'Send Telegram messages', read: 'Read Telegram status' },

@@ -22,7 +22,6 @@ export const WHATSAPP_SESSION_PRICE: PriceSetting = {
   defaultMicros: 0.3 * MICROS_PER_CREDIT,
 };
 
-/** One value for a `{{n}}` of a template; only text parameters are supported. */
 /**
  * One parameter of a component (Cloud API shape): a text filling a `{{n}}`, or, for a quick-reply
  * button, the payload WhatsApp returns when the button is tapped.

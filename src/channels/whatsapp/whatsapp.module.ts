@@ -1,3 +1,4 @@
+import { PHONE_RECIPIENTS } from '../../core/phone.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
@@ -35,6 +36,7 @@ export function whatsappSettings(env: SettingsReader): WhatsappSettings {
 /** WhatsApp: approved templates any time, free text inside the 24-hour session window. */
 export const whatsappModule: ChannelModule<WhatsappSettings> = {
   name: 'whatsapp',
+  recipients: PHONE_RECIPIENTS,
   title: 'WhatsApp',
   description: 'Template messages, session messages inside the 24 h window, templates',
   scopes: { send: 'Send WhatsApp messages', read: 'Read WhatsApp status and templates' },

@@ -1,15 +1,9 @@
 import Type from 'typebox';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../../core/ports.js';
-import { Nullable, Timestamp } from '../../http/envelope.js';
+import { literals, Nullable, Timestamp } from '../../http/envelope.js';
 import { ProgressProperties } from '../../http/message-view.js';
 import { FORMATS } from '../../http/validation.js';
 import { TEMPLATE_LANGUAGE, TEMPLATE_NAME } from './templates.js';
-
-const literals = <T extends string>(values: readonly T[], description?: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    description ? { description } : {},
-  );
 
 const Recipient = Type.String({
   format: FORMATS.phone,

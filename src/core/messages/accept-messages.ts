@@ -41,6 +41,8 @@ export interface MessageDraft {
   id?: string;
   channel: Channel;
   to: string;
+  /** Other recipients the message also goes to (an email's cc): checked against the suppression list too. */
+  alsoTo?: readonly string[] | undefined;
   sender?: string | null;
   body?: string | null;
   /** Channel-specific fields, stored as JSON and handed to the provider. */
@@ -95,7 +97,13 @@ export async function acceptMessages(
   deps: SendDeps,
   accountId: string,
   drafts: readonly MessageDraft[],
-  options: { batchId?: string | null; answer?: KeptAnswer<readonly Message[]> | undefined; origin?: Origin | undefined } = {},
+  options: {
+    batchId?: string | null;
+    answer?: KeptAnswer<readonly Message[]> | undefined;
+    origin?: Origin | undefined;
+    /** The caller already set suppressed recipients aside (a bulk send lists them in `rejected`): not looked up again. */
+    suppressionsSetAside?: boolean;
+  } = {},
 ): Promise<Message[]> {
   // A suspended account sends nothing, whichever way it asks (the API refuses it earlier; this holds
   // for the dashboard's test messages too). Read with the account's access: kept in memory where the
@@ -103,7 +111,7 @@ export async function acceptMessages(
   if ((await deps.store.accounts.access(accountId)).suspended) throw accountSuspended();
   // A suppressed recipient is refused before anything is written or charged (a bulk send has
   // already set them aside, in `rejected`).
-  await refuseSuppressed(deps.store, accountId, drafts);
+  if (!options.suppressionsSetAside) await refuseSuppressed(deps.store, accountId, drafts);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;

@@ -237,13 +237,18 @@ export async function recordFailed(tx: Store, message: Message, reason: FailureR
   return afterAcceptance !== undefined;
 }
 
-/** Fails a message still queued (no provider took it) and releases its credits; false when it is no longer queued. */
-export async function failQueued(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
+/**
+ * Fails a message still queued (no provider took it) and releases its credits; false when it is no
+ * longer queued. The worker that holds it fails it so (its hand-over mark is cleared); anyone else
+ * (`byWorker: false`) only while no worker holds it, as a cancel does.
+ */
+export async function failQueued(tx: Store, message: Message, reason: FailureReason, at: number, byWorker = true): Promise<boolean> {
   const error = { error: { code: reason.code, message: reason.message } };
+  const change = { from: ['queued'], to: 'failed', at, detail: reason.code, chargeState: 'released', error: reason } as const;
   const failed = await move(
     tx,
     message,
-    { from: ['queued'], to: 'failed', at, detail: reason.code, chargeState: 'released', error: reason, clearInFlight: true },
+    byWorker ? Object.assign({ clearInFlight: true }, change) : Object.assign({ requireNotInFlight: true }, change),
     error,
   );
   if (!failed) return false;

@@ -1,7 +1,8 @@
 import { ApiError, validationError } from '../errors.js';
 import type { Channel } from '../ids.js';
+import { failQueued } from '../messages/lifecycle.js';
 import type { Store } from '../ports.js';
-import { type Suppression, type SuppressionReason, type SuppressionSource, suppressionKey } from './suppression.js';
+import type { Suppression, SuppressionReason, SuppressionSource } from './suppression.js';
 
 /** The refusal of a send to a suppressed recipient: nothing is charged. */
 export const recipientSuppressed = (channel: Channel, recipient: string, reason: SuppressionReason): ApiError =>
@@ -11,24 +12,7 @@ export const recipientSuppressed = (channel: Channel, recipient: string, reason:
       'Remove the entry (DELETE /v1/suppressions/{channel}/{recipient}) only if they asked to hear from you again.',
   );
 
-/**
- * Refuses the send when any of its recipients is suppressed on its channel (one indexed look-up for
- * them all), before anything is written or charged.
- */
-export async function refuseSuppressed(
-  store: Store,
-  accountId: string,
-  recipients: ReadonlyArray<{ channel: Channel; to: string }>,
-): Promise<void> {
-  const byChannel = new Map<Channel, string[]>();
-  for (const { channel, to } of recipients) byChannel.set(channel, [...(byChannel.get(channel) ?? []), suppressionKey(channel, to)]);
-  for (const [channel, keys] of byChannel) {
-    const [found] = await store.suppressions.findAmong(accountId, channel, keys);
-    if (found) throw recipientSuppressed(channel, found.recipient, found.reason);
-  }
-}
-
-/** The suppressed ones among `recipients` of one channel, by their key (a bulk send lists them in `rejected`). */
+/** The suppressed ones among `recipients` of one channel, by their key (a bulk send lists them in `rejected`): one indexed look-up. */
 export async function suppressedAmong(
   store: Store,
   accountId: string,
@@ -36,14 +20,41 @@ export async function suppressedAmong(
   recipients: readonly string[],
 ): Promise<Map<string, Suppression>> {
   if (recipients.length === 0) return new Map();
-  const found = await store.suppressions.findAmong(accountId, channel, [...new Set(recipients.map((r) => suppressionKey(channel, r)))]);
+  const keys = new Set(recipients.map((r) => store.channels.recipientKey(channel, r)));
+  const found = await store.suppressions.findAmong(accountId, channel, [...keys]);
   return new Map(found.map((entry) => [entry.recipient, entry]));
 }
 
 /**
+ * Refuses the send when any of its recipients is suppressed on its channel (an email's cc too), one
+ * look-up a channel, before anything is written or charged.
+ */
+export async function refuseSuppressed(
+  store: Store,
+  accountId: string,
+  recipients: ReadonlyArray<{ channel: Channel; to: string; alsoTo?: readonly string[] | undefined }>,
+): Promise<void> {
+  const byChannel = new Map<Channel, string[]>();
+  for (const { channel, to, alsoTo } of recipients) {
+    const list = byChannel.get(channel) ?? [];
+    list.push(to, ...(alsoTo ?? []));
+    byChannel.set(channel, list);
+  }
+  for (const [channel, list] of byChannel) {
+    const [found] = (await suppressedAmong(store, accountId, channel, list)).values();
+    if (found) throw recipientSuppressed(channel, found.recipient, found.reason);
+  }
+}
+
+/** Queued messages a new entry stops at once, at most this many (more wait for their worker's own check). */
+const STOPPED_AT_ONCE = 1_000;
+
+/**
  * Puts a recipient on the account's list at `at` (in the caller's transaction when there is one: a
- * bounce's entry is written with its event). Adding one already there keeps the first entry (its
- * reason and time) and answers it: whether it was new.
+ * bounce's entry is written with its event), written as the channel keys recipients and refused
+ * (422) when it is not one. Messages to them still queued and held by no worker fail at once with
+ * RECIPIENT_SUPPRESSED, their credits released: an opt-out stops what was scheduled too. Adding one
+ * already there keeps the first entry (its reason and time) and answers it: whether it was new.
  */
 export async function addSuppression(
   store: Store,
@@ -57,8 +68,12 @@ export async function addSuppression(
     at: number;
   },
 ): Promise<{ suppression: Suppression; created: boolean }> {
-  const recipient = suppressionKey(input.channel, input.recipient);
-  if (recipient === '') throw validationError([{ field: 'recipient', message: 'must not be empty' }]);
+  const { channels } = store;
+  const rules = channels.recipientsOf(input.channel);
+  const recipient = channels.recipientKey(input.channel, input.recipient);
+  if (recipient === '' || (rules && !rules.valid(input.recipient.trim()))) {
+    throw validationError([{ field: 'recipient', message: `must be ${rules?.description ?? 'a recipient'}` }]);
+  }
   const entry: Suppression = {
     accountId: input.accountId,
     channel: input.channel,
@@ -68,14 +83,21 @@ export async function addSuppression(
     note: input.note ?? null,
     createdAt: input.at,
   };
-  if (await store.suppressions.insert(entry)) return { suppression: entry, created: true };
-  const [kept] = await store.suppressions.findAmong(input.accountId, input.channel, [recipient]);
-  return { suppression: kept ?? entry, created: false };
+  return store.transaction(async (tx) => {
+    if (!(await tx.suppressions.insert(entry))) {
+      const [kept] = await tx.suppressions.findAmong(input.accountId, input.channel, [recipient]);
+      return { suppression: kept ?? entry, created: false };
+    }
+    const queued = await tx.messages.queuedTo(input.accountId, input.channel, recipient, rules?.caseless ?? false, STOPPED_AT_ONCE);
+    const reason = { code: 'RECIPIENT_SUPPRESSED', message: recipientSuppressed(input.channel, recipient, input.reason).message };
+    for (const message of queued) await failQueued(tx, message, reason, input.at, false);
+    return { suppression: entry, created: true };
+  });
 }
 
 /** Takes a recipient off the list (they may be sent to again); NOT_FOUND when they were not on it. */
 export async function removeSuppression(store: Store, accountId: string, channel: Channel, recipient: string): Promise<void> {
-  if (!(await store.suppressions.remove(accountId, channel, suppressionKey(channel, recipient)))) {
+  if (!(await store.suppressions.remove(accountId, channel, store.channels.recipientKey(channel, recipient)))) {
     throw new ApiError('NOT_FOUND', `${recipient} is not on this account's ${channel} suppression list.`);
   }
 }

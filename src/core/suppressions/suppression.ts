@@ -36,11 +36,3 @@ export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];
 
 export const isSuppressionReason = (value: string): value is SuppressionReason =>
   (SUPPRESSION_REASONS as readonly string[]).includes(value);
-
-/**
- * A recipient in the form the list keys it by. Email addresses are compared without case (mailbox
- * providers treat them so, and an opt-out must not be missed over a capital letter); the other
- * channels' recipients are already canonical when a send has checked them.
- */
-export const suppressionKey = (channel: Channel, recipient: string): string =>
-  channel === 'email' ? recipient.trim().toLowerCase() : recipient.trim();

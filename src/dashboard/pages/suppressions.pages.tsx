@@ -26,7 +26,7 @@ const REASON_WORDS: Record<Suppression['reason'], string> = {
 /** A page's cursor in the URL: the last entry of the previous page. */
 const cursorOf = (entry: Suppression) => `${entry.createdAt}.${entry.channel}.${encodeURIComponent(entry.recipient)}`;
 function parseCursor(text: string | undefined): { createdAt: number; channel: Channel; recipient: string } | undefined {
-  const match = /^(\d{1,15})\.([a-z]{1,20})\.(.{1,1000})$/.exec(text ?? '');
+  const match = /^(\d{1,15})\.([a-z][a-z0-9]{1,15})\.(.{1,1000})$/.exec(text ?? '');
   if (!match?.[1] || !match[2] || !match[3]) return undefined;
   try {
     return { createdAt: Number(match[1]), channel: match[2], recipient: decodeURIComponent(match[3]) };
@@ -172,7 +172,8 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
   const change = (
     path: string,
     action: string,
-    run: (tx: Store, accountId: string, channel: Channel, recipient: string, note: string | null) => Promise<void>,
+    /** Makes the change; false when it changed nothing (the entry was already there): no audit row then. */
+    run: (tx: Store, accountId: string, channel: Channel, recipient: string, note: string | null) => Promise<boolean>,
   ) =>
     app.post<{ Querystring: Record<string, string>; Body: Record<string, unknown> }>(path, async (request, reply) => {
       const { account, user } = viewerOf(request);
@@ -187,7 +188,7 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
       try {
         // The change and its audit row commit together.
         await deps.store.transaction(async (tx) => {
-          await run(tx, account.id, channel, recipient, note);
+          if (!(await run(tx, account.id, channel, recipient, note))) return;
           const target = `${channel} ${recipient}`;
           await audit(tx, { accountId: account.id, actor: user.id, action, target, ip: request.ip, at: deps.clock.now() });
         });
@@ -198,9 +199,19 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
     });
 
   change('/suppressions', 'suppression.added', async (tx, accountId, channel, recipient, note) => {
-    await addSuppression(tx, { accountId, channel, recipient, reason: 'manual', source: 'dashboard', note, at: deps.clock.now() });
+    const added = await addSuppression(tx, {
+      accountId,
+      channel,
+      recipient,
+      reason: 'manual',
+      source: 'dashboard',
+      note,
+      at: deps.clock.now(),
+    });
+    return added.created;
   });
-  change('/suppressions/remove', 'suppression.removed', (tx, accountId, channel, recipient) =>
-    removeSuppression(tx, accountId, channel, recipient),
-  );
+  change('/suppressions/remove', 'suppression.removed', async (tx, accountId, channel, recipient) => {
+    await removeSuppression(tx, accountId, channel, recipient);
+    return true;
+  });
 }

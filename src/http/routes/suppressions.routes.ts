@@ -7,18 +7,12 @@ import type { Store } from '../../core/ports.js';
 import { addSuppression, removeSuppression } from '../../core/suppressions/manage-suppressions.js';
 import { SUPPRESSION_REASONS, SUPPRESSION_SOURCES, type Suppression, type SuppressionReason } from '../../core/suppressions/suppression.js';
 import { requirePrincipal } from '../auth.js';
-import { commonErrors, Envelope, ErrorEnvelope, Nullable, Timestamp } from '../envelope.js';
+import { commonErrors, Envelope, ErrorEnvelope, literals, Nullable, Timestamp } from '../envelope.js';
 import { channelSchema } from '../message-view.js';
 
 const SCOPE = { scope: 'suppressions:manage' } as const;
 const SECURITY = [{ oauth2: ['suppressions:manage'] }];
 const TAGS = ['Suppressions'];
-
-const literals = <T extends string>(values: readonly T[], description: string) =>
-  Type.Union(
-    values.map((v) => Type.Literal(v)),
-    { description },
-  );
 
 const suppressionSchema = (channels: readonly Channel[]) =>
   Type.Object(

@@ -289,6 +289,21 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return activityOf(starts, rows, topReasons);
     },
 
+    async queuedTo(accountId, channel, recipient, caseless, limit) {
+      // The account's queued messages come from its (account, status, created_at) index; few are queued at once.
+      const rows = await db
+        .selectFrom('messages')
+        .select(MESSAGE_COLUMNS)
+        .where('account_id', '=', accountId)
+        .where('status', '=', 'queued')
+        .where('channel', '=', channel)
+        .where((eb) => (caseless ? eb(eb.fn('lower', ['recipient']), '=', recipient) : eb('recipient', '=', recipient)))
+        .orderBy('created_at')
+        .limit(limit)
+        .execute();
+      return rows.map(toMessage);
+    },
+
     async findForAccount(messageId, accountId) {
       const row = await db
         .selectFrom('messages')
