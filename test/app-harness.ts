@@ -166,7 +166,13 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   await app.ready();
   const providers = Object.assign(
     {},
-    buildProviders(config.channels, { store, clock, sandboxReceiptDelayMs: 0, logger: logger.child({ component: 'providers' }) }).registry,
+    buildProviders(config.channels, {
+      store,
+      clock,
+      prices: config.prices,
+      sandboxReceiptDelayMs: 0,
+      logger: logger.child({ component: 'providers' }),
+    }).registry,
   ) as ShippedProviders;
   const dispatch: DispatchContext = {
     store,

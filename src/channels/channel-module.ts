@@ -2,6 +2,8 @@ import type { ChannelDefinition } from '../core/channels.js';
 import type { Clock } from '../core/clock.js';
 import type { Provider, ProviderReceipt } from '../core/delivery/provider.js';
 import type { HealthLogger } from '../core/delivery/provider-health.js';
+import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
+import type { Reception } from '../core/inbound/receive-messages.js';
 import type { TestMessageForm } from '../core/messages/test-message.js';
 import type { Store } from '../core/ports.js';
 import type { PriceSetting } from '../core/pricing.js';
@@ -36,6 +38,12 @@ export interface ProviderDeps {
   sandbox: SandboxOptions;
   /** Where a provider that hears receipts on its own link (an SMSC's deliver_sm) hands them. */
   onReceipt: (receipt: ProviderReceipt) => Promise<void>;
+  /**
+   * Where a provider that hears recipients' messages on its own link (an SMSC's deliver_sm, Bot API
+   * long polling, an SMTP listener) hands them; resolves once the message is stored (or found to
+   * belong to no account), so the link can acknowledge it.
+   */
+  onInbound: (received: ReceivedMessage) => Promise<Reception>;
 }
 
 /**

@@ -3,9 +3,13 @@ import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
 import type { Channel } from '../core/ids.js';
+import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
+import { type Reception, receiveMessage } from '../core/inbound/receive-messages.js';
+import type { SendDeps } from '../core/messages/accept-messages.js';
 import { applyReceipts, countReceipts } from '../core/messages/lifecycle.js';
 import { batchPerTurn } from '../core/per-turn.js';
 import type { NewJob, Store } from '../core/ports.js';
+import type { PriceList } from '../core/pricing.js';
 import type { ConfiguredChannel, ProviderDeps } from './channel-module.js';
 
 export interface Providers {
@@ -53,10 +57,43 @@ export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger):
   });
 }
 
+/**
+ * Takes the messages recipients send, as a provider hears them on its link, and says in the log
+ * what became of those that found no account or whose keyword confirmation could not be sent
+ * (never their text: it is the recipients' to read, not the operator's).
+ */
+export function takeInbound(deps: SendDeps, logger: HealthLogger): (received: ReceivedMessage) => Promise<Reception> {
+  return async (received) => {
+    const reception = await receiveMessage(deps, received);
+    logReception(logger, received, reception);
+    return reception;
+  };
+}
+
+/** One line for a received message that went nowhere, or whose confirmation failed. */
+export function logReception(logger: HealthLogger, received: ReceivedMessage, reception: Reception): void {
+  if (reception.outcome === 'unrouted') {
+    logger.warn(
+      { channel: received.channel, to: received.to },
+      'inbound message to an address no account has; dropped (give it to an account: herald addresses add)',
+    );
+  } else if (reception.outcome === 'stored' && reception.confirmation && 'failed' in reception.confirmation) {
+    logger.warn(
+      {
+        channel: received.channel,
+        account_id: reception.message.accountId,
+        keyword: reception.keyword,
+        error: reception.confirmation.failed,
+      },
+      'keyword confirmation not sent',
+    );
+  }
+}
+
 /** The provider of each channel, as its module builds it: the embedded sandbox until a real provider is configured. */
 export function buildProviders(
   channels: readonly ConfiguredChannel[],
-  deps: { store: Store; clock: Clock; sandboxReceiptDelayMs: number; logger?: HealthLogger | undefined },
+  deps: { store: Store; clock: Clock; prices: PriceList; sandboxReceiptDelayMs: number; logger?: HealthLogger | undefined },
 ): Providers {
   const silent: HealthLogger = { info() {}, warn() {} };
   const logger = deps.logger ?? silent;
@@ -66,6 +103,7 @@ export function buildProviders(
     logger,
     sandbox: { store: deps.store, clock: deps.clock, receiptDelayMs: deps.sandboxReceiptDelayMs },
     onReceipt: takeReceipts(deps.store, deps.clock, logger),
+    onInbound: takeInbound({ store: deps.store, clock: deps.clock, prices: deps.prices }, logger),
   };
   const tracked: Record<Channel, TrackedProvider> = {};
   for (const { module, settings } of channels) {

@@ -1,6 +1,9 @@
 import type { Channel } from './ids.js';
+import type { InboundMessage } from './inbound/inbound-message.js';
+import type { MessageDraft } from './messages/accept-messages.js';
 import type { MessageStatus } from './messages/message.js';
 import type { Store } from './ports.js';
+import type { PriceList } from './pricing.js';
 import { ACCOUNT_SCOPES, readScopeOf, type Scope, sendScopeOf } from './scopes.js';
 
 /** The fields of a message a channel's hooks are given. */
@@ -36,6 +39,18 @@ export interface ChannelDefinition {
   readonly recipients?: RecipientRules | undefined;
   /** An account is being created (in its transaction): what the channel gives it (WhatsApp: the sandbox templates). */
   accountCreated?(tx: Store, accountId: string, at: number): Promise<void>;
+  /** What the channel does with messages recipients send (core/inbound/); none where it has no inbound messages. */
+  readonly inbound?: InboundRules | undefined;
+}
+
+/** A channel's part in receiving messages (docs/inbound.md). */
+export interface InboundRules {
+  /** Whether a message that is only STOP, START (and their kin, core/inbound/keywords.ts) changes the suppression list. */
+  readonly keywords?: boolean;
+  /** The keyword's confirmation as a message to send: to the recipient who wrote, from the account's address they wrote to. */
+  reply?(input: { to: string; from: string; text: string }, prices: PriceList): MessageDraft;
+  /** Runs in the transaction that stores a received message (WhatsApp opens its 24 h session window). */
+  received?(tx: Store, message: InboundMessage): Promise<void>;
 }
 
 /** How a channel names a recipient. */
@@ -109,5 +124,9 @@ export class ChannelCatalogue {
   recipientKey(channel: Channel, recipient: string): string {
     const trimmed = recipient.trim();
     return this.recipientsOf(channel)?.caseless ? trimmed.toLowerCase() : trimmed;
+  }
+
+  inboundOf(channel: Channel): InboundRules | undefined {
+    return this.#byName.get(channel)?.inbound;
   }
 }

@@ -3,6 +3,7 @@ import type { LedgerEntry } from './accounts/ledger.js';
 import type { ChannelCatalogue } from './channels.js';
 import type { NewJob } from './delivery/job-kinds.js';
 import type { Channel } from './ids.js';
+import type { ChannelAddress, InboundMessage, KeywordReplies } from './inbound/inbound-message.js';
 import type { MessageTrail } from './message-trail.js';
 import type { ChargeState, Message, MessageStatus, Origin, StatusChange } from './messages/message.js';
 import type { Meter } from './meter.js';
@@ -506,10 +507,51 @@ export interface TemplatesPort {
   remove(accountId: string, name: string, language: string): Promise<boolean>;
 }
 
-/** When a recipient last wrote to an account on WhatsApp: the 24 h session window runs from there. */
+/** Messages recipients send to accounts (core/inbound/), and what leads them to their account. */
 export interface InboundPort {
+  /** WhatsApp: when a recipient last wrote to an account; the 24 h session window runs from here. */
   recordInbound(accountId: string, phone: string, at: number): Promise<void>;
   lastInboundAt(accountId: string, phone: string): Promise<number | undefined>;
+  /** Stores a received message; false (nothing written) when the account already has one with its provider id. */
+  insertMessage(message: InboundMessage): Promise<boolean>;
+  findForAccount(id: string, accountId: string): Promise<InboundMessage | undefined>;
+  /** The account's received messages of these channels, newest first, with how many match. */
+  list(query: {
+    accountId: string;
+    channels: readonly Channel[];
+    from?: number | undefined;
+    to?: number | undefined;
+    limit: number;
+    offset: number;
+  }): Promise<{ messages: InboundMessage[]; total: number }>;
+  /** The account an address of the channel belongs to, trying each of `forms` (as written) in turn. */
+  accountOfAddress(channel: Channel, forms: readonly string[]): Promise<string | undefined>;
+  /** Gives an address to an account; false when it already belongs to one (that one or another). */
+  insertAddress(address: ChannelAddress): Promise<boolean>;
+  removeAddress(channel: Channel, address: string): Promise<boolean>;
+  /** Every address, or one account's, by channel then address. */
+  listAddresses(accountId?: string): Promise<ChannelAddress[]>;
+  /**
+   * Keeps one part of a long message and answers the texts of all its parts, in order, once every
+   * part has come (then they are removed); undefined while some are missing. A part sent twice is kept once.
+   */
+  addPart(part: InboundPart): Promise<string[] | undefined>;
+  keywordReplies(accountId: string): Promise<KeywordReplies[]>;
+  setKeywordReplies(accountId: string, replies: KeywordReplies, at: number): Promise<void>;
+}
+
+/** One part of a long inbound message (an SMS in several segments). */
+export interface InboundPart {
+  channel: Channel;
+  from: string;
+  to: string;
+  /** The sender's reference shared by the parts (8 or 16 bits). */
+  reference: number;
+  total: number;
+  /** 1-based. */
+  part: number;
+  text: string;
+  receivedAt: number;
 }
 
 export const EMAIL_EVENT_TYPES = ['queued', 'sent', 'delivered', 'opened', 'clicked', 'bounced', 'complained', 'failed'] as const;
@@ -685,8 +727,8 @@ export interface WebhooksPort {
 export interface SuppressionsPort {
   /** Adds an entry; false (nothing changed) when the recipient is already on the account's list for the channel. */
   insert(entry: Suppression): Promise<boolean>;
-  /** Removes an entry; whether there was one. */
-  remove(accountId: string, channel: Channel, recipient: string): Promise<boolean>;
+  /** Removes an entry; the one removed, if there was one. */
+  remove(accountId: string, channel: Channel, recipient: string): Promise<Suppression | undefined>;
   /** The entries of the account and channel among these recipients (as keyed: ChannelCatalogue.recipientKey). */
   findAmong(accountId: string, channel: Channel, recipients: readonly string[]): Promise<Suppression[]>;
   /** The account's list, newest first, optionally one channel's, after a cursor (the last entry of the previous page). */

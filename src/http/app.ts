@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import { receiveMessage } from '../core/inbound/receive-messages.js';
 import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
@@ -11,7 +12,7 @@ import { NO_TRACING, type Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import { type AcceptBacklog, type AdmissionSettings, createAdmission, type ShedKind } from './admission.js';
 import { accountAccessHook, bearerAuthHook } from './auth.js';
-import type { ChannelRoutes, RouteContext } from './channel-routes.js';
+import { type ChannelRoutes, type RouteContext, sendDepsOf } from './channel-routes.js';
 import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } from './connection-limits.js';
 import { deferSchemas } from './deferred-schemas.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
@@ -207,6 +208,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimitBytes: deps.http.bodyLimitBytes,
     checkCallbackUrl: receiverUrlCheck(deps.webhooks),
     tracing: deps.tracing ?? NO_TRACING,
+    receive: (received) => receiveMessage(sendDepsOf(context), received),
   };
   for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {

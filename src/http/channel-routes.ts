@@ -1,5 +1,7 @@
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../core/clock.js';
+import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
+import type { Reception } from '../core/inbound/receive-messages.js';
 import type { SendDeps } from '../core/messages/accept-messages.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
@@ -18,6 +20,8 @@ export interface RouteContext {
   checkCallbackUrl: (url: string) => Promise<string | undefined>;
   /** Spans for accepts, in each request's trace (core/tracing.ts). */
   tracing: Tracing;
+  /** Takes a message a recipient sent (core/inbound/receive-messages.ts): a provider's webhook hands them here. */
+  receive(received: ReceivedMessage): Promise<Reception>;
 }
 
 /**

@@ -34,6 +34,7 @@ export const StatusChangeSchema = Type.Object(
 export const universalMessageSchema = (channels: readonly string[]) =>
   Type.Object({
     message_id: Type.String(),
+    direction: Type.Literal('outbound', { description: 'Sent by the account; received messages are `inbound` (InboundMessage).' }),
     channel: channelSchema(channels),
     to: Type.String(),
     status: MessageStatusSchema,
@@ -44,9 +45,29 @@ export const universalMessageSchema = (channels: readonly string[]) =>
     error: MessageErrorSchema,
   });
 
+/** A message a recipient sent to the account (docs/inbound.md): core/inbound/inbound-message.ts builds it. */
+export const InboundMessageSchema = Type.Object(
+  {
+    message_id: Type.String({ description: '`msg_<channel>_<id>`, like the messages the account sends.' }),
+    direction: Type.Literal('inbound'),
+    channel: Type.String({ description: 'The channel it came on: `sms`, `whatsapp`, `email`, `telegram`.' }),
+    from: Type.String({ description: 'Who wrote: E.164 for SMS and WhatsApp, the chat id for Telegram, the address for email.' }),
+    to: Type.String({ description: "The account's number, sender id, bot (`@username`) or email address it was sent to." }),
+    text: Type.String({ description: "The message's text (SMS parts joined; an email's plain-text body)." }),
+    details: Type.Record(Type.String(), Type.Unknown(), {
+      description:
+        "What the channel adds: `subject`, `message_id` (the email's Message-ID) and `in_reply_to` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS.",
+    }),
+    received_at: Timestamp,
+    created_at: Timestamp,
+  },
+  { title: 'InboundMessage' },
+);
+
 export function presentUniversal(message: Message, history: StatusChange[]) {
   return {
     message_id: message.id,
+    direction: 'outbound' as const,
     channel: message.channel,
     to: message.to,
     status: message.status,

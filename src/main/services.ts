@@ -97,6 +97,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   const built = buildProviders(config.channels, {
     store,
     clock,
+    prices: config.prices,
     sandboxReceiptDelayMs: config.sandboxDelayMs,
     logger: logger.child({ component: 'providers' }),
   });

@@ -217,6 +217,52 @@ export interface WhatsappInboundTable {
   last_inbound_at: number;
 }
 
+/** A message a recipient sent to an account (migration 0022). */
+export interface InboundMessagesTable {
+  id: string;
+  account_id: string;
+  channel: string;
+  /** Who wrote: as the channel names recipients (E.164, chat id, address). */
+  sender: string;
+  /** The account's address it was sent to: its number, bot or email address. */
+  recipient: string;
+  body: string;
+  /** JSON text: what the channel adds (an email's subject, a Telegram username, a WhatsApp message type). */
+  payload: string | null;
+  provider_message_id: string | null;
+  received_at: number;
+  created_at: number;
+}
+
+/** An address on a channel that belongs to one account: where inbound messages to it go. */
+export interface ChannelAddressesTable {
+  channel: string;
+  address: string;
+  account_id: string;
+  created_at: number;
+}
+
+/** A part of a long inbound SMS, kept until every part has come. */
+export interface InboundPartsTable {
+  channel: string;
+  sender: string;
+  recipient: string;
+  reference: number;
+  total: number;
+  part: number;
+  body: string;
+  received_at: number;
+}
+
+/** An account's confirmation texts for STOP and START in one language ('' sends none). */
+export interface KeywordRepliesTable {
+  account_id: string;
+  language: string;
+  stop_reply: string;
+  start_reply: string;
+  updated_at: number;
+}
+
 export interface EmailEventsTable {
   id: string;
   message_id: string;
@@ -346,6 +392,10 @@ export interface Database {
   sandbox_submissions: SandboxSubmissionsTable;
   whatsapp_templates: WhatsappTemplatesTable;
   whatsapp_inbound: WhatsappInboundTable;
+  inbound_messages: InboundMessagesTable;
+  channel_addresses: ChannelAddressesTable;
+  inbound_parts: InboundPartsTable;
+  keyword_replies: KeywordRepliesTable;
   email_events: EmailEventsTable;
   server_secrets: ServerSecretsTable;
   events: EventsTable;

@@ -1,7 +1,7 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
 import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, checkCallbackUrl, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
+import { acceptOne, checkCallbackUrl, type MessageDraft, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
 import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
@@ -75,20 +75,12 @@ export async function sendSms(
   if (typeof scheduledAt === 'object') throw validationError([scheduledAt]);
 
   await checkCallbackUrl(deps, input.callback_url);
-  const { segments, costMicros } = quoteSms(deps.prices, input.message);
-  return acceptOne(
-    deps,
-    accountId,
-    {
-      channel: 'sms',
-      to: input.to,
-      sender: input.sender ?? null,
-      body: input.message,
-      segments,
-      costMicros,
-      scheduledAt: scheduledAt ?? null,
-      callbackUrl: input.callback_url ?? null,
-    },
-    request,
-  );
+  const draft = Object.assign(smsDraft(deps.prices, input), { scheduledAt: scheduledAt ?? null, callbackUrl: input.callback_url ?? null });
+  return acceptOne(deps, accountId, draft, request);
+}
+
+/** An SMS of a text to one recipient, priced by its segments: a send, or a keyword's confirmation. */
+export function smsDraft(prices: PriceList, input: { to: string; message: string; sender?: string | undefined }): MessageDraft {
+  const { segments, costMicros } = quoteSms(prices, input.message);
+  return { channel: 'sms', to: input.to, sender: input.sender ?? null, body: input.message, segments, costMicros };
 }

@@ -3,6 +3,7 @@ import { BoundedMap } from '../../core/bounded-map.js';
 import { type Clock, systemClock } from '../../core/clock.js';
 import type { HandOverGate, OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
 import { RateLimiter } from '../../core/delivery/rate-limiter.js';
+import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
 import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
 import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
 import { decodeGsm7, decodeUcs2, encodeSms, sourceAddressing } from './smpp/sms-encoding.js';
@@ -32,6 +33,8 @@ export interface SmppProviderDeps {
   clock?: Clock;
   /** Stores a delivery receipt for the dispatcher to apply; the deliver_sm is answered once it resolves. */
   onReceipt(receipt: ProviderReceipt): Promise<void>;
+  /** Stores a recipient's message (mobile-originated SMS); the deliver_sm is answered once it resolves. Without it, they are acknowledged and dropped. */
+  onInbound?(received: ReceivedMessage): Promise<unknown>;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 

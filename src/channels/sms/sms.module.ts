@@ -1,7 +1,7 @@
 import { PHONE_RECIPIENTS } from '../../core/phone.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
-import { SMS_SEGMENT_PRICE, sendSms } from './send-sms.js';
+import { SMS_SEGMENT_PRICE, sendSms, smsDraft } from './send-sms.js';
 import { createSmppProvider, type SmppSettings } from './smpp.provider.js';
 import { smsChannelRoutes } from './sms.routes.js';
 import { SendSmsBody } from './sms.schema.js';
@@ -69,10 +69,12 @@ export const smsModule: ChannelModule<SmsSettings> = {
   description: 'Text messages through an SMSC (SMPP 3.4) or the sandbox, one at a time or to up to 1,000 recipients',
   scopes: { send: 'Send SMS', read: 'Read SMS status' },
   prices: [SMS_SEGMENT_PRICE],
+  // STOP and START change the suppression list, confirmed by an SMS from the number they wrote to.
+  inbound: { keywords: true, reply: ({ to, from, text }, prices) => smsDraft(prices, { to, sender: from, message: text }) },
   settings: smsSettings,
   provider: (settings, deps) =>
     settings.kind === 'smpp'
-      ? createSmppProvider(settings.smpp, { onReceipt: deps.onReceipt, clock: deps.clock, logger: deps.logger })
+      ? createSmppProvider(settings.smpp, { onReceipt: deps.onReceipt, onInbound: deps.onInbound, clock: deps.clock, logger: deps.logger })
       : createSandboxProvider('sms', deps.sandbox),
   routes: () => smsChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',

@@ -1,11 +1,11 @@
 import { toIso } from '../../core/clock.js';
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { ApiError, type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
+import { acceptOne, type MessageDraft, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
 import type { WhatsappTemplate } from '../../core/ports.js';
-import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
 import { sessionWindowOf } from './session-window.js';
 import { bodyTextOf, placeholdersOf, renderText } from './templates.js';
 
@@ -237,11 +237,14 @@ export async function sendWhatsappSession(
         : `The 24-hour session window with ${input.to} closed at ${toIso(window.closedAt)}; send a template message (POST /v1/whatsapp/send) instead.`,
     );
   }
-  const payload: WhatsappPayload = { type: 'text' };
-  return acceptOne(
-    deps,
-    accountId,
-    { channel: 'whatsapp', to: input.to, body: input.message, payload, costMicros: priceOf(deps.prices, WHATSAPP_SESSION_PRICE.key) },
-    request,
-  );
+  return acceptOne(deps, accountId, sessionDraft(deps.prices, input.to, input.message), request);
 }
+
+/** A free-text message inside the session window, at the session price: a send, or a keyword's confirmation. */
+export const sessionDraft = (prices: PriceList, to: string, text: string): MessageDraft => ({
+  channel: 'whatsapp',
+  to,
+  body: text,
+  payload: { type: 'text' } satisfies WhatsappPayload,
+  costMicros: priceOf(prices, WHATSAPP_SESSION_PRICE.key),
+});

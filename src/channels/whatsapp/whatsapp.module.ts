@@ -2,7 +2,7 @@ import { PHONE_RECIPIENTS } from '../../core/phone.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
-import { WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
+import { sessionDraft, WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
 import { seedSandboxTemplates } from './templates.js';
 import { whatsappChannelRoutes } from './whatsapp.routes.js';
 import { whatsappTestMessage } from './whatsapp-test-message.js';
@@ -43,6 +43,13 @@ export const whatsappModule: ChannelModule<WhatsappSettings> = {
   prices: [WHATSAPP_TEMPLATE_PRICE, WHATSAPP_SESSION_PRICE],
   // Every account starts with the sandbox's approved templates, to send one at once (docs/whatsapp.md).
   accountCreated: seedSandboxTemplates,
+  // A recipient's message opens the 24 h session window; STOP and START change the suppression list,
+  // confirmed by a session message (the window they just opened).
+  inbound: {
+    keywords: true,
+    reply: ({ to, text }, prices) => sessionDraft(prices, to, text),
+    received: (tx, message) => tx.inbound.recordInbound(message.accountId, message.from, message.receivedAt),
+  },
   settings: whatsappSettings,
   provider: (settings, deps) =>
     settings.kind === 'cloud-api' ? createWhatsappCloudProvider(settings.cloud) : createSandboxProvider('whatsapp', deps.sandbox),

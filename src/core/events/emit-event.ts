@@ -75,3 +75,33 @@ export async function emitEvents(tx: Store, inputs: ReadonlyArray<EventInput & {
   }
   for (const [at, group] of byTime) await queueDeliveries(tx, group, at);
 }
+
+/** An event of the account rather than of a message it sent: a message received, a suppression list change. */
+export interface AccountEventInput {
+  accountId: string;
+  type: EventType;
+  at: number;
+  /** The message it is about (a received message's id), or null. */
+  messageId: string | null;
+  data: Record<string, unknown>;
+}
+
+/**
+ * Records an account event and fans it out to the account's webhooks subscribed to it, inside the
+ * caller's transaction, like `emitEvents`; nothing is stored when none is.
+ */
+export async function emitAccountEvent(tx: Store, input: AccountEventInput): Promise<void> {
+  const webhooks = (await tx.webhooks.activeForAccounts([input.accountId])).get(input.accountId) ?? [];
+  const targets = webhooks.filter((webhook) => subscribes(webhook.events, input.type));
+  if (targets.length === 0) return;
+  const id = `evt_${monotonicTimeOrderedId(input.at)}`;
+  const body = JSON.stringify({ id, type: input.type, created_at: new Date(input.at).toISOString(), data: input.data });
+  await tx.webhooks.insertEvents([
+    { id, accountId: input.accountId, messageId: input.messageId, type: input.type, body, createdAt: input.at },
+  ]);
+  await queueDeliveries(
+    tx,
+    targets.map((webhook) => newDelivery({ accountId: input.accountId, webhookId: webhook.id, url: webhook.url }, id, input.at)),
+    input.at,
+  );
+}

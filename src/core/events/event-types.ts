@@ -11,6 +11,9 @@ export const EVENT_TYPES = [
   'email.clicked',
   'email.bounced',
   'email.complained',
+  'message.received',
+  'suppression.created',
+  'suppression.deleted',
 ] as const;
 
 export type EventType = (typeof EVENT_TYPES)[number];

@@ -1,4 +1,5 @@
 import { ApiError, validationError } from '../errors.js';
+import { emitAccountEvent } from '../events/emit-event.js';
 import type { Channel } from '../ids.js';
 import { failQueued } from '../messages/lifecycle.js';
 import type { Store } from '../ports.js';
@@ -88,6 +89,7 @@ export async function addSuppression(
       const [kept] = await tx.suppressions.findAmong(input.accountId, input.channel, [recipient]);
       return { suppression: kept ?? entry, created: false };
     }
+    await emitAccountEvent(tx, suppressionEvent('suppression.created', entry, input.at));
     const queued = await tx.messages.queuedTo(input.accountId, input.channel, recipient, rules?.caseless ?? false, STOPPED_AT_ONCE);
     const reason = { code: 'RECIPIENT_SUPPRESSED', message: recipientSuppressed(input.channel, recipient, input.reason).message };
     for (const message of queued) await failQueued(tx, message, reason, input.at, false);
@@ -95,9 +97,49 @@ export async function addSuppression(
   });
 }
 
-/** Takes a recipient off the list (they may be sent to again); NOT_FOUND when they were not on it. */
-export async function removeSuppression(store: Store, accountId: string, channel: Channel, recipient: string): Promise<void> {
-  if (!(await store.suppressions.remove(accountId, channel, store.channels.recipientKey(channel, recipient)))) {
-    throw new ApiError('NOT_FOUND', `${recipient} is not on this account's ${channel} suppression list.`);
-  }
+/**
+ * Takes a recipient off the list (they may be sent to again), firing `suppression.deleted`;
+ * NOT_FOUND when they were not on it. `onlyReasons`: only an entry of these reasons is taken off
+ * (a START lifts an opt-out, never a hard bounce); another is left and answered undefined.
+ */
+export async function removeSuppression(
+  store: Store,
+  input: {
+    accountId: string;
+    channel: Channel;
+    recipient: string;
+    source: SuppressionSource;
+    at: number;
+    onlyReasons?: readonly SuppressionReason[];
+  },
+): Promise<Suppression | undefined> {
+  const recipient = store.channels.recipientKey(input.channel, input.recipient);
+  return store.transaction(async (tx) => {
+    if (input.onlyReasons) {
+      const [entry] = await tx.suppressions.findAmong(input.accountId, input.channel, [recipient]);
+      if (!entry || !input.onlyReasons.includes(entry.reason)) return undefined;
+    }
+    const removed = await tx.suppressions.remove(input.accountId, input.channel, recipient);
+    if (!removed) {
+      if (input.onlyReasons) return undefined;
+      throw new ApiError('NOT_FOUND', `${input.recipient} is not on this account's ${input.channel} suppression list.`);
+    }
+    await emitAccountEvent(tx, suppressionEvent('suppression.deleted', Object.assign({}, removed, { source: input.source }), input.at));
+    return removed;
+  });
 }
+
+/** The event of a change to the list: the entry, with what made the change as its source. */
+const suppressionEvent = (type: 'suppression.created' | 'suppression.deleted', entry: Suppression, at: number) => ({
+  accountId: entry.accountId,
+  type,
+  at,
+  messageId: null,
+  data: {
+    channel: entry.channel,
+    recipient: entry.recipient,
+    reason: entry.reason,
+    source: entry.source,
+    created_at: new Date(entry.createdAt).toISOString(),
+  },
+});

@@ -30,6 +30,7 @@ export const SUPPRESSION_SOURCES = [
   'email_complaint',
   'email_unsubscribe',
   'telegram_blocked',
+  'whatsapp_opt_out',
   'inbound',
 ] as const;
 export type SuppressionSource = (typeof SUPPRESSION_SOURCES)[number];

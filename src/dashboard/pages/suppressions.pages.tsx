@@ -211,7 +211,7 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
     return added.created;
   });
   change('/suppressions/remove', 'suppression.removed', async (tx, accountId, channel, recipient) => {
-    await removeSuppression(tx, accountId, channel, recipient);
+    await removeSuppression(tx, { accountId, channel, recipient, source: 'dashboard', at: deps.clock.now() });
     return true;
   });
 }

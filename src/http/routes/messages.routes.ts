@@ -2,8 +2,10 @@ import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Clock } from '../../core/clock.js';
 import { parseIsoDateTime } from '../../core/datetime.js';
-import { notFound } from '../../core/errors.js';
+import { notFound, validationError } from '../../core/errors.js';
 import { type Channel, channelOfMessageId } from '../../core/ids.js';
+import { inboundMessageView } from '../../core/inbound/inbound-message.js';
+import { listReceivedMessages } from '../../core/inbound/list-received.js';
 import { type CanceledMessage, cancelMessage } from '../../core/messages/cancel-message.js';
 import { listMessages } from '../../core/messages/list-messages.js';
 import { historyAsOf, type MessageStatus } from '../../core/messages/message.js';
@@ -12,12 +14,25 @@ import { readScopeOf, sendScopeOf } from '../../core/scopes.js';
 import { requirePrincipal, requireScope } from '../auth.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
 import { keptAnswer } from '../idempotency.js';
-import { channelSchema, MessageIdParams, MessageStatusSchema, presentUniversal, universalMessageSchema } from '../message-view.js';
+import {
+  channelSchema,
+  InboundMessageSchema,
+  MessageIdParams,
+  MessageStatusSchema,
+  presentUniversal,
+  universalMessageSchema,
+} from '../message-view.js';
 import { FORMATS } from '../validation.js';
 
 const listQuery = (channels: readonly Channel[]) =>
   Type.Object(
     {
+      direction: Type.Optional(
+        Type.Union([Type.Literal('outbound'), Type.Literal('inbound')], {
+          default: 'outbound',
+          description: '`outbound` (the default): messages the account sent. `inbound`: messages recipients sent to it (docs/inbound.md).',
+        }),
+      ),
       channel: Type.Optional(channelSchema(channels)),
       status: Type.Optional(MessageStatusSchema),
       from: Type.Optional(
@@ -43,7 +58,9 @@ const listQuery = (channels: readonly Channel[]) =>
 
 const messageList = (UniversalMessageSchema: ReturnType<typeof universalMessageSchema>) =>
   Type.Object({
-    messages: Type.Array(UniversalMessageSchema),
+    messages: Type.Array(Type.Union([UniversalMessageSchema, InboundMessageSchema]), {
+      description: 'Sent messages (`direction: outbound`) or, with `direction=inbound`, received ones.',
+    }),
     pagination: Type.Object({
       total: Type.Integer({ description: 'Messages matching the filters.' }),
       limit: Type.Integer(),
@@ -59,7 +76,17 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
   const UniversalMessageSchema = universalMessageSchema(names);
   const MessageList = messageList(UniversalMessageSchema);
   const anyOf = (scopeOf: (channel: Channel) => string) => names.map((channel) => ({ oauth2: [scopeOf(channel)] }));
-  app.get<{ Querystring: { channel?: Channel; status?: MessageStatus; from?: string; to?: string; limit: number; offset: number } }>(
+  app.get<{
+    Querystring: {
+      direction?: 'outbound' | 'inbound';
+      channel?: Channel;
+      status?: MessageStatus;
+      from?: string;
+      to?: string;
+      limit: number;
+      offset: number;
+    };
+  }>(
     '/v1/messages',
     {
       config: { anyReadScope: true },
@@ -67,7 +94,8 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
         summary: 'List messages',
         operationId: 'listMessages',
         description:
-          "The account's messages, newest first (created_at, then id), limited to the channels the token can read. " +
+          "The account's messages, newest first (created_at, then id), limited to the channels the token can read: " +
+          'those it sent, or with `direction=inbound` those it received (`status` filters sent messages only). ' +
           'A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.',
         tags: ['Messages'],
         security: anyOf(readScopeOf),
@@ -77,20 +105,29 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
     },
     async (request) => {
       const principal = requirePrincipal(request);
-      const { channel, status, from, to, limit = 20, offset = 0 } = request.query;
-      const page = await listMessages(deps.store, principal.accountId, principal.scopes, {
+      const { direction = 'outbound', channel, status, from, to, limit = 20, offset = 0 } = request.query;
+      const range = {
         channel,
-        status,
         from: from === undefined ? undefined : parseIsoDateTime(from),
         to: to === undefined ? undefined : parseIsoDateTime(to),
         limit,
         offset,
-      });
+      };
+      const pagination = (shown: number, total: number) => ({ total, limit, offset, has_more: offset + shown < total });
+      if (direction === 'inbound') {
+        if (status !== undefined) throw validationError([{ field: 'status', message: 'filters sent messages only (direction=outbound)' }]);
+        const page = await listReceivedMessages(deps.store, principal.accountId, principal.scopes, range);
+        return {
+          success: true as const,
+          data: { messages: page.messages.map(inboundMessageView), pagination: pagination(page.messages.length, page.total) },
+        };
+      }
+      const page = await listMessages(deps.store, principal.accountId, principal.scopes, Object.assign({ status }, range));
       return {
         success: true as const,
         data: {
           messages: page.messages.map(({ message, history }) => presentUniversal(message, history)),
-          pagination: { total: page.total, limit, offset, has_more: offset + page.messages.length < page.total },
+          pagination: pagination(page.messages.length, page.total),
         },
       };
     },
@@ -103,11 +140,17 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       schema: {
         summary: 'Get any message',
         operationId: 'getMessage',
-        description: "Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).",
+        description:
+          "A message the account sent (`direction: outbound`) or received (`inbound`). Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).",
         tags: ['Messages'],
         security: anyOf(readScopeOf),
         params: MessageIdParams,
-        response: { 200: Envelope(UniversalMessageSchema), 404: ErrorEnvelope, 422: ErrorEnvelope, ...commonErrors },
+        response: {
+          200: Envelope(Type.Union([UniversalMessageSchema, InboundMessageSchema])),
+          404: ErrorEnvelope,
+          422: ErrorEnvelope,
+          ...commonErrors,
+        },
       },
     },
     async (request) => {
@@ -118,7 +161,11 @@ export async function messagesRoutes(app: FastifyInstance, deps: { store: Store;
       if (!channel || !names.includes(channel)) throw notFound('Message');
       requireScope(request, readScopeOf(channel));
       const message = await deps.store.messages.findForAccount(id, accountId);
-      if (!message) throw notFound('Message');
+      if (!message) {
+        const received = await deps.store.inbound.findForAccount(id, accountId);
+        if (!received) throw notFound('Message');
+        return { success: true as const, data: inboundMessageView(received) };
+      }
       const history = historyAsOf(message, await deps.store.messages.statusHistory(id));
       return { success: true as const, data: presentUniversal(message, history) };
     },

@@ -161,7 +161,13 @@ export async function suppressionsRoutes(app: FastifyInstance, deps: { store: St
     },
     async (request) => {
       const { channel, recipient } = request.params;
-      await removeSuppression(deps.store, requirePrincipal(request).accountId, channel, recipient);
+      await removeSuppression(deps.store, {
+        accountId: requirePrincipal(request).accountId,
+        channel,
+        recipient,
+        source: 'api',
+        at: deps.clock.now(),
+      });
       return { success: true as const, data: { channel, recipient, deleted: true as const } };
     },
   );

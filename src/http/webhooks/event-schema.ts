@@ -1,18 +1,20 @@
 import Type from 'typebox';
 import { EVENT_TYPES } from '../../core/events/event-types.js';
 import { Timestamp } from '../envelope.js';
-import { MessageStatusSchema } from '../message-view.js';
+import { InboundMessageSchema, MessageStatusSchema } from '../message-view.js';
 
 /**
  * What Herald posts to a webhook or a callback_url (docs/webhooks.md, "What is posted"), as the
  * API reference's `webhooks` and `callbacks` describe it. The body is built in
  * core/events/emit-event.ts; a test validates real deliveries against this schema.
  */
+const ACCOUNT_EVENT_TYPES: readonly string[] = ['message.received', 'suppression.created', 'suppression.deleted'];
+
 const MessageEvent = Type.Object(
   {
     id: Type.String({ description: '`evt_<id>`: the same for every retry and replay of the event; deduplicate by it.' }),
     type: Type.Union(
-      EVENT_TYPES.map((type) => Type.Literal(type)),
+      EVENT_TYPES.filter((type) => !ACCOUNT_EVENT_TYPES.includes(type)).map((type) => Type.Literal(type)),
       { description: 'The kind of event (docs/webhooks.md, "Event kinds").' },
     ),
     created_at: Timestamp,
@@ -36,6 +38,41 @@ const MessageEvent = Type.Object(
   { title: 'MessageEvent' },
 );
 
+const ReceivedEvent = Type.Object(
+  {
+    id: Type.String({ description: '`evt_<id>`: the same for every retry and replay of the event; deduplicate by it.' }),
+    type: Type.Literal('message.received'),
+    created_at: Timestamp,
+    data: InboundMessageSchema,
+  },
+  {
+    title: 'MessageReceivedEvent',
+    description: 'A recipient wrote to the account (docs/inbound.md): the message as `GET /v1/messages/{id}` shows it.',
+  },
+);
+
+const SuppressionEvent = Type.Object(
+  {
+    id: Type.String({ description: '`evt_<id>`: the same for every retry and replay of the event; deduplicate by it.' }),
+    type: Type.Union([Type.Literal('suppression.created'), Type.Literal('suppression.deleted')]),
+    created_at: Timestamp,
+    data: Type.Object({
+      channel: Type.String(),
+      recipient: Type.String(),
+      reason: Type.String({ description: '`opt_out`, `hard_bounce`, `complaint`, `blocked` or `manual`.' }),
+      source: Type.String({
+        description:
+          'What made the change: `api`, `dashboard`, `inbound` (a STOP or START keyword), `email_bounce`, `email_complaint`, `email_unsubscribe`, `telegram_blocked`, `whatsapp_opt_out`.',
+      }),
+      created_at: Timestamp,
+    }),
+  },
+  {
+    title: 'SuppressionEvent',
+    description: "A recipient was put on the account's suppression list or taken off it (docs/suppression.md).",
+  },
+);
+
 const TestEvent = Type.Object(
   {
     id: Type.String(),
@@ -46,7 +83,7 @@ const TestEvent = Type.Object(
   { title: 'WebhookTestEvent', description: 'Sent only by `POST /v1/webhooks/{webhook_id}/test`.' },
 );
 
-export const WebhookEventSchema = Type.Union([MessageEvent, TestEvent], { title: 'WebhookEvent' });
+export const WebhookEventSchema = Type.Union([MessageEvent, ReceivedEvent, SuppressionEvent, TestEvent], { title: 'WebhookEvent' });
 
 /** The headers of every delivery (docs/webhooks.md, "Headers and signatures"), as header parameters. */
 export const DELIVERY_HEADERS = [

@@ -1,12 +1,4 @@
-import type {
-  EmailEvent,
-  EmailEventsPort,
-  EmailEventType,
-  InboundPort,
-  SecretsPort,
-  TemplatesPort,
-  WhatsappTemplate,
-} from '../../core/ports.js';
+import type { EmailEvent, EmailEventsPort, EmailEventType, SecretsPort, TemplatesPort, WhatsappTemplate } from '../../core/ports.js';
 import type { Executor } from '../database.js';
 import type { WhatsappTemplatesTable } from '../schema.js';
 
@@ -72,27 +64,6 @@ export function templatesStore(db: Executor): TemplatesPort {
         .where('language', '=', language)
         .executeTakeFirst();
       return Number(result.numDeletedRows) > 0;
-    },
-  };
-}
-
-export function inboundStore(db: Executor): InboundPort {
-  return {
-    async recordInbound(accountId, phone, at) {
-      await db
-        .insertInto('whatsapp_inbound')
-        .values({ account_id: accountId, phone, last_inbound_at: at })
-        .onConflict((oc) => oc.columns(['account_id', 'phone']).doUpdateSet({ last_inbound_at: at }))
-        .execute();
-    },
-    async lastInboundAt(accountId, phone) {
-      const row = await db
-        .selectFrom('whatsapp_inbound')
-        .select('last_inbound_at')
-        .where('account_id', '=', accountId)
-        .where('phone', '=', phone)
-        .executeTakeFirst();
-      return row?.last_inbound_at;
     },
   };
 }

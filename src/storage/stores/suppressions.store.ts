@@ -42,8 +42,9 @@ export function suppressionsStore(db: Executor): SuppressionsPort {
         .where('account_id', '=', accountId)
         .where('channel', '=', channel)
         .where('recipient', '=', recipient)
+        .returningAll()
         .executeTakeFirst();
-      return Number(result.numDeletedRows) === 1;
+      return result ? toSuppression(result) : undefined;
     },
     async findAmong(accountId, channel, recipients) {
       if (recipients.length === 0) return [];

@@ -1,0 +1,55 @@
+import { ApiError, validationError } from '../errors.js';
+import type { Channel } from '../ids.js';
+import type { Store } from '../ports.js';
+import type { ChannelAddress } from './inbound-message.js';
+
+/**
+ * An address as it is kept: trimmed, lower-cased (email addresses and domains, Telegram bot
+ * usernames are caseless; numbers have no case), a phone number without spaces.
+ */
+export function addressKey(address: string): string {
+  const trimmed = address.trim();
+  return /^\+?[\d\s()-]+$/.test(trimmed) ? trimmed.replace(/[\s()-]/g, '') : trimmed.toLowerCase();
+}
+
+/**
+ * The forms under which an address the provider named may have been given to an account, most
+ * precise first: a number with and without its `+` (an SMSC writes international numbers without
+ * one), an email address then its `@domain`.
+ */
+export function addressForms(to: string): string[] {
+  const key = addressKey(to);
+  const forms = [key];
+  if (/^\+\d+$/.test(key)) forms.push(key.slice(1));
+  else if (/^\d{7,15}$/.test(key)) forms.push(`+${key}`);
+  const at = key.lastIndexOf('@');
+  if (at > 0) forms.push(key.slice(at));
+  return forms;
+}
+
+/** The account an inbound message to `to` belongs to; undefined when no account has the address. */
+export const accountOfAddress = (store: Store, channel: Channel, to: string): Promise<string | undefined> =>
+  store.inbound.accountOfAddress(channel, addressForms(to));
+
+/**
+ * Gives an address of a channel to an account (the operator does, with `herald addresses add`):
+ * inbound messages to it are then the account's. An address belongs to one account at most.
+ */
+export async function assignAddress(
+  store: Store,
+  input: { accountId: string; channel: Channel; address: string; at: number },
+): Promise<ChannelAddress> {
+  if (!store.channels.has(input.channel)) {
+    throw validationError([{ field: 'channel', message: `must be one of ${store.channels.names.join(', ')}` }]);
+  }
+  const address = addressKey(input.address);
+  if (address === '' || address.length > 254 || /\s/.test(address)) {
+    throw validationError([{ field: 'address', message: 'must be a number, sender id, @bot username, email address or @domain' }]);
+  }
+  if (!(await store.accounts.findAccount(input.accountId))) throw new ApiError('NOT_FOUND', `No account ${input.accountId}.`);
+  const entry: ChannelAddress = { channel: input.channel, address, accountId: input.accountId, createdAt: input.at };
+  if (!(await store.inbound.insertAddress(entry))) {
+    throw validationError([{ field: 'address', message: `${address} already belongs to an account on ${input.channel}; remove it first` }]);
+  }
+  return entry;
+}
