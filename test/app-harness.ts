@@ -7,6 +7,8 @@ import { type CreateAccountInput, type CreatedAccount, createAccount } from '../
 import { ManualClock } from '../src/core/clock.js';
 import { MICROS_PER_CREDIT } from '../src/core/credits.js';
 import type { Provider } from '../src/core/delivery/provider.js';
+import type { ReceivedMessage } from '../src/core/inbound/inbound-message.js';
+import { type Reception, receiveMessage } from '../src/core/inbound/receive-messages.js';
 import type { Store } from '../src/core/ports.js';
 import { NO_TRACING, type Tracing } from '../src/core/tracing.js';
 import { dashboard } from '../src/dashboard/dashboard.plugin.js';
@@ -50,6 +52,8 @@ export interface TestApp {
   worker: Worker;
   /** Runs the worker until no job is due at the clock's current time; returns the jobs run. */
   drain(): Promise<number>;
+  /** Hands a message a recipient sent to core, as a provider would (core/inbound/receive-messages.ts). */
+  receive(received: ReceivedMessage): Promise<Reception>;
   /** An account with `credits` whole credits (default 100) and all scopes unless given. */
   createAccount(input?: Partial<Omit<CreateAccountInput, 'creditsMicros'>> & { credits?: number }): Promise<CreatedAccount>;
   /** An access token for the account's client, through the real token endpoint. */
@@ -57,7 +61,7 @@ export interface TestApp {
   /** A token request with these credentials (client_secret_post), answered as it is (200 or an OAuth error). */
   tokenRequest(clientId: string, clientSecret: string, scope?: string): Promise<LightMyRequestResponse>;
   /** A JSON request with a bearer token. */
-  call(method: 'GET' | 'POST' | 'DELETE', url: string, token: string | undefined, body?: unknown): Promise<LightMyRequestResponse>;
+  call(method: 'GET' | 'POST' | 'PUT' | 'DELETE', url: string, token: string | undefined, body?: unknown): Promise<LightMyRequestResponse>;
   close(): Promise<void>;
 }
 
@@ -215,6 +219,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     providers,
     dispatch,
     worker,
+    receive: (received) => receiveMessage({ store, clock, prices: config.prices }, received),
     async drain() {
       let total = 0;
       for (let round = 0; round < 1_000; round++) {

@@ -26,6 +26,7 @@ import { traceRequests } from './request-origin.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
 import { messagesRoutes } from './routes/messages.routes.js';
+import { keywordRepliesRoutes } from './routes/keyword-replies.routes.js';
 import { suppressionsRoutes } from './routes/suppressions.routes.js';
 import { tokenInfoRoutes } from './routes/token-info.routes.js';
 import { registerTransportSecurity, type SecuritySettings } from './transport-security.js';
@@ -223,6 +224,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await v1.register(webhooksRoutes, { store: deps.store, clock: deps.clock, ...deps.webhooks });
     await v1.register(webhookDeliveriesRoutes, { store: deps.store, clock: deps.clock });
     await v1.register(suppressionsRoutes, { store: deps.store, clock: deps.clock });
+    await v1.register(keywordRepliesRoutes, { store: deps.store, clock: deps.clock });
   });
   if (deps.dashboard) await app.register(deps.dashboard, { prefix: '/dashboard' });
   return app;

@@ -1,3 +1,4 @@
+import type { Store } from '../ports.js';
 import type { KeywordReplies } from './inbound-message.js';
 
 /** What an inbound keyword asks for: to hear nothing more (STOP), or to hear again (START). */
@@ -74,4 +75,31 @@ export function confirmationOf(action: KeywordAction, language: string, own: Key
   if (own) return action === 'stop' ? own.stopReply : own.startReply;
   const builtIn = KEYWORD_LANGUAGES[language] ?? KEYWORD_LANGUAGES.en;
   return builtIn ? builtIn.replies[action] : '';
+}
+
+/** A language's keywords and the confirmations an account sends for them. */
+export interface KeywordLanguageView {
+  language: string;
+  stopKeywords: readonly string[];
+  startKeywords: readonly string[];
+  stopReply: string;
+  startReply: string;
+  /** Whether the account set its own confirmations (else Herald's are sent). */
+  custom: boolean;
+}
+
+/** Every language Herald knows keywords of, with the account's confirmations in it. */
+export async function keywordLanguagesOf(store: Store, accountId: string): Promise<KeywordLanguageView[]> {
+  const own = new Map((await store.inbound.keywordReplies(accountId)).map((r) => [r.language, r]));
+  return Object.entries(KEYWORD_LANGUAGES).map(([language, { stop, start }]) => {
+    const mine = own.get(language);
+    return {
+      language,
+      stopKeywords: stop,
+      startKeywords: start,
+      stopReply: confirmationOf('stop', language, mine),
+      startReply: confirmationOf('start', language, mine),
+      custom: mine !== undefined,
+    };
+  });
 }

@@ -41,7 +41,9 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage):
     from: store.channels.recipientKey(received.channel, received.from),
     createdAt: now,
   });
-  const keyword = rules?.keywords ? keywordOf(received.text) : undefined;
+  // A keyword from someone the channel could not send to (a malformed sender) changes nothing.
+  const sendable = store.channels.recipientsOf(received.channel)?.valid(message.from) ?? true;
+  const keyword = rules?.keywords && sendable ? keywordOf(received.text) : undefined;
   const stored = await store.transaction(async (tx) => {
     if (!(await tx.inbound.insertMessage(message))) return false;
     await rules?.received?.(tx, message);

@@ -1,0 +1,230 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../test/app-harness.js';
+import { describeEachDialect } from '../../test/databases.js';
+import { startReceiver } from '../../test/webhook-receiver.js';
+import { assignAddress } from '../core/inbound/addresses.js';
+import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
+import { keywordOf } from '../core/inbound/keywords.js';
+import { verifyWebhook } from '../webhooks/verify.js';
+
+describe('opt-out keywords', () => {
+  it.each([
+    ['STOP', 'stop', 'en'],
+    ['stop', 'stop', 'en'],
+    ['  Stop! ', 'stop', 'en'],
+    ['UNSUBSCRIBE.', 'stop', 'en'],
+    ['StopAll', 'stop', 'en'],
+    ['start', 'start', 'en'],
+    ['UNSTOP', 'start', 'en'],
+    ['baja', 'stop', 'es'],
+    ['¡Alta!', 'start', 'es'],
+    ['arrêt', 'stop', 'fr'],
+    ['Abmelden', 'stop', 'de'],
+  ])('reads %j as %s (%s)', (text, action, language) => {
+    expect(keywordOf(text)).toEqual({ action, language });
+  });
+
+  it.each(['stop it', 'please stop', 'STOP STOP', '', 'Stopping', 'Yes'])('reads %j as no keyword', (text) => {
+    expect(keywordOf(text)).toBeUndefined();
+  });
+});
+
+describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
+  let t: TestApp;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+  });
+  afterAll(() => t.close());
+
+  let numbers = 0;
+  /** A fresh account with its own SMS and WhatsApp number, and a token with every scope. */
+  async function accountWithNumber(credits = 100) {
+    const account = await t.createAccount({ credits });
+    const number = `+1415556${String(1000 + numbers++).padStart(4, '0')}`;
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'sms', address: number, at: t.clock.now() });
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'whatsapp', address: number, at: t.clock.now() });
+    return { account, number, token: await t.tokenFor(account) };
+  }
+  const sms = (to: string, from: string, text: string, extra: Partial<ReceivedMessage> = {}): ReceivedMessage =>
+    Object.assign({ channel: 'sms', from, to, text, receivedAt: t.clock.now() }, extra);
+  const balance = async (token: string) => (await t.call('GET', '/v1/account/balance', token)).json().data.available;
+
+  it('stores a message to the account’s number, lists it with direction=inbound and reads it by id', async () => {
+    const { account, number, token } = await accountWithNumber();
+    const received = await t.receive(sms(number, '+14155552123', 'Yes, 3pm works', { providerMessageId: 'mo-1' }));
+    expect(received.outcome).toBe('stored');
+    const id = received.outcome === 'stored' ? received.message.id : '';
+    expect(id).toMatch(/^msg_sms_[0-9a-z]{26}$/);
+
+    const expected = {
+      message_id: id,
+      direction: 'inbound',
+      channel: 'sms',
+      from: '+14155552123',
+      to: number,
+      text: 'Yes, 3pm works',
+      details: {},
+      received_at: new Date(t.clock.now()).toISOString(),
+      created_at: new Date(t.clock.now()).toISOString(),
+    };
+    const read = await t.call('GET', `/v1/messages/${id}`, token);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data).toEqual(expected);
+    const listed = await t.call('GET', '/v1/messages?direction=inbound', token);
+    expect(listed.json().data).toEqual({ messages: [expected], pagination: { total: 1, limit: 20, offset: 0, has_more: false } });
+    // Sent messages are listed as before, without it.
+    expect((await t.call('GET', '/v1/messages', token)).json().data.messages).toEqual([]);
+    // Another account sees nothing of it.
+    const other = await t.tokenFor(await t.createAccount());
+    expect((await t.call('GET', `/v1/messages/${id}`, other)).statusCode).toBe(404);
+    expect((await t.call('GET', '/v1/messages?direction=inbound', other)).json().data.messages).toEqual([]);
+    expect(account.account.id).toBeDefined();
+  });
+
+  it('needs the read scope of the channel, and refuses a status filter on received messages', async () => {
+    const { account, number } = await accountWithNumber();
+    const received = await t.receive(sms(number, '+14155552124', 'hello'));
+    const id = received.outcome === 'stored' ? received.message.id : '';
+    const emailOnly = await t.tokenFor(account, 'email:read');
+    expect((await t.call('GET', `/v1/messages/${id}`, emailOnly)).statusCode).toBe(403);
+    expect((await t.call('GET', '/v1/messages?direction=inbound', emailOnly)).json().data.messages).toEqual([]);
+    const smsToken = await t.tokenFor(account, 'sms:read');
+    const filtered = await t.call('GET', '/v1/messages?direction=inbound&status=delivered', smsToken);
+    expect(filtered.statusCode).toBe(422);
+    expect(filtered.json().error.details).toEqual([{ field: 'status', message: 'filters sent messages only (direction=outbound)' }]);
+  });
+
+  it('drops a message to an address no account has, and stores a provider’s resend once', async () => {
+    expect((await t.receive(sms('+19995550000', '+14155552125', 'anyone?'))).outcome).toBe('unrouted');
+    const { number, token } = await accountWithNumber();
+    const first = await t.receive(sms(number, '+14155552125', 'once', { providerMessageId: 'dup-1' }));
+    const again = await t.receive(sms(number, '+14155552125', 'once', { providerMessageId: 'dup-1' }));
+    expect([first.outcome, again.outcome]).toEqual(['stored', 'duplicate']);
+    expect((await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.pagination.total).toBe(1);
+  });
+
+  it('finds the account by the number with or without its +, as an SMSC may write it', async () => {
+    const { number } = await accountWithNumber();
+    expect((await t.receive(sms(number.slice(1), '+14155552126', 'no plus'))).outcome).toBe('stored');
+  });
+
+  it('fires a signed message.received event with the message as GET shows it', async () => {
+    const receiver = await startReceiver(() => 204);
+    try {
+      const { number, token } = await accountWithNumber();
+      const hook = await t.call('POST', '/v1/webhooks', token, { url: `${receiver.url}/in`, events: ['message.received'] });
+      expect(hook.statusCode).toBe(201);
+      const secret = (await t.call('GET', '/v1/webhooks/secret', token)).json().data.secret;
+      const received = await t.receive(sms(number, '+14155552127', 'See you then'));
+      const id = received.outcome === 'stored' ? received.message.id : '';
+      await t.drain();
+      await receiver.waitFor(1, 5_000);
+      const [delivery] = receiver.received;
+      const event = JSON.parse(delivery?.body ?? '{}');
+      expect(event.type).toBe('message.received');
+      expect(event.data).toEqual((await t.call('GET', `/v1/messages/${id}`, token)).json().data);
+      expect(verifyWebhook({ secret, body: delivery?.body ?? '', headers: delivery?.headers ?? {} })).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  describe('STOP and START', () => {
+    it('STOP suppresses the writer: the next send is 422 RECIPIENT_SUPPRESSED with nothing charged, and a confirmation is sent', async () => {
+      const { number, token } = await accountWithNumber();
+      const before = await balance(token);
+      const stop = await t.receive(sms(number, '+14155552130', 'STOP'));
+      expect(stop).toMatchObject({ outcome: 'stored', keyword: 'stop' });
+      const confirmation = stop.outcome === 'stored' ? stop.confirmation : undefined;
+      expect(confirmation && 'sent' in confirmation ? confirmation.sent : undefined).toMatchObject({
+        channel: 'sms',
+        to: '+14155552130',
+        sender: number,
+        body: 'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.',
+      });
+      const afterConfirmation = await balance(token);
+      expect(afterConfirmation).toBeLessThan(before);
+
+      const entry = (await t.call('GET', '/v1/suppressions?channel=sms', token)).json().data.suppressions[0];
+      expect(entry).toMatchObject({ recipient: '+14155552130', reason: 'opt_out', source: 'inbound' });
+      const refused = await t.call('POST', '/v1/sms/send', token, { to: '+14155552130', message: 'Sale!' });
+      expect(refused.statusCode).toBe(422);
+      expect(refused.json().error.code).toBe('RECIPIENT_SUPPRESSED');
+      expect(await balance(token)).toBe(afterConfirmation);
+
+      const start = await t.receive(sms(number, '+14155552130', 'start'));
+      expect(start).toMatchObject({ outcome: 'stored', keyword: 'start' });
+      expect((await t.call('GET', '/v1/suppressions?channel=sms', token)).json().data.suppressions).toEqual([]);
+      expect((await t.call('POST', '/v1/sms/send', token, { to: '+14155552130', message: 'Welcome back' })).statusCode).toBe(200);
+    });
+
+    it('START lifts an opt-out only: an entry the account made by hand stays', async () => {
+      const { number, token } = await accountWithNumber();
+      await t.call('POST', '/v1/suppressions', token, { channel: 'sms', recipient: '+14155552131' });
+      await t.receive(sms(number, '+14155552131', 'START'));
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(1);
+    });
+
+    it('answers in the keyword’s language, with the account’s own text, or not at all when it set none', async () => {
+      const { number, token } = await accountWithNumber();
+      const spanish = await t.receive(sms(number, '+34612345678', 'BAJA'));
+      expect(
+        spanish.outcome === 'stored' && spanish.confirmation && 'sent' in spanish.confirmation && spanish.confirmation.sent.body,
+      ).toMatch(/^Se ha dado de baja/);
+      const set = await t.call('PUT', '/v1/keyword-replies/en', token, {
+        stop_reply: 'Acme: no more texts. Reply START.',
+        start_reply: '',
+      });
+      expect(set.statusCode).toBe(200);
+      expect(set.json().data).toMatchObject({
+        language: 'en',
+        stop_reply: 'Acme: no more texts. Reply START.',
+        start_reply: '',
+        custom: true,
+      });
+      const stop = await t.receive(sms(number, '+14155552132', 'stop'));
+      expect(stop.outcome === 'stored' && stop.confirmation).toMatchObject({ sent: { body: 'Acme: no more texts. Reply START.' } });
+      const start = await t.receive(sms(number, '+14155552132', 'start'));
+      expect(start.outcome === 'stored' && start.confirmation).toEqual({ skipped: 'silenced' });
+      const languages = (await t.call('GET', '/v1/keyword-replies', token)).json().data.languages;
+      expect(languages.map((l: { language: string }) => l.language)).toEqual(['en', 'es', 'fr', 'de']);
+      expect(languages[1]).toMatchObject({ language: 'es', custom: false, stop_keywords: expect.arrayContaining(['BAJA']) });
+      expect((await t.call('PUT', '/v1/keyword-replies/xx', token, { stop_reply: '', start_reply: '' })).statusCode).toBe(422);
+    });
+
+    it('still opts out an account without credits for the confirmation, and says why none was sent', async () => {
+      const { number, token } = await accountWithNumber(0);
+      const stop = await t.receive(sms(number, '+14155552133', 'STOP'));
+      expect(stop.outcome === 'stored' && stop.confirmation).toEqual({ failed: 'INSUFFICIENT_CREDITS' });
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(1);
+    });
+
+    it('fires suppression.created and suppression.deleted for the keyword’s changes', async () => {
+      const receiver = await startReceiver(() => 204);
+      try {
+        const { number, token } = await accountWithNumber();
+        await t.call('POST', '/v1/webhooks', token, { url: `${receiver.url}/s`, events: ['suppression.created', 'suppression.deleted'] });
+        await t.receive(sms(number, '+14155552134', 'STOP'));
+        await t.receive(sms(number, '+14155552134', 'START'));
+        await t.drain();
+        await receiver.waitFor(2, 5_000);
+        const events = receiver.received.map((d) => JSON.parse(d.body));
+        expect(events.map((e) => e.type).sort()).toEqual(['suppression.created', 'suppression.deleted']);
+        expect(events[0].data).toMatchObject({ channel: 'sms', recipient: '+14155552134', reason: 'opt_out', source: 'inbound' });
+      } finally {
+        await receiver.close();
+      }
+    });
+  });
+
+  describe('WhatsApp', () => {
+    it('a customer who writes first opens the 24 h window: the session reply is accepted', async () => {
+      const { number, token } = await accountWithNumber();
+      const closed = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552140', message: 'How can we help?' });
+      expect(closed.json().error.code).toBe('SESSION_WINDOW_CLOSED');
+      await t.receive({ channel: 'whatsapp', from: '+14155552140', to: number, text: 'Hi, my order is late', receivedAt: t.clock.now() });
+      const reply = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552140', message: 'How can we help?' });
+      expect(reply.statusCode).toBe(200);
+    });
+  });
+});
