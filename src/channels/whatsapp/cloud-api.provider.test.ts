@@ -6,6 +6,7 @@ import { describeEachDialect } from '../../../test/databases.js';
 import { type FakeApiAnswer, startFakeJsonApi } from '../../../test/fake-json-api.js';
 import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
+import { assignAddress } from '../../core/inbound/addresses.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
 
@@ -138,6 +139,7 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
       clock: t.clock,
       appSecret: SECRET,
       verifyToken: TEST_PROVIDER_SECRETS.whatsappVerifyToken,
+      receive: t.receive,
     });
     await hooks.ready();
   });
@@ -291,5 +293,88 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
     expect(await t.store.inbound.lastInboundAt(stranger.account.id, '+14155552673')).toBeUndefined();
     const session = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552673', message: 'Thanks for writing' });
     expect(session.statusCode).toBe(200);
+  });
+
+  it('stores a customer’s first message to the account’s business number and opens the window for a reply (Meta allows it)', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'whatsapp', address: '+1 555 010 0001', at: t.clock.now() });
+    const now = Math.floor(t.clock.now() / 1000);
+    // The shape of a text message notification in Meta's "Webhooks: messages" reference: metadata
+    // names the business number it was sent to, contacts the customer's profile.
+    const notification = {
+      object: 'whatsapp_business_account',
+      entry: [
+        {
+          id: '102290129340398',
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                messaging_product: 'whatsapp',
+                metadata: { display_phone_number: '15550100001', phone_number_id: '106540352242922' },
+                contacts: [{ profile: { name: 'Sheena Nelson' }, wa_id: '14155552690' }],
+                messages: [
+                  { from: '14155552690', id: 'wamid.FIRST', timestamp: String(now), type: 'text', text: { body: 'Is my order shipped?' } },
+                  {
+                    from: '14155552690',
+                    id: 'wamid.BUTTON',
+                    timestamp: String(now),
+                    type: 'interactive',
+                    interactive: { type: 'button_reply', button_reply: { id: 'track', title: 'Track order' } },
+                  },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await post(notification)).statusCode).toBe(200);
+    // Meta sends a notification again when it is unsure: nothing is added.
+    expect((await post(notification)).statusCode).toBe(200);
+    const listed = (await t.call('GET', '/v1/messages?direction=inbound&channel=whatsapp', token)).json().data;
+    expect(listed.pagination.total).toBe(2);
+    const texts = listed.messages.map((m: { text: string; details: unknown }) => [m.text, m.details]);
+    expect(texts).toEqual(
+      expect.arrayContaining([
+        ['Is my order shipped?', { type: 'text', profile_name: 'Sheena Nelson' }],
+        ['Track order', { type: 'interactive', profile_name: 'Sheena Nelson', payload: 'track' }],
+      ]),
+    );
+    expect(listed.messages[0]).toMatchObject({ from: '+14155552690', to: '+15550100001', direction: 'inbound' });
+    const reply = await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552690', message: 'Yes, it left today.' });
+    expect(reply.statusCode).toBe(200);
+  });
+
+  it('takes STOP on WhatsApp as an opt-out: the next template send is 422 RECIPIENT_SUPPRESSED', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'whatsapp', address: '+15550100002', at: t.clock.now() });
+    const now = Math.floor(t.clock.now() / 1000);
+    const stop = {
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { display_phone_number: '15550100002', phone_number_id: '106540352242923' },
+                messages: [{ from: '14155552691', id: 'wamid.STOP', timestamp: String(now), type: 'text', text: { body: 'STOP' } }],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await post(stop)).statusCode).toBe(200);
+    const send = await t.call('POST', '/v1/whatsapp/send', token, {
+      to: '+14155552691',
+      template: 'verification_code',
+      language: 'en_US',
+      components: [{ type: 'body', parameters: [{ type: 'text', text: '123456' }] }],
+    });
+    expect(send.statusCode).toBe(422);
+    expect(send.json().error.code).toBe('RECIPIENT_SUPPRESSED');
   });
 });

@@ -3,6 +3,8 @@ import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock.js';
 import { JOB_KINDS } from '../../core/delivery/job-kinds.js';
 import type { ProviderReceipt } from '../../core/delivery/provider.js';
+import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import type { Reception } from '../../core/inbound/receive-messages.js';
 import type { NewJob, Store } from '../../core/ports.js';
 import { toStorableText } from '../../http/validation.js';
 
@@ -11,6 +13,8 @@ export interface WhatsappWebhookDeps {
   clock: Clock;
   appSecret: string;
   verifyToken: string;
+  /** Takes a customer's message (core/inbound/receive-messages.ts). */
+  receive(received: ReceivedMessage): Promise<Reception>;
 }
 
 interface CloudStatus {
@@ -20,13 +24,66 @@ interface CloudStatus {
   errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>;
 }
 
+/** A message object of the Cloud API's `messages` webhook (its text is in the part its `type` names). */
 interface CloudInbound {
+  id?: string;
   from?: string;
   timestamp?: string;
+  type?: string;
+  text?: { body?: string };
+  button?: { text?: string; payload?: string };
+  interactive?: { type?: string; button_reply?: { id?: string; title?: string }; list_reply?: { id?: string; title?: string } };
+  image?: { caption?: string };
+  video?: { caption?: string };
+  document?: { caption?: string; filename?: string };
+  context?: { id?: string };
+}
+
+interface CloudValue {
+  metadata?: { display_phone_number?: string; phone_number_id?: string };
+  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
+  statuses?: CloudStatus[];
+  messages?: CloudInbound[];
 }
 
 interface CloudNotification {
-  entry?: Array<{ changes?: Array<{ field?: string; value?: { statuses?: CloudStatus[]; messages?: CloudInbound[] } }> }>;
+  entry?: Array<{ changes?: Array<{ field?: string; value?: CloudValue }> }>;
+}
+
+/** The text a customer's message carries: its body, the button or list item chosen, or a media caption. */
+function textOf(message: CloudInbound): string {
+  return (
+    message.text?.body ??
+    message.button?.text ??
+    message.interactive?.button_reply?.title ??
+    message.interactive?.list_reply?.title ??
+    message.image?.caption ??
+    message.video?.caption ??
+    message.document?.caption ??
+    ''
+  );
+}
+
+/** A Cloud API inbound message as Herald receives it: to the business number it was sent to. */
+export function receivedOfCloudMessage(value: CloudValue, message: CloudInbound, now: number): ReceivedMessage | undefined {
+  if (!message.from || !/^\d{2,15}$/.test(message.from)) return undefined;
+  const business = value.metadata?.display_phone_number?.replace(/[^\d]/g, '');
+  const profile = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name;
+  const details: Record<string, unknown> = { type: message.type ?? 'unknown' };
+  if (profile) details.profile_name = profile;
+  if (message.context?.id) details.in_reply_to = message.context.id;
+  if (message.button?.payload) details.payload = message.button.payload;
+  const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
+  if (reply?.id) details.payload = reply.id;
+  return {
+    channel: 'whatsapp',
+    from: `+${message.from}`,
+    to: business ? `+${business}` : (value.metadata?.phone_number_id ?? ''),
+    text: textOf(message),
+    receivedAt: secondsToMs(message.timestamp, now),
+    providerMessageId: message.id,
+    details,
+  };
 }
 
 const sameText = (a: string, b: string): boolean => {
@@ -68,8 +125,8 @@ export function receiptOfStatus(status: CloudStatus, now: number): ProviderRecei
  * with hub.challenge when hub.verify_token matches. POST is accepted only with a valid
  * X-Hub-Signature-256 (HMAC-SHA256 of the raw body with the app secret; 401 otherwise); statuses
  * become durable receipt jobs (applied in the status machine's order whatever order they arrive
- * in), and each inbound message opens the 24 h session window for the accounts that have written
- * to that number on WhatsApp.
+ * in), and each customer message is received for the account whose business number it was sent to
+ * (stored, `message.received`, and the 24 h session window opened: whatsapp.module.ts).
  */
 export async function whatsappWebhookRoutes(app: FastifyInstance, deps: WhatsappWebhookDeps): Promise<void> {
   // The signature covers the bytes Meta sent: keep them, and parse the JSON ourselves.
@@ -102,25 +159,38 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
     }
     const now = deps.clock.now();
     const receipts: NewJob[] = [];
-    const inbound: Array<{ phone: string; at: number }> = [];
+    const inbound: ReceivedMessage[] = [];
     for (const entry of notification.entry ?? []) {
       for (const change of entry.changes ?? []) {
-        for (const status of change.value?.statuses ?? []) {
+        const value = change.value ?? {};
+        for (const status of value.statuses ?? []) {
           const receipt = receiptOfStatus(status, now);
           if (receipt) receipts.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now });
         }
-        for (const message of change.value?.messages ?? []) {
-          if (message.from && /^\d{2,15}$/.test(message.from))
-            inbound.push({ phone: `+${message.from}`, at: secondsToMs(message.timestamp, now) });
+        for (const message of value.messages ?? []) {
+          const received = receivedOfCloudMessage(value, message, now);
+          if (received) inbound.push(received);
         }
       }
     }
-    await deps.store.transaction(async (tx) => {
-      await tx.jobs.enqueueMany(receipts, now);
-      for (const { phone, at } of inbound) {
-        for (const accountId of await tx.messages.whatsAppAccountsWriting(phone)) await tx.inbound.recordInbound(accountId, phone, at);
+    if (receipts.length > 0) await deps.store.transaction((tx) => tx.jobs.enqueueMany(receipts, now));
+    // Each message is stored with its effects before Meta hears 200 (a failure answers 500: Meta
+    // sends it again, and a message it sent before adds nothing).
+    for (const received of inbound) {
+      const reception = await deps.receive(received);
+      if (reception.outcome === 'unrouted') {
+        // A number no account has: the accounts that wrote to the customer get the window, as
+        // before numbers were given to accounts (docs/inbound.md).
+        await deps.store.transaction(async (tx) => {
+          for (const accountId of await tx.messages.whatsAppAccountsWriting(received.from))
+            await tx.inbound.recordInbound(accountId, received.from, received.receivedAt);
+        });
+        request.log.warn(
+          { channel: 'whatsapp', to: received.to },
+          'inbound WhatsApp message to a number no account has (herald addresses add)',
+        );
       }
-    });
+    }
     return reply.send({ received: receipts.length + inbound.length });
   });
 }

@@ -147,7 +147,11 @@ export function whatsappChannelRoutes(webhook?: { appSecret: string; verifyToken
       await v1.register(whatsappRoutes, sendDepsOf(context));
     },
     async open(app, context) {
-      if (webhook) await app.register(whatsappWebhookRoutes, { store: context.store, clock: context.clock, ...webhook });
+      if (webhook)
+        await app.register(
+          whatsappWebhookRoutes,
+          Object.assign({ store: context.store, clock: context.clock, receive: context.receive }, webhook),
+        );
     },
   };
 }
