@@ -130,6 +130,13 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
   const app = await buildApp({
+    // As main/server.ts says it: the channels whose provider is the sandbox (every one a test configures no provider for).
+    sandboxChannels: config.channels
+      .filter(({ settings }) => {
+        const { kind, provider } = settings as { kind?: string; provider?: { kind?: string } };
+        return (kind ?? provider?.kind) === 'sandbox';
+      })
+      .map(({ module }) => module.name),
     store: options.wrapStore ? options.wrapStore(store) : store,
     clock,
     prices: config.prices,
@@ -191,6 +198,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     // Test receivers listen on loopback.
     webhooks: { allowPrivateNetworks: true, timeoutMs: 2_000, perReceiverConcurrency: 4 },
     receiverSlots: new ReceiverSlots(),
+    prices: config.prices,
   };
   const worker = new Worker(dispatch, { batchSize: 50, concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 });
 

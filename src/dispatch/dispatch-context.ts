@@ -4,6 +4,7 @@ import type { ProviderRegistry, RecoveryPolicy } from '../core/delivery/provider
 import { RateLimiter } from '../core/delivery/rate-limiter.js';
 import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
+import type { PriceList } from '../core/pricing.js';
 import type { Tracing } from '../core/tracing.js';
 import type { Lookup } from '../webhooks/ssrf-guard.js';
 import type { RetryPolicy } from './retry-policy.js';
@@ -31,6 +32,8 @@ export interface DispatchContext {
   webhooks: WebhookSettings;
   /** Deliveries in flight per receiver in this process (WebhookSettings.perReceiverConcurrency bounds them). */
   receiverSlots: ReceiverSlots;
+  /** What messages cost: a received keyword's confirmation is a message (core/inbound/). */
+  prices: PriceList;
 }
 
 /**

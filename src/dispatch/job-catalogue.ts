@@ -9,6 +9,7 @@ import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import type { BatchJobHandler, ClaimStep, Job, JobHandler, OnDropped } from './job.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
+import { receiveQueuedMessage } from './receive-message.job.js';
 import { JOB_FAILURE_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export { JOB_KINDS, type JobKind } from '../core/delivery/job-kinds.js';
@@ -94,7 +95,25 @@ const providerReceipt = Type.Object({
 
 const webhookDelivery = Type.Object({ deliveryId: Type.String(), receiver: Type.Optional(Type.String()) });
 
+const receivedMessage = Type.Object({
+  received: Type.Object({
+    channel: Type.String({ pattern: CHANNEL_NAME.source }),
+    from: Type.String(),
+    to: Type.String(),
+    text: Type.String(),
+    receivedAt: Type.Number(),
+    providerMessageId: Type.Optional(Type.String()),
+    details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+  }),
+  accountId: Type.Optional(Type.String()),
+});
+
 export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
+  receive_message: {
+    payload: payloadCheck<'receive_message', typeof receivedMessage>(receivedMessage),
+    run: { one: receiveQueuedMessage },
+    failures: JOB_FAILURE_POLICY,
+  },
   deliver_message: {
     payload: payloadCheck<'deliver_message', ReturnType<typeof Type.Null>>(Type.Null()),
     // A retryable outcome backs off on the configured RetryPolicy until its attempt or age limit.

@@ -4,6 +4,7 @@ import Fastify, { type FastifyBaseLogger, type FastifyInstance, type FastifyPlug
 import type { AccessTokens } from '../auth/access-tokens.js';
 import type { Clock } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
+import type { Channel } from '../core/ids.js';
 import { receiveMessage } from '../core/inbound/receive-messages.js';
 import { acceptQueueOf } from '../core/messages/accept-queue.js';
 import type { Store } from '../core/ports.js';
@@ -25,8 +26,9 @@ import { requestIdOf } from './request-id.js';
 import { traceRequests } from './request-origin.js';
 import { accountRoutes } from './routes/account.routes.js';
 import { type HealthDeps, healthRoutes } from './routes/health.routes.js';
-import { messagesRoutes } from './routes/messages.routes.js';
 import { keywordRepliesRoutes } from './routes/keyword-replies.routes.js';
+import { messagesRoutes } from './routes/messages.routes.js';
+import { sandboxRoutes } from './routes/sandbox.routes.js';
 import { suppressionsRoutes } from './routes/suppressions.routes.js';
 import { tokenInfoRoutes } from './routes/token-info.routes.js';
 import { registerTransportSecurity, type SecuritySettings } from './transport-security.js';
@@ -53,6 +55,8 @@ export interface AppDeps {
    * none when absent (tests that do not test it). `backlog` defaults to the store's accept queue.
    */
   admission?: { settings: AdmissionSettings; backlog?: () => AcceptBacklog; tickMs?: number; starting?: () => boolean } | undefined;
+  /** The channels the embedded sandbox carries: they take made-up inbound messages (POST /v1/sandbox/inbound). */
+  sandboxChannels?: readonly Channel[] | undefined;
   /** Provider health for /readyz, where this process dispatches. */
   providers?: HealthDeps['providers'];
   http: {
@@ -225,6 +229,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     await v1.register(webhookDeliveriesRoutes, { store: deps.store, clock: deps.clock });
     await v1.register(suppressionsRoutes, { store: deps.store, clock: deps.clock });
     await v1.register(keywordRepliesRoutes, { store: deps.store, clock: deps.clock });
+    await v1.register(sandboxRoutes, { store: deps.store, clock: deps.clock, prices: deps.prices, channels: deps.sandboxChannels ?? [] });
   });
   if (deps.dashboard) await app.register(deps.dashboard, { prefix: '/dashboard' });
   return app;

@@ -4,7 +4,7 @@ import { checkAccess } from '../core/accounts/ip-allow-list.js';
 import type { ChannelCatalogue } from '../core/channels.js';
 import { ApiError } from '../core/errors.js';
 import type { Store } from '../core/ports.js';
-import { readScopeOf, type Scope } from '../core/scopes.js';
+import { readScopeOf, type Scope, sendScopeOf } from '../core/scopes.js';
 import { HttpApiError } from './error-handler.js';
 
 declare module 'fastify' {
@@ -17,6 +17,8 @@ declare module 'fastify' {
     scope?: Scope;
     /** Routes that need some `*:read` scope, the exact one depending on the resource. */
     anyReadScope?: boolean;
+    /** Routes that need some `*:send` scope, the exact one depending on the body (checked again once it is read). */
+    anySendScope?: boolean;
   }
 }
 
@@ -68,6 +70,7 @@ export function accountAccessHook(store: Pick<Store, 'accounts'>) {
 export function bearerAuthHook(verifier: TokenVerifier, channels: ChannelCatalogue) {
   /** The read scope of every channel: any one of them lets a caller list messages. */
   const channelReadScopes = channels.names.map(readScopeOf);
+  const channelSendScopes = channels.names.map(sendScopeOf);
   return async (request: FastifyRequest): Promise<void> => {
     const header = request.headers.authorization;
     if (header === undefined || header === '') {
@@ -83,7 +86,12 @@ export function bearerAuthHook(verifier: TokenVerifier, channels: ChannelCatalog
         error.reason === 'expired' ? 'The access token has expired; request a new one from /oauth/token.' : 'The access token is invalid.';
       throw unauthorized(message, true);
     }
-    const { scope, anyReadScope } = request.routeOptions.config;
+    const { scope, anyReadScope, anySendScope } = request.routeOptions.config;
+    if (anySendScope && !channelSendScopes.some((send) => request.principal?.scopes.has(send))) {
+      throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a send scope of a channel, e.g. sms:send.', {
+        requiredScope: channelSendScopes.join(' '),
+      });
+    }
     if (scope) requireScope(request, scope);
     if (anyReadScope && !channelReadScopes.some((read) => request.principal?.scopes.has(read))) {
       throw new ApiError('INSUFFICIENT_SCOPE', 'This request needs a read scope of a channel, e.g. sms:read.', {

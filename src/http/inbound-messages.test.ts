@@ -227,4 +227,46 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
       expect(reply.statusCode).toBe(200);
     });
   });
+
+  describe('the sandbox', () => {
+    it('takes a made-up message on demand, as a carrier would hand it over (POST /v1/sandbox/inbound)', async () => {
+      const { number, token } = await accountWithNumber();
+      const made = await t.call('POST', '/v1/sandbox/inbound', token, { channel: 'sms', from: '+14155552150', text: 'STOP' });
+      expect(made.statusCode).toBe(201);
+      expect(made.json().data).toMatchObject({
+        direction: 'inbound',
+        from: '+14155552150',
+        to: number,
+        text: 'STOP',
+        details: { sandbox: true },
+      });
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions[0]).toMatchObject({ recipient: '+14155552150' });
+      const bad = await t.call('POST', '/v1/sandbox/inbound', token, { channel: 'sms', from: 'someone', text: 'hi' });
+      expect(bad.statusCode).toBe(422);
+      expect(bad.json().error.details).toEqual([{ field: 'from', message: 'must be an E.164 number such as +14155552671' }]);
+      const readOnly = await t.tokenFor((await accountWithNumber()).account, 'sms:read');
+      expect((await t.call('POST', '/v1/sandbox/inbound', readOnly, { channel: 'sms', from: '+14155552150', text: 'hi' })).statusCode).toBe(
+        403,
+      );
+    });
+
+    it('a magic recipient answers what it is sent, once, after the delivery', async () => {
+      const { number, token } = await accountWithNumber();
+      const sent = await t.call('POST', '/v1/sms/send', token, { to: '+15005550006', message: 'Can you make 3pm?', sender: number });
+      expect(sent.statusCode).toBe(200);
+      await t.drain();
+      t.clock.advance(5);
+      await t.drain();
+      const inbound = (await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.messages;
+      expect(inbound).toHaveLength(1);
+      expect(inbound[0]).toMatchObject({
+        from: '+15005550006',
+        to: number,
+        text: 'Yes, that works for me.',
+        details: { sandbox: true, in_reply_to: sent.json().data.message_id },
+      });
+      await t.drain();
+      expect((await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.pagination.total).toBe(1);
+    });
+  });
 });

@@ -3,6 +3,7 @@ import formatsPlugin from 'ajv-formats';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { startReceiver } from '../../test/webhook-receiver.js';
+import { assignAddress } from '../core/inbound/addresses.js';
 
 interface Operation {
   operationId?: string;
@@ -137,14 +138,19 @@ describe('the API reference', () => {
   it('describes the events Herald really posts: deliveries of a message and a test event validate against WebhookEvent', async () => {
     const receiver = await startReceiver(() => 204);
     try {
-      const token = await t.tokenFor(await t.createAccount());
+      const account = await t.createAccount();
+      const token = await t.tokenFor(account);
       const sent = await t.call('POST', '/v1/sms/send', token, { to: '+14155552671', message: 'hi', callback_url: `${receiver.url}/cb` });
       expect(sent.statusCode).toBe(200);
       const webhook = await t.call('POST', '/v1/webhooks', token, { url: `${receiver.url}/hook`, events: ['*'] });
       expect(webhook.statusCode).toBe(201);
       expect((await t.call('POST', `/v1/webhooks/${webhook.json().data.webhook_id}/test`, token)).statusCode).toBe(202);
+      // A recipient writes STOP: message.received, then suppression.created; a DELETE makes suppression.deleted.
+      await assignAddress(t.store, { accountId: account.account.id, channel: 'sms', address: '+14155550170', at: t.clock.now() });
+      await t.receive({ channel: 'sms', from: '+14155552671', to: '+14155550170', text: 'STOP', receivedAt: t.clock.now() });
+      expect((await t.call('DELETE', '/v1/suppressions/sms/%2B14155552671', token)).statusCode).toBe(200);
       await t.drain();
-      await receiver.waitFor(3, 5_000);
+      await receiver.waitFor(6, 5_000);
       const ajv = new Ajv({ strict: false });
       // ajv-formats is CommonJS: its function is the default export's `default` under NodeNext.
       (formatsPlugin as unknown as { default: (a: Ajv) => void }).default(ajv);
@@ -155,7 +161,16 @@ describe('the API reference', () => {
         expect(validate(event), `${delivery.body}: ${ajv.errorsText(validate.errors)}`).toBe(true);
         types.push(event.type);
       }
-      expect(types).toEqual(expect.arrayContaining(['message.sent', 'message.delivered', 'webhook.test']));
+      expect(types).toEqual(
+        expect.arrayContaining([
+          'message.sent',
+          'message.delivered',
+          'webhook.test',
+          'message.received',
+          'suppression.created',
+          'suppression.deleted',
+        ]),
+      );
       // And something else does not.
       expect(validate({ id: 'evt_1', type: 'message.sent', created_at: '2026-01-01T00:00:00Z', data: { message_id: 'm' } })).toBe(false);
     } finally {

@@ -138,6 +138,19 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
       url: '/v1/suppressions/sms/%2B14155550999',
       allowed: ['suppressions:manage'],
     },
+    { operation: 'GET /v1/keyword-replies', url: '/v1/keyword-replies', allowed: ['suppressions:manage'] },
+    {
+      operation: 'PUT /v1/keyword-replies/{language}',
+      url: '/v1/keyword-replies/en',
+      body: { stop_reply: 'Unsubscribed.', start_reply: 'Welcome back.' },
+      allowed: ['suppressions:manage'],
+    },
+    {
+      operation: 'POST /v1/sandbox/inbound',
+      url: '/v1/sandbox/inbound',
+      body: { channel: 'sms', from: '+14155552671', text: 'Yes' },
+      allowed: ['sms:send'],
+    },
     // Last: it deletes the webhook the others use.
     { operation: 'DELETE /v1/webhooks/{webhook_id}', url: `/v1/webhooks/${ids.webhook}`, allowed: ['webhooks:manage'] },
   ];
@@ -155,7 +168,8 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
     for (const scope of ALL_SCOPES) tokens.set(scope, await t.tokenFor(account, scope));
     let refused = 0;
     for (const { operation, url, body, allowed } of cases()) {
-      const method = operation.split(' ')[0] as 'GET' | 'POST' | 'DELETE';
+      const method = operation.split(' ')[0] as 'GET' | 'POST' | 'PUT' | 'DELETE';
+      const withBody = method === 'POST' || method === 'PUT';
       // Refused scopes first: they must change nothing the allowed call then relies on.
       const order = [...ALL_SCOPES.filter((s) => !allowed.includes(s)), ...allowed];
       for (const scope of order) {
@@ -164,9 +178,9 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
           url,
           headers: {
             authorization: `Bearer ${tokens.get(scope)}`,
-            ...(method === 'POST' ? { 'content-type': 'application/json' } : {}),
+            ...(withBody ? { 'content-type': 'application/json' } : {}),
           },
-          ...(method === 'POST' ? { payload: JSON.stringify(body ?? {}) } : {}),
+          ...(withBody ? { payload: JSON.stringify(body ?? {}) } : {}),
         });
         const label = `${operation} (${url}) with ${scope}: ${response.statusCode} ${response.body.slice(0, 200)}`;
         if (allowed.includes(scope)) {

@@ -2,6 +2,7 @@ import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { startReceiver, type WebhookReceiver } from '../../test/webhook-receiver.js';
+import { assignAddress } from '../core/inbound/addresses.js';
 
 type Operation = { method: string; path: string; query: string };
 type Parameter = { in: string; name: string; required?: boolean; schema?: { format?: string } };
@@ -47,6 +48,16 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
     });
     idsOfB.telegram = await sendAsB('/v1/telegram/send', { chat_id: '4242', message: 'B only' });
     idsOfB.email = await sendAsB('/v1/email/send', { to: 'b@example.com', from: 'b@acme.example', subject: 'B', text: 'B only' });
+    // A recipient wrote to B: A must not read B's received message.
+    await assignAddress(t.store, { accountId: b.account.id, channel: 'sms', address: '+14155550998', at: t.clock.now() });
+    const received = await t.receive({
+      channel: 'sms',
+      from: '+14155552673',
+      to: '+14155550998',
+      text: 'for B',
+      receivedAt: t.clock.now(),
+    });
+    idsOfB.inbound = received.outcome === 'stored' ? received.message.id : '';
     // B suppresses a recipient: A's DELETE of it must not find it.
     expect((await t.call('POST', '/v1/suppressions', tokenB, { channel: 'sms', recipient: '+14155550999' })).statusCode).toBe(201);
     await t.drain();
@@ -61,24 +72,29 @@ describeEachDialect('tenant isolation: every id-bearing route, with another acco
 
   const operations = async (): Promise<Operation[]> => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
-    return Object.entries(document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>)
-      .filter(([path]) => path.includes('{'))
-      .flatMap(([path, item]) =>
-        Object.entries(item).map(([method, operation]) => {
-          // Required query parameters get a valid value, so the request is judged on its ids alone.
-          const query = (operation.parameters ?? [])
-            .filter((p) => p.in === 'query' && p.required)
-            .map((p) => `${p.name}=${encodeURIComponent(p.schema?.format?.includes('date') ? '2020-01-01T00:00:00Z' : 'x')}`)
-            .join('&');
-          return { method: method.toUpperCase(), path, query: query ? `?${query}` : '' };
-        }),
-      );
+    return (
+      Object.entries(document.paths as Record<string, Record<string, { parameters?: Parameter[] }>>)
+        // A language is no account's resource: each account sets its own keyword replies.
+        .filter(([path]) => path.includes('{') && !path.startsWith('/v1/keyword-replies/'))
+        .flatMap(([path, item]) =>
+          Object.entries(item).map(([method, operation]) => {
+            // Required query parameters get a valid value, so the request is judged on its ids alone.
+            const query = (operation.parameters ?? [])
+              .filter((p) => p.in === 'query' && p.required)
+              .map((p) => `${p.name}=${encodeURIComponent(p.schema?.format?.includes('date') ? '2020-01-01T00:00:00Z' : 'x')}`)
+              .join('&');
+            return { method: method.toUpperCase(), path, query: query ? `?${query}` : '' };
+          }),
+        )
+    );
   };
 
   /** Every way to fill a path's ids with B's: a channel route takes B's message of that channel. */
   const fillings = (path: string): string[] => {
     const channel = /^\/v1\/(sms|whatsapp|telegram|email)\//.exec(path)?.[1];
-    const messages = channel ? [idsOfB[channel] as string] : ['sms', 'whatsapp', 'telegram', 'email'].map((c) => idsOfB[c] as string);
+    const messages = channel
+      ? [idsOfB[channel] as string]
+      : ['sms', 'whatsapp', 'telegram', 'email', 'inbound'].map((c) => idsOfB[c] as string);
     return messages.map((messageId) =>
       path
         .replace('{message_id}', messageId)

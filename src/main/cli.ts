@@ -10,6 +10,7 @@ import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } f
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
 import { type Scope, splitScopes } from '../core/scopes.js';
 import { BackupError, backupSqlite } from '../storage/backup.js';
+import { addAddressesCommands } from './addresses.commands.js';
 import { CHANNEL_MODULES } from './channels.js';
 import { type Config, ConfigError, loadConfig } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
@@ -458,6 +459,7 @@ function buildProgram(): Command {
   addWebhooksCommands(program, kit);
   addUsersCommands(program, kit);
   addOperatorsCommands(program, kit);
+  addAddressesCommands(program, kit);
 
   return program;
 }

@@ -144,6 +144,9 @@ export async function startServer(services: Services, options: ServerOptions): P
       connections: config.connectionLimits,
     },
     channels: channelRoutes(config.channels),
+    sandboxChannels: Object.values(services.providers)
+      .filter((provider) => provider.name === 'sandbox')
+      .map((provider) => provider.channel),
     channelReference: channelReference(config.channels),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     metrics: services.meter,

@@ -134,6 +134,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       limiterFor: createLimiterCache(),
       webhooks: config.webhooks,
       receiverSlots: new ReceiverSlots(),
+      prices: config.prices,
     },
     meter,
     tracing,

@@ -7,7 +7,16 @@ import type { Channel } from '../../core/ids.js';
 export type SandboxBehaviour =
   | { kind: 'reject'; code: string; message: string }
   | { kind: 'fail-first-attempt'; code: string; message: string }
-  | { kind: 'accept'; receipt: 'delivered' | 'none' | { failed: string; message: string }; thenComplaint?: boolean };
+  | {
+      kind: 'accept';
+      receipt: 'delivered' | 'none' | { failed: string; message: string };
+      thenComplaint?: boolean;
+      /** Delivered, then the recipient answers with this text (docs/inbound.md). */
+      thenReply?: string;
+    };
+
+/** What a replying magic recipient answers. */
+export const SANDBOX_REPLY = 'Yes, that works for me.';
 
 const DELIVERED: SandboxBehaviour = { kind: 'accept', receipt: 'delivered' };
 
@@ -16,6 +25,9 @@ const PHONE: Record<string, SandboxBehaviour> = {
   '+15005550002': { kind: 'accept', receipt: { failed: 'UNDELIVERABLE', message: 'The handset could not be reached (sandbox).' } },
   '+15005550003': { kind: 'accept', receipt: 'none' },
   '+15005550004': { kind: 'fail-first-attempt', code: 'TEMPORARY_FAILURE', message: 'The carrier is temporarily unavailable (sandbox).' },
+  '+15005550006': { kind: 'accept', receipt: 'delivered', thenReply: SANDBOX_REPLY },
+  // Answers STOP: the account's suppression list gets them, and a confirmation goes out.
+  '+15005550007': { kind: 'accept', receipt: 'delivered', thenReply: 'STOP' },
 };
 
 const EMAIL: Record<string, SandboxBehaviour> = {
@@ -25,10 +37,12 @@ const EMAIL: Record<string, SandboxBehaviour> = {
   },
   // Delivered, then the recipient marks it as spam: a complaint receipt follows the delivery one.
   'complaint@sandbox.test': { kind: 'accept', receipt: 'delivered', thenComplaint: true },
+  'reply@sandbox.test': { kind: 'accept', receipt: 'delivered', thenReply: SANDBOX_REPLY },
 };
 
 const TELEGRAM: Record<string, SandboxBehaviour> = {
   '403': { kind: 'reject', code: 'TELEGRAM_BLOCKED', message: 'Forbidden: bot was blocked by the user (sandbox).' },
+  '1006': { kind: 'accept', receipt: 'delivered', thenReply: SANDBOX_REPLY },
 };
 
 export function sandboxBehaviour(channel: Channel, recipient: string): SandboxBehaviour {

@@ -52,6 +52,21 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
       };
       jobs.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: complaint, runAt: complainedAt });
     }
+    if (behaviour.kind === 'accept' && behaviour.thenReply !== undefined) {
+      // The recipient answers just after the delivery, to the address the message came from; the
+      // message's id makes the reply's provider id, so a run of its job twice stores it once.
+      const repliedAt = now + 2 * options.receiptDelayMs + 1;
+      const received = {
+        channel,
+        from: message.to,
+        to: message.sender ?? 'sandbox',
+        text: behaviour.thenReply,
+        receivedAt: repliedAt,
+        providerMessageId: `sbx_reply_${message.id}`,
+        details: { sandbox: true, in_reply_to: message.id },
+      };
+      jobs.push({ kind: JOB_KINDS.receiveMessage, messageId: null, payload: { received, accountId: message.accountId }, runAt: repliedAt });
+    }
     return jobs;
   };
 

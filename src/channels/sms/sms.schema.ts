@@ -23,9 +23,10 @@ export const SendSmsBody = Type.Object(
     }),
     sender: Type.Optional(
       Type.String({
-        pattern: '^[A-Za-z0-9]{1,11}$',
-        errorMessage: 'must be 1 to 11 letters or digits',
-        description: 'Alphanumeric sender id, up to 11 characters.',
+        pattern: '^([A-Za-z0-9]{1,11}|\\+[1-9][0-9]{6,14})$',
+        errorMessage: 'must be 1 to 11 letters or digits, or an E.164 number',
+        description:
+          'An alphanumeric sender id (up to 11 letters or digits, a short code), or a number in E.164: one of the account’s numbers, so recipients can reply (docs/inbound.md).',
       }),
     ),
     scheduled_at: Type.Optional(

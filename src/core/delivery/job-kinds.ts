@@ -1,3 +1,4 @@
+import type { ReceivedMessage } from '../inbound/inbound-message.js';
 import type { ProviderReceipt } from './provider.js';
 
 /** Every kind of job the workers run. Providers enqueue receipts; use cases enqueue deliveries. */
@@ -8,6 +9,8 @@ export const JOB_KINDS = {
   providerReceipt: 'provider_receipt',
   /** Post one event to one receiver (a webhook or a callback_url). */
   deliverWebhook: 'deliver_webhook',
+  /** Take a message a recipient sent, later (the sandbox's replies); providers that hear one on their link take it at once. */
+  receiveMessage: 'receive_message',
 } as const;
 
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
@@ -24,6 +27,8 @@ export interface JobPayloads {
    * anything is read; jobs queued by versions before it was added lack it.
    */
   deliver_webhook: { deliveryId: string; receiver?: string };
+  /** The message, and the account it is for when it is known without its address (the sandbox's replies). */
+  receive_message: { received: ReceivedMessage; accountId?: string };
 }
 
 /** A job to enqueue: its payload's type follows from its kind, so a wrong one fails to compile. */
@@ -45,4 +50,5 @@ export const JOB_PRIORITY: Record<JobKind, number> = {
   provider_receipt: 0,
   deliver_message: 1,
   deliver_webhook: 1,
+  receive_message: 0,
 };

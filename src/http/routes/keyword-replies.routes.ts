@@ -76,15 +76,7 @@ export async function keywordRepliesRoutes(app: FastifyInstance, deps: { store: 
             stop_reply: Type.String({ maxLength: MAX_REPLY }),
             start_reply: Type.String({ maxLength: MAX_REPLY }),
           },
-          {
-            additionalProperties: false,
-            examples: [
-              {
-                stop_reply: 'Acme: you will get no more messages. Reply START to resubscribe.',
-                start_reply: 'Acme: welcome back. Reply STOP to opt out.',
-              },
-            ],
-          },
+          { additionalProperties: false },
         ),
         response: { 200: Envelope(KeywordLanguage), 422: ErrorEnvelope, ...commonErrors },
       },

@@ -46,7 +46,18 @@ describeEachDialect('GET /v1/messages', (dialect) => {
     expect(data.pagination).toEqual({ total: 28, limit: 20, offset: 0, has_more: true });
     const first = data.messages[0];
     expect(Object.keys(first).sort()).toEqual(
-      ['channel', 'created_at', 'direction', 'credits_used', 'error', 'message_id', 'scheduled_at', 'status', 'status_history', 'to'].sort(),
+      [
+        'channel',
+        'created_at',
+        'direction',
+        'credits_used',
+        'error',
+        'message_id',
+        'scheduled_at',
+        'status',
+        'status_history',
+        'to',
+      ].sort(),
     );
     expect(first.direction).toBe('outbound');
     expect(first.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'delivered']);

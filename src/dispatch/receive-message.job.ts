@@ -1,0 +1,19 @@
+import { receiveMessage } from '../core/inbound/receive-messages.js';
+import { DONE, type JobHandler } from './job.js';
+
+/**
+ * Takes a message a recipient sent that was queued to be taken later (the sandbox's replies): the
+ * same path as one a provider hears. Its provider id makes a second run add nothing.
+ */
+export const receiveQueuedMessage: JobHandler<'receive_message'> = async (ctx, job) => {
+  const { received, accountId } = job.payload;
+  const reception = await receiveMessage(
+    { store: ctx.store, clock: ctx.clock, prices: ctx.prices },
+    received,
+    accountId === undefined ? {} : { accountId },
+  );
+  if (reception.outcome === 'unrouted') {
+    ctx.logger.warn({ channel: received.channel, to: received.to }, 'queued inbound message to an address no account has; dropped');
+  }
+  return DONE;
+};
