@@ -29,6 +29,13 @@ export interface StatusHooks {
    * was recorded, 'ignored' when it was already. Receipts of a status no channel claims are ignored.
    */
   event?(tx: Store, message: HookedMessage, status: string, at: number): Promise<'applied' | 'ignored'>;
+  /**
+   * Whether a failure reported after the provider took the message (a receipt, or a failure after
+   * acceptance) is one the provider does not bill: its captured charge is then refunded, in the
+   * transaction that fails it. Decided by our own error code, so a failure the channel already maps
+   * one way (WhatsApp's SESSION_WINDOW_CLOSED) costs the same whenever it is learnt.
+   */
+  unbilled?(reason: { code: string; message: string }): boolean;
 }
 
 /** What core knows of a channel: its name (message ids `msg_<name>_…`, scopes `<name>:send`, `<name>:read`) and its hooks. */

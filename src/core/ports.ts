@@ -200,6 +200,8 @@ export interface CreditsPort {
   captureMany(captures: ReadonlyArray<{ accountId: string; micros: number; messageId: string; at: number }>): Promise<void>;
   /** Gives a reservation back (failure before acceptance, or cancel). */
   release(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
+  /** Gives a captured charge back (the provider did not bill the message after all): credits rise by `micros`. */
+  refund(accountId: string, micros: number, messageId: string, at: number): Promise<void>;
   /** Every movement of the account, oldest first. */
   ledger(accountId: string): Promise<LedgerEntry[]>;
   /** Up to `limit` movements, newest first, strictly before the `before` entry (its time and id) when given. */

@@ -3,56 +3,12 @@ import Fastify, { type FastifyInstance } from 'fastify';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { describeEachDialect } from '../../../test/databases.js';
-import { type FakeApiAnswer, startFakeJsonApi } from '../../../test/fake-json-api.js';
 import { TEST_PROVIDER_SECRETS } from '../../../test/logs.js';
+import { fakeGraphSettings, startFakeGraphApi } from '../../../test/whatsapp.js';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
 import { assignAddress } from '../../core/inbound/addresses.js';
-import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
+import { createWhatsappCloudProvider } from './cloud-api.provider.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
-
-/** A stand-in for the Graph API on loopback; the recipient number picks the answer, with Meta's error bodies. */
-function startFakeGraph() {
-  let next = 1;
-  return startFakeJsonApi(({ headers, body }): FakeApiAnswer => {
-    const error = (status: number, code: number, message: string, details?: string) => ({
-      status,
-      json: { error: { message, type: 'OAuthException', code, ...(details ? { error_data: { details } } : {}), fbtrace_id: 'Az' } },
-    });
-    if (headers.authorization !== `Bearer ${TEST_PROVIDER_SECRETS.whatsappAccessToken}`)
-      return error(401, 190, 'Error validating access token');
-    switch (body.to) {
-      case '15550000047':
-        return error(
-          400,
-          131047,
-          'Re-engagement message',
-          'Message failed to send because more than 24 hours have passed since the customer last replied to this number.',
-        );
-      case '15550000429':
-        return error(429, 130429, 'Rate limit hit', 'Cloud API message throughput has been reached.');
-      case '15550000100':
-        return error(400, 100, 'Invalid parameter', 'Parameter name is invalid.');
-      default:
-        return {
-          status: 200,
-          json: {
-            messaging_product: 'whatsapp',
-            contacts: [{ input: body.to, wa_id: body.to }],
-            messages: [{ id: `wamid.TEST${next++}` }],
-          },
-        };
-    }
-  });
-}
-
-const settings = (graphBaseUrl: string): WhatsappCloudSettings => ({
-  accessToken: TEST_PROVIDER_SECRETS.whatsappAccessToken,
-  phoneNumberId: '106540352242922',
-  graphBaseUrl,
-  apiVersion: 'v21.0',
-  appSecret: TEST_PROVIDER_SECRETS.whatsappAppSecret,
-  verifyToken: TEST_PROVIDER_SECRETS.whatsappVerifyToken,
-});
 
 const outbound = (to: string, payload: Record<string, unknown>, body = 'Hello Ada'): OutboundMessage => ({
   id: `msg_whatsapp_${'0'.repeat(26)}`,
@@ -67,15 +23,15 @@ const outbound = (to: string, payload: Record<string, unknown>, body = 'Hello Ad
 });
 
 describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () => {
-  let graph: Awaited<ReturnType<typeof startFakeGraph>>;
+  let graph: Awaited<ReturnType<typeof startFakeGraphApi>>;
   const signal = new AbortController().signal;
   beforeAll(async () => {
-    graph = await startFakeGraph();
+    graph = await startFakeGraphApi();
   });
   afterAll(() => graph.close());
 
   it('posts a template to /{version}/{phone_number_id}/messages with the bearer token, and returns the wamid', async () => {
-    const provider = createWhatsappCloudProvider(settings(graph.url));
+    const provider = createWhatsappCloudProvider(fakeGraphSettings(graph.url));
     const components = [{ type: 'body', parameters: [{ type: 'text', text: 'Ada' }] }];
     const outcome = await provider.send(
       outbound('+14155552671', { type: 'template', template: { name: 'welcome', language: 'en_US', components } }),
@@ -97,7 +53,7 @@ describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () 
   });
 
   it('posts a session message as text', async () => {
-    const provider = createWhatsappCloudProvider(settings(graph.url));
+    const provider = createWhatsappCloudProvider(fakeGraphSettings(graph.url));
     await provider.send(outbound('+14155552671', { type: 'text' }, 'See you at 10'), signal);
     expect(graph.calls.at(-1)?.body).toEqual({
       messaging_product: 'whatsapp',
@@ -110,15 +66,16 @@ describe('WhatsApp Cloud API provider against a fake Graph API on loopback', () 
 
   it.each([
     ['+15550000047', { ok: false, retryable: false, code: 'SESSION_WINDOW_CLOSED' }],
+    ['+15550000050', { ok: false, retryable: false, code: 'WHATSAPP_OPTED_OUT' }],
     ['+15550000429', { ok: false, retryable: true, code: 'WHATSAPP_130429' }],
     ['+15550000100', { ok: false, retryable: false, code: 'WHATSAPP_100', message: 'Parameter name is invalid.' }],
   ])('maps the Cloud API error for %s', async (to, expected) => {
-    const provider = createWhatsappCloudProvider(settings(graph.url));
+    const provider = createWhatsappCloudProvider(fakeGraphSettings(graph.url));
     expect(await provider.send(outbound(to, { type: 'text' }), signal)).toMatchObject(expected);
   });
 
   it('treats a refused access token as retryable, for an operator to fix', async () => {
-    const provider = createWhatsappCloudProvider({ ...settings(graph.url), accessToken: 'wrong' });
+    const provider = createWhatsappCloudProvider({ ...fakeGraphSettings(graph.url), accessToken: 'wrong' });
     expect(await provider.send(outbound('+14155552671', { type: 'text' }), signal)).toMatchObject({
       ok: false,
       retryable: true,

@@ -1,4 +1,5 @@
 import type { Provider, SendOutcome } from '../../core/delivery/provider.js';
+import { failureOfCloudCode, isKnownCloudCode } from './cloud-api-errors.js';
 import type { WhatsappPayload } from './send-whatsapp.js';
 
 export interface WhatsappCloudSettings {
@@ -26,12 +27,14 @@ const RETRY_LATER = new Set([4, 80007, 130429, 131000, 131016, 131056, 133004]);
 /** Codes an operator must fix (token, permissions): the message waits rather than fails. */
 const OPERATOR = new Set([0, 190, 200, 10]);
 
-/** A Cloud API error as a send outcome (a code of the error catalogue, core/errors.ts, where one fits). */
+/**
+ * A Cloud API error as a send outcome. Codes with a meaning of their own (131047, 131050) fail as a
+ * `failed` status webhook with the same code fails the message (cloud-api-errors.ts).
+ */
 export function outcomeOfGraphError(status: number, answer: GraphAnswer): SendOutcome {
   const code = answer.error?.code;
   const text = answer.error?.error_data?.details ?? answer.error?.message ?? `HTTP ${status}`;
-  // 131047: more than 24 hours since the customer last wrote: only a template may be sent.
-  if (code === 131047) return { ok: false, retryable: false, code: 'SESSION_WINDOW_CLOSED', message: text };
+  if (isKnownCloudCode(code)) return Object.assign({ ok: false as const, retryable: false }, failureOfCloudCode(code, `${status}`, text));
   if ((code !== undefined && RETRY_LATER.has(code)) || status === 429 || status >= 500) {
     return { ok: false, retryable: true, code: `WHATSAPP_${code ?? status}`, message: text };
   }

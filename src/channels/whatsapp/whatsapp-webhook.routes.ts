@@ -7,6 +7,7 @@ import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
 import type { Reception } from '../../core/inbound/receive-messages.js';
 import type { NewJob, Store } from '../../core/ports.js';
 import { toStorableText } from '../../http/validation.js';
+import { failureOfCloudCode } from './cloud-api-errors.js';
 
 export interface WhatsappWebhookDeps {
   store: Store;
@@ -105,13 +106,16 @@ export function receiptOfStatus(status: CloudStatus, now: number): ProviderRecei
     case 'read':
       return { channel: 'whatsapp', providerMessageId: status.id, status: 'read', occurredAt };
     case 'failed': {
+      // The same meaning as the same code answered to the send (cloud-api-errors.ts).
       const error = status.errors?.[0];
+      const text = error?.error_data?.details ?? error?.message ?? error?.title ?? 'WhatsApp could not deliver the message.';
+      const failure = failureOfCloudCode(error?.code, 'FAILED', text);
       return {
         channel: 'whatsapp',
         providerMessageId: status.id,
         status: 'failed',
-        code: `WHATSAPP_${error?.code ?? 'FAILED'}`,
-        message: error?.error_data?.details ?? error?.message ?? error?.title ?? 'WhatsApp could not deliver the message.',
+        code: failure.code,
+        message: failure.message,
         occurredAt,
       };
     }

@@ -1,7 +1,10 @@
+import type { StatusHooks } from '../../core/channels.js';
 import { PHONE_RECIPIENTS } from '../../core/phone.js';
+import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
 import type { ChannelModule, SettingsReader } from '../channel-module.js';
 import { createSandboxProvider } from '../sandbox/sandbox.provider.js';
 import { createWhatsappCloudProvider, type WhatsappCloudSettings } from './cloud-api.provider.js';
+import { isUnbilledFailure, WHATSAPP_OPTED_OUT } from './cloud-api-errors.js';
 import { sessionDraft, WHATSAPP_SESSION_PRICE, WHATSAPP_TEMPLATE_PRICE } from './send-whatsapp.js';
 import { seedSandboxTemplates } from './templates.js';
 import { whatsappChannelRoutes } from './whatsapp.routes.js';
@@ -33,6 +36,27 @@ export function whatsappSettings(env: SettingsReader): WhatsappSettings {
   };
 }
 
+/**
+ * A recipient who stopped marketing messages from the business (Cloud API 131050, answered to the
+ * send or in a status webhook) goes on the account's WhatsApp suppression list with the failure
+ * that says so. A failure Meta does not bill (cloud-api-errors.ts) gets its charge back when it is
+ * learnt after the charge was captured.
+ */
+const whatsappStatusHooks: StatusHooks = {
+  async moved(tx, message, at, reason) {
+    if (message.status !== 'failed' || reason?.code !== WHATSAPP_OPTED_OUT) return;
+    await addSuppression(tx, {
+      accountId: message.accountId,
+      channel: 'whatsapp',
+      recipient: message.to,
+      reason: 'opt_out',
+      source: 'whatsapp_opt_out',
+      at,
+    });
+  },
+  unbilled: (reason) => isUnbilledFailure(reason.code),
+};
+
 /** WhatsApp: approved templates any time, free text inside the 24-hour session window. */
 export const whatsappModule: ChannelModule<WhatsappSettings> = {
   name: 'whatsapp',
@@ -59,6 +83,7 @@ export const whatsappModule: ChannelModule<WhatsappSettings> = {
       settings.kind === 'cloud-api' ? { appSecret: settings.cloud.appSecret, verifyToken: settings.cloud.verifyToken } : undefined,
     ),
   canBeAsked: (settings) => settings.kind === 'sandbox',
+  hooks: whatsappStatusHooks,
   // A template, not free text: a test message must reach a number that has not written first.
   testMessage: whatsappTestMessage,
 };

@@ -1,5 +1,9 @@
-/** One movement of credits. `top_up` and `capture` move the balance; the others move holds. */
-export type LedgerKind = 'top_up' | 'reserve' | 'capture' | 'release';
+/**
+ * One movement of credits. `top_up`, `capture` and `refund` move the balance; the others move
+ * holds. A `refund` gives back a captured charge the provider turned out not to bill (a WhatsApp
+ * message Meta reports undelivered because the session window had closed).
+ */
+export type LedgerKind = 'top_up' | 'reserve' | 'capture' | 'release' | 'refund';
 
 export interface LedgerEntry {
   id: string;
@@ -23,6 +27,8 @@ export function ledgerDeltas(kind: LedgerKind, micros: number): { credits: numbe
       return { credits: -micros, reserved: -micros };
     case 'release':
       return { credits: 0, reserved: -micros };
+    case 'refund':
+      return { credits: micros, reserved: 0 };
   }
 }
 

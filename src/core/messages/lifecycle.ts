@@ -13,7 +13,8 @@ import type { Message, MessageStatus } from './message.js';
  * event timeline) and the webhook event always move together:
  *
  *   queued ──► sent ──► delivered ──► read        queued ──► failed   (credits released)
- *      │         └────► failed (captured)         queued ──► canceled (credits released)
+ *      │         └────► failed (captured, or        queued ──► canceled (credits released)
+ *      │                 refunded when unbilled)
  *
  * Each step is conditional on the status it leaves, so a late or repeated event changes nothing.
  */
@@ -227,14 +228,30 @@ export async function recordAccepted(
 
 /**
  * The message failed for good. Before a provider accepted it the reservation is released (a
- * technical failure costs nothing); after, the charge stands, as the provider was paid.
+ * technical failure costs nothing); after, the charge stands, as the provider was paid, unless
+ * the channel says the provider does not bill such a failure (`failAccepted`).
  */
 export async function recordFailed(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
   if (await failQueued(tx, message, reason, at)) return true;
+  return failAccepted(tx, message, reason, at);
+}
+
+/**
+ * Fails a message a provider had taken (`sent`); false when it is no longer sent. Its charge was
+ * captured and stands, except for a failure its channel calls unbilled (StatusHooks.unbilled):
+ * then the charge is refunded with the move (a `refund` ledger row; `credits_used` shows 0).
+ */
+async function failAccepted(tx: Store, message: Message, reason: FailureReason, at: number): Promise<boolean> {
+  const unbilled = tx.channels.hooksOf(message.channel)?.unbilled?.(reason) === true;
+  const change = { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason } as const;
   const error = { error: { code: reason.code, message: reason.message } };
-  const afterAcceptance = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: reason.code, error: reason }, error);
-  if (afterAcceptance) await afterMove(tx, afterAcceptance, at, reason);
-  return afterAcceptance !== undefined;
+  const failed = await move(tx, message, unbilled ? Object.assign({ chargeState: 'refunded' as const }, change) : change, error);
+  if (!failed) return false;
+  // Only a sent message moves here, and a sent message's cost was captured: giving it back once is
+  // exact. Never dated before its capture (a provider's times may be whole seconds).
+  if (unbilled) await tx.credits.refund(message.accountId, message.costMicros, message.id, Math.max(at, message.sentAt ?? at));
+  await afterMove(tx, failed, at, reason);
+  return true;
 }
 
 /**
@@ -459,13 +476,11 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
     case 'read':
       return (await move(tx, message, { from: ['sent', 'delivered'], to: 'read', at, detail: null })) ? 'applied' : 'ignored';
     case 'failed': {
-      const error = {
+      const reason = {
         code: receipt.code ?? 'UNDELIVERABLE',
         message: receipt.message ?? 'The provider reported the message undeliverable.',
       };
-      const failed = await move(tx, message, { from: ['sent'], to: 'failed', at, detail: error.code, error }, { error });
-      if (failed) await afterMove(tx, failed, at, error);
-      return failed ? 'applied' : 'ignored';
+      return (await failAccepted(tx, message, reason, at)) ? 'applied' : 'ignored';
     }
   }
 }

@@ -4,7 +4,11 @@ import type { Channel } from '../ids.js';
 export const MESSAGE_STATUSES = ['queued', 'sent', 'delivered', 'read', 'failed', 'canceled'] as const;
 export type MessageStatus = (typeof MESSAGE_STATUSES)[number];
 
-export type ChargeState = 'reserved' | 'captured' | 'released';
+/**
+ * Where a message's cost is: held, charged, given back before a provider took it (`released`), or
+ * given back after (`refunded`: the provider reported it undelivered and did not bill it).
+ */
+export type ChargeState = 'reserved' | 'captured' | 'released' | 'refunded';
 
 /**
  * Where a worker is with a message's hand-over (null: no worker has it). `claimed`: taken, not yet
@@ -65,11 +69,11 @@ export type Origin = Pick<Message, 'requestId' | 'traceContext'>;
 export const NO_ORIGIN: Origin = { requestId: null, traceContext: null };
 
 /**
- * What the customer is charged for a message: its cost unless the charge was released
- * (failed before a provider accepted it, or canceled), which costs nothing.
+ * What the customer is charged for a message: its cost unless the charge was released (failed
+ * before a provider accepted it, or canceled) or refunded (failed after, unbilled), which costs nothing.
  */
 export const creditsUsedMicros = (message: Pick<Message, 'costMicros' | 'chargeState'>): number =>
-  message.chargeState === 'released' ? 0 : message.costMicros;
+  message.chargeState === 'released' || message.chargeState === 'refunded' ? 0 : message.costMicros;
 
 /**
  * Forward-only progress of the successful path; failed and canceled are terminal and reachable

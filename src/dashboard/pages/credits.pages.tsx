@@ -19,6 +19,7 @@ const KIND: Record<LedgerKind, string> = {
   reserve: 'Held for a message',
   capture: 'Charged',
   release: 'Hold released',
+  refund: 'Refunded (not billed)',
 };
 
 /** `created_at` and id of an entry, as the link to the page after it carries them. */

@@ -226,6 +226,10 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       await move(accountId, 'release', micros, messageId, at, null);
     },
 
+    async refund(accountId, micros, messageId, at) {
+      await move(accountId, 'refund', micros, messageId, at, null);
+    },
+
     async ledger(accountId) {
       const rows = await db
         .selectFrom('credit_ledger')
