@@ -17,6 +17,7 @@ import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
 import { creditsPages } from './pages/credits.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
+import { receivedPages } from './pages/received.pages.js';
 import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
 import { suppressionsPages } from './pages/suppressions.pages.js';
@@ -194,6 +195,7 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   await app.register(signInPages, deps);
   await app.register(accountPages, deps);
   await app.register(messagesPages, deps);
+  await app.register(receivedPages, deps);
   await app.register(credentialsPages, deps);
   await app.register(webhooksPages, deps);
   await app.register(sendPages, deps);

@@ -1,7 +1,7 @@
 import type { Command } from 'commander';
 import { toIso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
-import { addressKey, assignAddress } from '../core/inbound/addresses.js';
+import { addressKey, assignAddress, releaseAddress } from '../core/inbound/addresses.js';
 import type { CommandKit } from './whatsapp.commands.js';
 
 /**
@@ -61,8 +61,9 @@ export function addAddressesCommands(program: Command, kit: CommandKit): void {
     .action((channel: string, address: string) =>
       withServices(async (services) => {
         const key = addressKey(address);
-        if (!(await services.store.inbound.removeAddress(channel, key))) throw usageError(`no ${channel} address ${key}`);
-        out(`Removed ${channel} ${key}.`);
+        const had = await releaseAddress(services.store, { channel, address, at: services.clock.now() });
+        if (!had) throw usageError(`no ${channel} address ${key}`);
+        out(`Removed ${channel} ${key} from ${had}.`);
       }),
     );
 }

@@ -1,7 +1,12 @@
+import type { Actor } from '../accounts/manage-accounts.js';
 import { ApiError, validationError } from '../errors.js';
 import type { Channel } from '../ids.js';
 import type { Store } from '../ports.js';
+import { audit } from '../users/manage-users.js';
 import type { ChannelAddress } from './inbound-message.js';
+
+/** The operator at the command line, when no one else is named. */
+const CLI: Actor = { actor: 'operator', ip: null };
 
 /**
  * An address as it is kept: trimmed, lower-cased (email addresses and domains, Telegram bot
@@ -37,7 +42,7 @@ export const accountOfAddress = (store: Store, channel: Channel, to: string): Pr
  */
 export async function assignAddress(
   store: Store,
-  input: { accountId: string; channel: Channel; address: string; at: number },
+  input: { accountId: string; channel: Channel; address: string; at: number; by?: Actor },
 ): Promise<ChannelAddress> {
   if (!store.channels.has(input.channel)) {
     throw validationError([{ field: 'channel', message: `must be one of ${store.channels.names.join(', ')}` }]);
@@ -48,8 +53,43 @@ export async function assignAddress(
   }
   if (!(await store.accounts.findAccount(input.accountId))) throw new ApiError('NOT_FOUND', `No account ${input.accountId}.`);
   const entry: ChannelAddress = { channel: input.channel, address, accountId: input.accountId, createdAt: input.at };
-  if (!(await store.inbound.insertAddress(entry))) {
-    throw validationError([{ field: 'address', message: `${address} already belongs to an account on ${input.channel}; remove it first` }]);
-  }
-  return entry;
+  const by = input.by ?? CLI;
+  return store.transaction(async (tx) => {
+    if (!(await tx.inbound.insertAddress(entry))) {
+      throw validationError([
+        { field: 'address', message: `${address} already belongs to an account on ${input.channel}; remove it first` },
+      ]);
+    }
+    await audit(tx, {
+      accountId: input.accountId,
+      actor: by.actor,
+      action: 'address.added',
+      target: `${input.channel} ${address}`,
+      ip: by.ip,
+      at: input.at,
+    });
+    return entry;
+  });
+}
+
+/** Takes an address from its account (messages to it are dropped from then on); the account it had, or undefined when none did. */
+export async function releaseAddress(
+  store: Store,
+  input: { channel: Channel; address: string; at: number; by?: Actor },
+): Promise<string | undefined> {
+  const address = addressKey(input.address);
+  const by = input.by ?? CLI;
+  return store.transaction(async (tx) => {
+    const accountId = await tx.inbound.accountOfAddress(input.channel, [address]);
+    if (!accountId || !(await tx.inbound.removeAddress(input.channel, address))) return undefined;
+    await audit(tx, {
+      accountId,
+      actor: by.actor,
+      action: 'address.removed',
+      target: `${input.channel} ${address}`,
+      ip: by.ip,
+      at: input.at,
+    });
+    return accountId;
+  });
 }

@@ -11,6 +11,7 @@ import {
 } from '../../core/accounts/manage-accounts.js';
 import { parseCredits } from '../../core/credits.js';
 import { ApiError, validationError } from '../../core/errors.js';
+import { assignAddress, releaseAddress } from '../../core/inbound/addresses.js';
 import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 import { isRole, ROLES } from '../../core/users/user.js';
@@ -182,7 +183,8 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
   ) => {
     const account = await deps.store.accounts.findAccount(request.params.id);
     if (!account) return operatorNotFound(reply);
-    const [clients, users, invitations, audit] = await Promise.all([
+    const [addresses, clients, users, invitations, audit] = await Promise.all([
+      deps.store.inbound.listAddresses(account.id),
       deps.store.accounts.listClients(account.id),
       deps.store.users.listUsers(account.id),
       deps.store.users.listInvitations(account.id),
@@ -251,6 +253,64 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
             </label>{' '}
             <label>
               Note for the ledger <input name="note" required maxLength={200} placeholder="invoice 2026-114" />
+            </label>{' '}
+            <button type="submit">Add</button>
+          </form>
+        </section>
+        <section aria-labelledby="addresses">
+          <h2 id="addresses">Addresses</h2>
+          <p class="muted">Messages recipients send to these are the account's (docs/inbound.md).</p>
+          {addresses.length === 0 ? (
+            <p>None yet: messages to the account are dropped until it has one.</p>
+          ) : (
+            <table>
+              <thead>
+                <tr>
+                  <th scope="col">Channel</th>
+                  <th scope="col">Address</th>
+                  <th scope="col">Since</th>
+                  <th scope="col">
+                    <span class="visually-hidden">Remove</span>
+                  </th>
+                </tr>
+              </thead>
+              <tbody>
+                {addresses.map((a) => (
+                  <tr key={`${a.channel}:${a.address}`}>
+                    <td>{a.channel}</td>
+                    <td>
+                      <code>{a.address}</code>
+                    </td>
+                    <td>{when(a.createdAt)}</td>
+                    <td>
+                      <form method="post" action={`${path}/addresses/remove`} class="inline">
+                        <input type="hidden" name="_csrf" value={frame.csrf} />
+                        <input type="hidden" name="channel" value={a.channel} />
+                        <input type="hidden" name="address" value={a.address} />
+                        <button type="submit" class="danger">
+                          Remove
+                        </button>
+                      </form>
+                    </td>
+                  </tr>
+                ))}
+              </tbody>
+            </table>
+          )}
+          <form method="post" action={`${path}/addresses`} class="inline">
+            <input type="hidden" name="_csrf" value={frame.csrf} />
+            <label>
+              Channel{' '}
+              <select name="channel">
+                {deps.store.channels.names.map((channel) => (
+                  <option key={channel} value={channel}>
+                    {channel}
+                  </option>
+                ))}
+              </select>
+            </label>{' '}
+            <label>
+              Address <input name="address" required maxLength={254} placeholder="+14155550100, @acme_bot, replies@acme.example" />
             </label>{' '}
             <button type="submit">Add</button>
           </form>
@@ -366,6 +426,24 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
       throw error;
     }
     return `Added ${credits(micros)} credits (${note}).`;
+  });
+  change('/addresses', async (request, account) => {
+    const added = await assignAddress(deps.store, {
+      accountId: account.id,
+      channel: field(request.body, 'channel', 16),
+      address: field(request.body, 'address', 254),
+      at: deps.clock.now(),
+      by: actorOf(request),
+    });
+    return `${added.channel} ${added.address} now belongs to ${account.name}.`;
+  });
+  change('/addresses/remove', async (request, account) => {
+    const channel = field(request.body, 'channel', 16);
+    const address = field(request.body, 'address', 254);
+    const owned = (await deps.store.inbound.listAddresses(account.id)).some((a) => a.channel === channel && a.address === address);
+    if (!owned) throw validationError([{ field: 'address', message: `${address} is not one of ${account.name}'s addresses` }]);
+    await releaseAddress(deps.store, { channel, address, at: deps.clock.now(), by: actorOf(request) });
+    return `Removed ${channel} ${address}.`;
   });
   change('/invite', async (request, account) => {
     const role = field(request.body, 'role', 20);

@@ -15,6 +15,7 @@ export interface Frame {
 const NAV: ReadonlyArray<[path: string, label: string]> = [
   ['/dashboard', 'Overview'],
   ['/dashboard/messages', 'Messages'],
+  ['/dashboard/received', 'Received'],
   ['/dashboard/send', 'Send a test message'],
   // Served wherever WhatsApp is, which main/channels.ts always lists; elsewhere the page answers 404.
   ['/dashboard/templates', 'WhatsApp templates'],
