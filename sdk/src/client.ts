@@ -218,7 +218,7 @@ export class Transport {
    * when the retries are spent.
    */
   async request<T>(
-    method: 'GET' | 'POST' | 'DELETE',
+    method: 'GET' | 'POST' | 'PUT' | 'DELETE',
     path: string,
     options: CallOptions & { body?: unknown; query?: Record<string, string | number | undefined> } = {},
   ): Promise<T> {

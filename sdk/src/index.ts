@@ -104,9 +104,30 @@ export class Herald {
         },
       };
     },
+    /**
+     * Every message recipients sent to the account, newest first (docs/inbound.md):
+     * `for await (const m of herald.messages.received({ channel: 'sms' }))`.
+     */
+    received: (query: Omit<Query<'listMessages'>, 'offset' | 'direction' | 'status'> = {}, options?: CallOptions): AsyncIterable<Message> =>
+      this.messages.list({ ...query, direction: 'inbound' }, options),
     /** Cancels a message no worker has taken yet (409 MESSAGE_NOT_CANCELABLE after); its credits are released. */
     cancel: (messageId: string, options?: CallOptions) =>
       this.#http.request<ResponseData<'cancelMessage'>>('POST', `/v1/messages/${id(messageId)}/cancel`, { ...options }),
+  };
+
+  /** The opt-out keywords of SMS and WhatsApp and the account's confirmations of them (docs/inbound.md). Needs `suppressions:manage`. */
+  readonly keywordReplies = {
+    list: (options?: CallOptions) => this.#http.request<ResponseData<'listKeywordReplies'>>('GET', '/v1/keyword-replies', { ...options }),
+    /** Replaces one language's confirmations; an empty text sends none. */
+    set: (language: string, body: RequestBody<'setKeywordReplies'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'setKeywordReplies'>>('PUT', `/v1/keyword-replies/${id(language)}`, { ...options, body }),
+  };
+
+  /** The sandbox's make-believe recipients (only on channels the sandbox carries). */
+  readonly sandbox = {
+    /** A recipient writes to the account: stored and announced as any received message (`message.received`). */
+    receive: (body: RequestBody<'receiveSandboxMessage'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'receiveSandboxMessage'>>('POST', '/v1/sandbox/inbound', { ...options, body }),
   };
 
   readonly account = {

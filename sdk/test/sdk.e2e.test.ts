@@ -131,6 +131,19 @@ describe('the TypeScript SDK against a running Herald', () => {
     await expect(herald.suppressions.remove('sms', '+14155550777')).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });
 
+  it('reads what recipients wrote (the sandbox makes one up) and sets the STOP confirmation', async () => {
+    const herald = client();
+    const made = await herald.sandbox.receive({ channel: 'sms', from: '+14155550778', text: 'Yes please' });
+    expect(made).toMatchObject({ direction: 'inbound', channel: 'sms', from: '+14155550778', text: 'Yes please' });
+    const received: string[] = [];
+    for await (const message of herald.messages.received({ channel: 'sms' })) received.push(message.message_id);
+    expect(received).toContain(made.message_id);
+    expect(await herald.messages.get(made.message_id)).toMatchObject({ direction: 'inbound', text: 'Yes please' });
+    const set = await herald.keywordReplies.set('en', { stop_reply: 'Bye from the SDK test.', start_reply: '' });
+    expect(set).toMatchObject({ language: 'en', stop_reply: 'Bye from the SDK test.', start_reply: '', custom: true });
+    expect((await herald.keywordReplies.list()).languages.find((l) => l.language === 'en')?.custom).toBe(true);
+  });
+
   it('throws HeraldError with the code, details and request id of an error answer', async () => {
     const error = await client()
       .sms.send({ to: '12', message: 'x' })

@@ -413,7 +413,7 @@ export interface paths {
         };
         /**
          * List messages
-         * @description The account's messages, newest first (created_at, then id), limited to the channels the token can read. A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.
+         * @description The account's messages, newest first (created_at, then id), limited to the channels the token can read: those it sent, or with `direction=inbound` those it received (`status` filters sent messages only). A `channel` filter outside them is 403. An unknown query parameter is 400 INVALID_REQUEST.
          */
         get: operations["listMessages"];
         put?: never;
@@ -433,7 +433,7 @@ export interface paths {
         };
         /**
          * Get any message
-         * @description Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).
+         * @description A message the account sent (`direction: outbound`) or received (`inbound`). Needs the read scope of the message's channel (`sms:read` for `msg_sms_...`).
          */
         get: operations["getMessage"];
         put?: never;
@@ -696,6 +696,66 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/keyword-replies": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /**
+         * List opt-out keywords and their confirmations
+         * @description For each language: the keywords that opt a recipient out (STOP...) or back in (START...) on SMS and WhatsApp, and the confirmation the account sends for each. The language of a keyword decides which confirmation is sent.
+         */
+        get: operations["listKeywordReplies"];
+        put?: never;
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/keyword-replies/{language}": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        /**
+         * Set the confirmations of one language
+         * @description Replaces the account's confirmations of STOP and START keywords in a language. An empty text sends no confirmation (where the carrier or a law does not require one).
+         */
+        put: operations["setKeywordReplies"];
+        post?: never;
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/sandbox/inbound": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Receive a message in the sandbox
+         * @description Only for channels the sandbox carries: a recipient writes to the account, and Herald takes the message as it takes a carrier's (stored, STOP/START applied, `message.received` fired). Needs the channel's send scope.
+         */
+        post: operations["receiveSandboxMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
 }
 export interface webhooks {
     messageEvent: {
@@ -946,11 +1006,24 @@ export interface components {
             sent_last_minute: number;
             /** @description Receipts dropped because no message matched them, since start */
             unmatched_receipts: number;
-            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is */
+            /** @description Links up, of how many (SMPP: its binds, SMPP_BINDS; with routes, of them all); the provider is connected while one is */
             links?: {
                 up: number;
                 total: number;
             };
+            /** @description Each route of a provider with several (SMS over several SMSCs, docs/routing.md): the provider is connected while one route is, and its messages fail over to it */
+            routes?: {
+                /** @description The route, as SMS_ROUTES names it (`default` with a single SMPP_URL) */
+                name: string;
+                /** @description At least one of its links is up */
+                connected: boolean | null;
+                links?: {
+                    up: number;
+                    total: number;
+                };
+                /** @description Why a link of it is down, if one is */
+                last_error: string | null;
+            }[];
         };
         /** Account */
         Account: {
@@ -985,7 +1058,7 @@ export interface components {
             to: string;
             /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
             message: string;
-            /** @description Alphanumeric sender id, up to 11 characters. */
+            /** @description An alphanumeric sender id (up to 11 letters or digits, a short code), or a number in E.164: one of the account’s numbers, so recipients can reply (docs/inbound.md). */
             sender?: string;
             /**
              * Format: date-time
@@ -1021,7 +1094,7 @@ export interface components {
             recipients: string[];
             /** @description Text, 1 to 1600 characters. GSM-7 text: 160 per segment, 153 each when split; otherwise UCS-2: 70 / 67. */
             message: string;
-            /** @description Alphanumeric sender id, up to 11 characters. */
+            /** @description An alphanumeric sender id (up to 11 letters or digits, a short code), or a number in E.164: one of the account’s numbers, so recipients can reply (docs/inbound.md). */
             sender?: string;
             /**
              * Format: date-time
@@ -1073,7 +1146,7 @@ export interface components {
             to?: string;
             /** @description E.164 numbers, 1 to 1000. Repeats collapse to one; invalid and suppressed ones are listed in `rejected` while the rest are sent (all suppressed: 422 RECIPIENT_SUPPRESSED). */
             recipients?: string[];
-            /** @description Alphanumeric sender id, up to 11 characters. */
+            /** @description An alphanumeric sender id (up to 11 letters or digits, a short code), or a number in E.164: one of the account’s numbers, so recipients can reply (docs/inbound.md). */
             sender?: string;
             /**
              * Format: date-time
@@ -1144,6 +1217,7 @@ export interface components {
                 code: string;
                 message: string;
             } | null;
+            route: string | null;
         };
         /** SendWhatsappTemplateRequest */
         SendWhatsappTemplateRequest: {
@@ -1366,7 +1440,7 @@ export interface components {
              * @example @herald_news
              */
             chat_id: string;
-            /** @description Text, 1 to 4096 characters; may carry formatting in the `parse_mode` syntax (Herald does not parse it). */
+            /** @description Text: 1 to 4096 characters as Telegram counts them, after the `parse_mode` markup is parsed (markup, escapes and a link's URL do not count; an emoji outside the BMP counts 2, as UTF-16 does). With its markup, up to 32768 characters. */
             message: string;
             /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
             parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
@@ -1411,7 +1485,7 @@ export interface components {
             chat_id: string;
             /** @description Absolute http(s) URL of the photo; Telegram fetches it. */
             photo_url: string;
-            /** @description Up to 1024 characters. */
+            /** @description Up to 1024 characters as Telegram counts them, after the `parse_mode` markup is parsed; with its markup, up to 8192. */
             caption?: string;
             /** @description How Telegram reads formatting in the text: `Markdown`, `MarkdownV2` or `HTML`. Plain text when absent. */
             parse_mode?: "Markdown" | "MarkdownV2" | "HTML";
@@ -1476,6 +1550,35 @@ export interface components {
             /** @description Context such as a provider code. */
             detail?: string;
         };
+        /** InboundMessage */
+        InboundMessage: {
+            /** @description `msg_<channel>_<id>`, like the messages the account sends. */
+            message_id: string;
+            /** @enum {string} */
+            direction: "inbound";
+            /** @description The channel it came on: `sms`, `whatsapp`, `email`, `telegram`. */
+            channel: string;
+            /** @description Who wrote: E.164 for SMS and WhatsApp, the chat id for Telegram, the address for email. */
+            from: string;
+            /** @description The account's number, sender id, bot (`@username`) or email address it was sent to. */
+            to: string;
+            /** @description The message's text (SMS parts joined; an email's plain-text body). */
+            text: string;
+            /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID) and `in_reply_to` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+            details: {
+                [key: string]: unknown;
+            };
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            received_at: string;
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+        };
         /** RegisterWebhookRequest */
         RegisterWebhookRequest: {
             /**
@@ -1484,7 +1587,7 @@ export interface components {
              */
             url: string;
             /** @description The kinds to receive, e.g. `["message.delivered", "message.failed"]`, or `["*"]` for all. */
-            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.canceled" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "*")[];
+            events: ("message.sent" | "message.delivered" | "message.read" | "message.failed" | "message.canceled" | "email.opened" | "email.clicked" | "email.bounced" | "email.complained" | "message.received" | "suppression.created" | "suppression.deleted" | "*")[];
             /** @description A note for people, up to 500 characters. */
             description?: string;
         };
@@ -1544,13 +1647,28 @@ export interface components {
             /** @description opt_out, hard_bounce, complaint, blocked (the bot was blocked), manual. */
             reason: "opt_out" | "hard_bounce" | "complaint" | "blocked" | "manual";
             /** @description Where it came from: the API or dashboard, or what the channel reported. */
-            source: "api" | "dashboard" | "email_bounce" | "email_complaint" | "email_unsubscribe" | "telegram_blocked" | "inbound";
+            source: "api" | "dashboard" | "email_bounce" | "email_complaint" | "email_unsubscribe" | "telegram_blocked" | "whatsapp_opt_out" | "inbound";
             note: string | null;
             /**
              * Format: date-time
              * @description ISO 8601, UTC.
              */
             created_at: string;
+        };
+        /** KeywordLanguage */
+        KeywordLanguage: {
+            /** @description en, es, fr or de. */
+            language: string;
+            /** @description Messages that are one of these words alone put the writer on the suppression list. */
+            stop_keywords: string[];
+            /** @description Messages that are one of these words alone take an opt-out off the list. */
+            start_keywords: string[];
+            /** @description The confirmation sent after a STOP keyword; '' sends none. */
+            stop_reply: string;
+            /** @description The confirmation sent after a START keyword; '' sends none. */
+            start_reply: string;
+            /** @description Whether the account set these confirmations (else they are Herald's). */
+            custom: boolean;
         };
         /** WebhookEvent */
         WebhookEvent: {
@@ -1583,6 +1701,67 @@ export interface components {
                 ip?: string;
                 /** @description email.clicked: the link followed. */
                 url?: string;
+            };
+        } | {
+            /** @description `evt_<id>`: the same for every retry and replay of the event; deduplicate by it. */
+            id: string;
+            /** @constant */
+            type: "message.received";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            /** InboundMessage */
+            data: {
+                /** @description `msg_<channel>_<id>`, like the messages the account sends. */
+                message_id: string;
+                /** @constant */
+                direction: "inbound";
+                /** @description The channel it came on: `sms`, `whatsapp`, `email`, `telegram`. */
+                channel: string;
+                /** @description Who wrote: E.164 for SMS and WhatsApp, the chat id for Telegram, the address for email. */
+                from: string;
+                /** @description The account's number, sender id, bot (`@username`) or email address it was sent to. */
+                to: string;
+                /** @description The message's text (SMS parts joined; an email's plain-text body). */
+                text: string;
+                /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID) and `in_reply_to` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+                details: {
+                    [key: string]: unknown;
+                };
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                received_at: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                created_at: string;
+            };
+        } | {
+            /** @description `evt_<id>`: the same for every retry and replay of the event; deduplicate by it. */
+            id: string;
+            type: "suppression.created" | "suppression.deleted";
+            /**
+             * Format: date-time
+             * @description ISO 8601, UTC.
+             */
+            created_at: string;
+            data: {
+                channel: string;
+                recipient: string;
+                /** @description `opt_out`, `hard_bounce`, `complaint`, `blocked` or `manual`. */
+                reason: string;
+                /** @description What made the change: `api`, `dashboard`, `inbound` (a STOP or START keyword), `email_bounce`, `email_complaint`, `email_unsubscribe`, `telegram_blocked`, `whatsapp_opt_out`. */
+                source: string;
+                /**
+                 * Format: date-time
+                 * @description ISO 8601, UTC.
+                 */
+                created_at: string;
             };
         } | {
             id: string;
@@ -4579,6 +4758,8 @@ export interface operations {
     listMessages: {
         parameters: {
             query?: {
+                /** @description `outbound` (the default): messages the account sent. `inbound`: messages recipients sent to it (docs/inbound.md). */
+                direction?: "outbound" | "inbound";
                 channel?: "sms" | "whatsapp" | "email" | "telegram";
                 /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
                 status?: "queued" | "sent" | "delivered" | "read" | "failed" | "canceled";
@@ -4615,8 +4796,14 @@ export interface operations {
                         /** @enum {boolean} */
                         success: true;
                         data: {
-                            messages: {
+                            /** @description Sent messages (`direction: outbound`) or, with `direction=inbound`, received ones. */
+                            messages: ({
                                 message_id: string;
+                                /**
+                                 * @description Sent by the account; received messages are `inbound` (InboundMessage).
+                                 * @enum {string}
+                                 */
+                                direction: "outbound";
                                 channel: "sms" | "whatsapp" | "email" | "telegram";
                                 to: string;
                                 /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
@@ -4633,7 +4820,8 @@ export interface operations {
                                     code: string;
                                     message: string;
                                 } | null;
-                            }[];
+                                route: string | null;
+                            } | components["schemas"]["InboundMessage"])[];
                             pagination: {
                                 /** @description Messages matching the filters. */
                                 total: number;
@@ -4777,6 +4965,11 @@ export interface operations {
                         success: true;
                         data: {
                             message_id: string;
+                            /**
+                             * @description Sent by the account; received messages are `inbound` (InboundMessage).
+                             * @enum {string}
+                             */
+                            direction: "outbound";
                             channel: "sms" | "whatsapp" | "email" | "telegram";
                             to: string;
                             /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
@@ -4793,7 +4986,8 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
-                        };
+                            route: string | null;
+                        } | components["schemas"]["InboundMessage"];
                     };
                 };
             };
@@ -4947,6 +5141,11 @@ export interface operations {
                         success: true;
                         data: {
                             message_id: string;
+                            /**
+                             * @description Sent by the account; received messages are `inbound` (InboundMessage).
+                             * @enum {string}
+                             */
+                            direction: "outbound";
                             channel: "sms" | "whatsapp" | "email" | "telegram";
                             to: string;
                             /** @description queued → sent → delivered (→ read on WhatsApp), or failed / canceled. Never goes back. */
@@ -4963,6 +5162,7 @@ export interface operations {
                                 code: string;
                                 message: string;
                             } | null;
+                            route: string | null;
                         };
                     };
                 };
@@ -7334,6 +7534,449 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    listKeywordReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody?: never;
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: {
+                            languages: components["schemas"]["KeywordLanguage"][];
+                        };
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    setKeywordReplies: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path: {
+                language: "en" | "es" | "fr" | "de";
+            };
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                "application/json": {
+                    stop_reply: string;
+                    start_reply: string;
+                };
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["KeywordLanguage"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    receiveSandboxMessage: {
+        parameters: {
+            query?: never;
+            header?: {
+                /**
+                 * @description Makes the request safe to retry: the first request with a key runs, and for 24 h a retry with the same key, path and body gets the same response (header `Idempotent-Replayed: true`) without running again. A different request with the key → 422 IDEMPOTENCY_KEY_REUSED; while the first still runs → 409 IDEMPOTENCY_KEY_IN_USE. Keys belong to the account; 1 to 255 visible ASCII characters, e.g. a UUID.
+                 * @example 5f0c7a0e-2b8b-4f7e-9d8e-4b8a9c6a1f3d
+                 */
+                "idempotency-key"?: string;
+            };
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "channel": "sms",
+                 *       "from": "+14155552671",
+                 *       "text": "STOP"
+                 *     }
+                 */
+                "application/json": {
+                    channel: "sms" | "whatsapp" | "email" | "telegram";
+                    /** @description Who writes: an E.164 number, a chat id or an email address. */
+                    from: string;
+                    text: string;
+                    /** @description The account's address it is written to; its first address on the channel, or `sandbox`, by default. */
+                    to?: string;
+                };
+            };
+        };
+        responses: {
+            /** @description Created */
+            201: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["InboundMessage"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description In conflict with the current state: MESSAGE_NOT_CANCELABLE, WEBHOOK_DISABLED, WEBHOOK_LIMIT_REACHED, IDEMPOTENCY_KEY_IN_USE */
+            409: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {
