@@ -103,6 +103,13 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
     expect((await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.pagination.total).toBe(1);
   });
 
+  it('keeps a text with a NUL or half an emoji, each replaced by U+FFFD, on both stores', async () => {
+    const { number, token } = await accountWithNumber();
+    const received = await t.receive(sms(number, '+14155552128', 'a\u0000b\ud83d'));
+    const id = received.outcome === 'stored' ? received.message.id : '';
+    expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.text).toBe('a\uFFFDb\uFFFD');
+  });
+
   it('finds the account by the number with or without its +, as an SMSC may write it', async () => {
     const { number } = await accountWithNumber();
     expect((await t.receive(sms(number.slice(1), '+14155552126', 'no plus'))).outcome).toBe('stored');

@@ -39,7 +39,9 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
   const message: InboundMessage = Object.assign({}, received, {
     id: newMessageId(received.channel, now),
     accountId,
-    from: store.channels.recipientKey(received.channel, received.from),
+    from: storable(store.channels.recipientKey(received.channel, received.from)),
+    to: storable(received.to),
+    text: storable(received.text),
     createdAt: now,
   });
   // A keyword from someone the channel could not send to (a malformed sender) changes nothing.
@@ -56,6 +58,14 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
   if (!keyword) return { outcome: 'stored', message };
   return { outcome: 'stored', message, keyword: keyword.action, confirmation: await confirm(deps, message, keyword) };
 }
+
+/**
+ * Text as both stores hold it: what a handset or a mail client sent may carry a NUL (UCS-2 0x0000)
+ * or half of a surrogate pair, which PostgreSQL refuses; each becomes U+FFFD, as a decoder replaces
+ * what it cannot read, rather than the message being lost.
+ */
+const storable = (text: string): string =>
+  (text.replaceAll('\u0000', '\uFFFD') as string & { toWellFormed(): string }).toWellFormed();
 
 /** STOP puts the writer on the list as an opt-out; START takes an opt-out off (never a bounce or a block). */
 async function applyKeyword(tx: Store, message: InboundMessage, action: KeywordAction, at: number): Promise<void> {
