@@ -55,6 +55,11 @@ export interface FakeSmsc {
   answerWith(decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer): void;
   /** Sends a receipt after each accepted submit when `decide` names a stat (none by default). */
   receiptsFor(decide: (submit: ReceivedSubmit) => { stat: string; tlv?: boolean; decimal?: boolean } | null): void;
+  /**
+   * Sends a deliver_sm (a recipient's message: esm_class 0 unless given) on bound session `bind`
+   * (1 for the first still bound), resolving with the deliver_sm_resp's command_status.
+   */
+  deliver(fields: Record<string, unknown>, bind?: number): Promise<number>;
   /** Sends a delivery receipt on the bound session. */
   sendReceipt(options: { id: string; stat: string; err?: string; tlv?: boolean; textId?: string }): Promise<number>;
   /** Hangs up every connection at once, answering nothing more. */
@@ -181,6 +186,13 @@ export async function startFakeSmsc(
     },
     receiptsFor(next) {
       receiptDecide = next;
+    },
+    deliver(fields, bind = 1) {
+      const session = [...boundSessions][bind - 1];
+      if (!session) return Promise.reject(new Error(`no bound session ${bind}`));
+      return new Promise((resolve) => {
+        session.deliver_sm(Object.assign({ esm_class: 0 }, fields), (response) => resolve(response.command_status));
+      });
     },
     sendReceipt(options) {
       const session = [...boundSessions][0];

@@ -9,8 +9,13 @@
 #   BIND <system_id> <status>
 #   SUBMIT <dest> <src_ton> <src_npi> <src> <esm_class> <data_coding> <registered_delivery> <hex short_message> <status> <message_id>
 #   RECEIPT <message_id> <stat>
-#   DELIVER_RESP <status>
+#   DELIVER_RESP <status> <seq>
 #   DROP <dest>
+#   DELIVERED <seq>
+# Commands on stdin, one a line, carried out on the bound connection:
+#   DELIVER <src_ton> <src> <dest_ton> <dest> <esm_class> <data_coding> <hex short_message, or - for none> [<tlv name>=<hex value> ...]
+# sends a deliver_sm (a recipient's message) and prints "DELIVERED <seq>"; its answer comes as
+# DELIVER_RESP with the same seq.
 # Behaviour by destination number: ending in 7, the first submit to it is answered
 # ESME_RTHROTTLED; ending in 9, the first submit to it is not answered and the connection is
 # dropped (with whatever PDUs followed it unread); ending in 0, the receipt says UNDELIV;
@@ -19,6 +24,7 @@
 use strict;
 use warnings;
 use Net::SMPP;
+use IO::Select;
 
 $| = 1;
 my ($system_id, $password) = @ARGV;
@@ -29,9 +35,44 @@ print 'LISTENING ' . $listener->sockport . "\n";
 my $next_id = 0xA000;
 my %throttled;
 
+# stdin is read with sysread into a buffer of our own: a buffered <STDIN> could hold lines select
+# no longer sees. Net::SMPP reads the connection with sysread too, so select sees all of it.
+my $stdin_buffer = '';
+my $stdin_open = 1;
+
+# Carries out the complete command lines read so far on connection $c.
+sub run_commands {
+    my ($c) = @_;
+    while ($stdin_buffer =~ s/^([^\n]*)\n//) {
+        my ($command, @fields) = split ' ', $1;
+        next unless defined $command && $command eq 'DELIVER';
+        my ($src_ton, $src, $dest_ton, $dest, $esm, $coding, $hex, @tlvs) = @fields;
+        my $seq = $c->deliver_sm(
+            source_addr_ton => $src_ton, source_addr_npi => 1, source_addr => $src,
+            dest_addr_ton => $dest_ton, dest_addr_npi => 1, destination_addr => $dest,
+            esm_class => $esm, data_coding => $coding, short_message => ($hex eq '-' ? '' : pack('H*', $hex)),
+            (map { my ($name, $value) = split /=/, $_, 2; ($name => pack('H*', $value)) } @tlvs),
+            async => 1,
+        );
+        print "DELIVERED $seq\n";
+    }
+}
+
 while (1) {
     my $c = $listener->accept or next;
+    my $select = IO::Select->new($c);
+    $select->add(\*STDIN) if $stdin_open;
     while (1) {
+        my @ready = $select->can_read;
+        if (grep { $_ == \*STDIN } @ready) {
+            my $n = sysread(STDIN, $stdin_buffer, 4096, length $stdin_buffer);
+            if (!$n) {
+                $select->remove(\*STDIN);
+                $stdin_open = 0;
+            }
+            run_commands($c);
+        }
+        next unless grep { $_ == $c } @ready;
         my $pdu = $c->read_pdu() or last;
         my $cmd = $pdu->{cmd};
         if ($cmd == 0x00000009) {    # bind_transceiver
@@ -46,7 +87,7 @@ while (1) {
             $c->unbind_resp(seq => $pdu->{seq});
             last;
         } elsif ($cmd == 0x80000005) {    # deliver_sm_resp
-            print "DELIVER_RESP $pdu->{status}\n";
+            print "DELIVER_RESP $pdu->{status} $pdu->{seq}\n";
         } elsif ($cmd == 0x00000004) {    # submit_sm
             my $dest = $pdu->{destination_addr};
             if ($dest =~ /9$/ && !$throttled{"drop $dest"}++) {

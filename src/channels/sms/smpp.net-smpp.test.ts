@@ -1,11 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it, onTestFinished } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
 import { isCI } from '../../../test/ci.js';
 import { describeEachDialect } from '../../../test/databases.js';
-import { testLogger } from '../../../test/logs.js';
+import { TEST_PROVIDER_SECRETS, testLogger } from '../../../test/logs.js';
 import { smppSettings } from '../../../test/smsc/fake-smsc.js';
 import { type NetSmppSmsc, netSmppAvailable, startNetSmppSmsc } from '../../../test/smsc/net-smpp.js';
 import { useSmppSuite } from '../../../test/smsc/smpp-suite.js';
 import { until } from '../../../test/wait.js';
+import { assignAddress } from '../../core/inbound/addresses.js';
+import { encodeUcs2 } from './smpp/sms-encoding.js';
 import { createSmppProvider } from './smpp.provider.js';
 
 // An SMSC written on Net::SMPP (Debian's libnet-smpp-perl): an SMPP implementation that shares no
@@ -122,6 +125,82 @@ describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () =
       } finally {
         await wrong.close?.();
       }
+    });
+  });
+
+  describeEachDialect('inbound SMS (MO) from it', (dialect) => {
+    let smsc: NetSmppSmsc;
+    let t: TestApp;
+    let token: string;
+    const NUMBER = '+14155550170';
+    beforeAll(async () => {
+      smsc = await startNetSmppSmsc();
+      // The SMS module's own provider, as a server builds it: one bind (the script serves one).
+      t = await createTestApp(dialect, {
+        env: {
+          SMS_PROVIDER: 'smpp',
+          SMPP_URL: `smpp://herald:${encodeURIComponent(TEST_PROVIDER_SECRETS.smppPassword)}@127.0.0.1:${smsc.port}`,
+          SMPP_RECONNECT_MIN_MS: '50',
+        },
+      });
+      const account = await t.createAccount({ credits: 10 });
+      await assignAddress(t.store, { accountId: account.account.id, channel: 'sms', address: NUMBER, at: t.clock.now() });
+      token = await t.tokenFor(account);
+      t.providers.sms.start?.();
+      await until(async () => smsc.lines.includes('BIND herald 0'), 'the bind to the SMSC');
+    });
+    afterAll(async () => {
+      await t?.providers.sms.close?.();
+      await t?.close();
+      await smsc?.close();
+    });
+
+    it('a three-part UCS-2 message, an emoji split between parts 1 and 2, parts out of order and one resent: stored once, whole', async () => {
+      const from = '+14155552901';
+      // 66 UTF-16 units, then the emoji: its high surrogate ends part 1 (67 units), its low one starts part 2.
+      const text = `${'Ωμέγα '.repeat(11)}😀${' Grüße aus Köln, bis später!'.repeat(3)}`;
+      const octets = encodeUcs2(text);
+      const part = (seq: number) => ({
+        sourceTon: 1,
+        source: from.slice(1),
+        destTon: 1,
+        destination: NUMBER.slice(1),
+        esmClass: 0x40,
+        dataCoding: 8,
+        bytes: Buffer.concat([Buffer.from([0x05, 0x00, 0x03, 0x7e, 3, seq]), octets.subarray((seq - 1) * 134, seq * 134)]),
+      });
+      const inbound = async () => (await t.call('GET', '/v1/messages?direction=inbound', token)).json().data;
+      for (const seq of [2, 1, 1]) expect(await smsc.deliver(part(seq))).toBe(0);
+      expect((await inbound()).messages).toEqual([]);
+      expect(await smsc.deliver(part(3))).toBe(0);
+      const { messages, pagination } = await inbound();
+      expect(pagination.total).toBe(1);
+      expect(messages[0]).toMatchObject({ from, to: NUMBER, text, details: { parts: 3 } });
+      const left = await t.database.db.selectFrom('inbound_parts').select('part').execute();
+      expect(left).toEqual([]);
+    });
+
+    it('a two-part message by SAR TLVs, with its text in message_payload', async () => {
+      const from = '+14155552902';
+      const part = (seq: number, body: string) => ({
+        sourceTon: 1,
+        source: from.slice(1),
+        destTon: 1,
+        destination: NUMBER.slice(1),
+        esmClass: 0,
+        dataCoding: 3,
+        bytes: Buffer.alloc(0),
+        tlvs: {
+          sar_msg_ref_num: Buffer.from([0x01, 0x02]),
+          sar_total_segments: Buffer.from([2]),
+          sar_segment_seqnum: Buffer.from([seq]),
+          message_payload: Buffer.from(body, 'latin1'),
+        },
+      });
+      expect(await smsc.deliver(part(1, 'Déjà vu, '))).toBe(0);
+      expect(await smsc.deliver(part(2, 'encore.'))).toBe(0);
+      const messages = (await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.messages;
+      expect(messages.find((m: { from: string }) => m.from === from)).toMatchObject({ text: 'Déjà vu, encore.', details: { parts: 2 } });
     });
   });
 });

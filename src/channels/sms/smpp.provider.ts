@@ -4,7 +4,9 @@ import { type Clock, systemClock } from '../../core/clock.js';
 import type { HandOverGate, OutboundMessage, Provider, ProviderReceipt, SendOutcome } from '../../core/delivery/provider.js';
 import { RateLimiter } from '../../core/delivery/rate-limiter.js';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import type { InboundPart } from '../../core/ports.js';
 import { idForms, outcomeOfStat, parseReceiptText, statOfMessageState } from './smpp/delivery-receipt.js';
+import { joinParts, type MobileOriginated, readMobileOriginated, storablePart } from './smpp/mobile-originated.js';
 import { type SmppBindSettings, SmppClient, SmppLinkError, statusName } from './smpp/smpp-client.js';
 import { decodeGsm7, decodeUcs2, encodeSms, sourceAddressing } from './smpp/sms-encoding.js';
 
@@ -33,8 +35,17 @@ export interface SmppProviderDeps {
   clock?: Clock;
   /** Stores a delivery receipt for the dispatcher to apply; the deliver_sm is answered once it resolves. */
   onReceipt(receipt: ProviderReceipt): Promise<void>;
-  /** Stores a recipient's message (mobile-originated SMS); the deliver_sm is answered once it resolves. Without it, they are acknowledged and dropped. */
+  /**
+   * Stores a recipient's message (mobile-originated SMS); the deliver_sm is answered once it
+   * resolves, with ESME_RX_T_APPN if it throws (the SMSC sends it again). Without it, they are
+   * acknowledged and dropped.
+   */
   onInbound?(received: ReceivedMessage): Promise<unknown>;
+  /**
+   * Keeps one part of a long message durably (InboundPort.addPart, in a transaction of its own) and
+   * answers the texts of all its parts once every one has come; required with `onInbound`.
+   */
+  addPart?(part: InboundPart): Promise<string[] | undefined>;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -89,6 +100,23 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
    */
   const submitted = new BoundedMap<string, string>(RECENT_SUBMITS);
 
+  if (deps.onInbound && !deps.addPart)
+    throw new Error('createSmppProvider: onInbound needs addPart, which keeps the parts of long messages');
+  /**
+   * The parts of one long message are taken one at a time in this process: two taken side by side
+   * could each miss the other's part, and the message would never be found whole.
+   */
+  const partTurns = new Map<string, Promise<unknown>>();
+  function inTurnOf<T>(key: string, work: () => Promise<T>): Promise<T> {
+    const result = (partTurns.get(key) ?? Promise.resolve()).then(work);
+    const settled = result.catch(() => undefined);
+    partTurns.set(key, settled);
+    void settled.then(() => {
+      if (partTurns.get(key) === settled) partTurns.delete(key);
+    });
+    return result;
+  }
+
   const binds = Math.max(1, settings.binds ?? 1);
   const clients = Array.from({ length: binds }, (_, i) => {
     let wasBound = false;
@@ -121,11 +149,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
 
   async function handleDeliverSm(pdu: Pdu): Promise<number> {
     const esmClass = Number(pdu.esm_class ?? 0);
-    if ((esmClass & ESM_TYPE_MASK) !== ESM_DELIVERY_RECEIPT) {
-      // Mobile-originated SMS: Herald has no inbound SMS yet; acknowledged so the SMSC does not resend.
-      deps.logger.info({ source_addr: pdu.source_addr }, 'smpp inbound message ignored (inbound SMS is not supported)');
-      return 0;
-    }
+    if ((esmClass & ESM_TYPE_MASK) !== ESM_DELIVERY_RECEIPT) return takeMobileOriginated(pdu);
     const text = shortMessageText(pdu);
     const parsed = parseReceiptText(text);
     const id = typeof pdu.receipted_message_id === 'string' && pdu.receipted_message_id ? pdu.receipted_message_id : parsed?.id;
@@ -156,6 +180,63 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       occurredAt: (deps.clock ?? systemClock).now(),
     });
     return 0;
+  }
+
+  /**
+   * A recipient's message (a deliver_sm that is not a receipt), answered once it is durable: a
+   * message of one part once `onInbound` has stored it; a part of a long one once `addPart` has
+   * kept it, and the last part to come once the joined message is stored too. A throw answers
+   * ESME_RX_T_APPN, so the SMSC sends it again; a part sent twice is kept once.
+   */
+  async function takeMobileOriginated(pdu: Pdu): Promise<number> {
+    const { onInbound, addPart } = deps;
+    if (!onInbound || !addPart) {
+      deps.logger.info({ source_addr: pdu.source_addr }, 'smpp inbound message ignored (inbound SMS is not taken here)');
+      return 0;
+    }
+    const received = readMobileOriginated(pdu);
+    const at = (deps.clock ?? systemClock).now();
+    try {
+      if (!received.segment) await onInbound({ channel: 'sms', from: received.from, to: received.to, text: received.text, receivedAt: at });
+      else await inTurnOf(partsKey(received), () => takePart(received, at, onInbound, addPart));
+      return 0;
+    } catch (error) {
+      // Never the text: it is the recipient's.
+      const reason = error instanceof Error ? error.message : String(error);
+      deps.logger.warn(
+        { error: reason, to: received.to, segment: received.segment },
+        'smpp inbound message not stored; the SMSC is asked to send it again',
+      );
+      throw error;
+    }
+  }
+
+  async function takePart(
+    received: MobileOriginated,
+    at: number,
+    onInbound: NonNullable<SmppProviderDeps['onInbound']>,
+    addPart: NonNullable<SmppProviderDeps['addPart']>,
+  ): Promise<void> {
+    const segment = received.segment as NonNullable<MobileOriginated['segment']>;
+    const part = (number: number, text: string): InboundPart =>
+      Object.assign({ channel: 'sms', from: received.from, to: received.to, text, receivedAt: at }, segment, { part: number });
+    const texts = await addPart(part(segment.part, storablePart(received.text)));
+    if (!texts) return;
+    const joined = {
+      channel: 'sms',
+      from: received.from,
+      to: received.to,
+      text: joinParts(texts),
+      receivedAt: at,
+      details: { parts: segment.total },
+    };
+    try {
+      await onInbound(joined);
+    } catch (error) {
+      // The store gave the parts up with the join: the others go back, so this one, sent again, completes the message again.
+      for (const [i, text] of texts.entries()) if (i + 1 !== segment.part) await addPart(part(i + 1, text)).catch(() => undefined);
+      throw error;
+    }
   }
 
   const notBound = (message: OutboundMessage, why: string): SendOutcome => ({
@@ -326,3 +407,6 @@ function shortMessageText(pdu: Pdu): string {
   if (coding === 0x00) return decodeGsm7(value);
   return value.toString('latin1');
 }
+
+/** What the parts of one long message share. */
+const partsKey = ({ from, to, segment }: MobileOriginated) => `${from}\n${to}\n${segment?.reference}\n${segment?.total}`;

@@ -74,7 +74,13 @@ export const smsModule: ChannelModule<SmsSettings> = {
   settings: smsSettings,
   provider: (settings, deps) =>
     settings.kind === 'smpp'
-      ? createSmppProvider(settings.smpp, { onReceipt: deps.onReceipt, onInbound: deps.onInbound, clock: deps.clock, logger: deps.logger })
+      ? createSmppProvider(settings.smpp, {
+          onReceipt: deps.onReceipt,
+          onInbound: deps.onInbound,
+          addPart: (part) => deps.store.transaction((tx) => tx.inbound.addPart(part)),
+          clock: deps.clock,
+          logger: deps.logger,
+        })
       : createSandboxProvider('sms', deps.sandbox),
   routes: () => smsChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',

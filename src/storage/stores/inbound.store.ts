@@ -1,6 +1,7 @@
+import { sql } from 'kysely';
 import type { ChannelAddress, InboundMessage } from '../../core/inbound/inbound-message.js';
 import type { InboundPort } from '../../core/ports.js';
-import type { Executor } from '../database.js';
+import { type Executor, isPostgres } from '../database.js';
 import type { ChannelAddressesTable, InboundMessagesTable } from '../schema.js';
 
 const toInbound = (row: InboundMessagesTable): InboundMessage => ({
@@ -128,6 +129,13 @@ export function inboundStore(db: Executor): InboundPort {
       return (await query.orderBy('channel').orderBy('address').execute()).map(toAddress);
     },
     async addPart(part) {
+      // Under read committed, the last two parts taken side by side (two nodes, two binds) would
+      // each miss the other's uncommitted row, and the message would never be found whole: one
+      // lock per message, held until commit, has them take turns. SQLite has a single writer.
+      if (isPostgres(db)) {
+        const key = `inbound_parts:${part.channel}:${part.from}:${part.to}:${part.reference}`;
+        await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${key}))`.execute(db);
+      }
       await db
         .insertInto('inbound_parts')
         .values({
