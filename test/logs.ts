@@ -20,6 +20,7 @@ export const TEST_PROVIDER_SECRETS = {
   whatsappAccessToken: 'EAAG-test-token',
   whatsappAppSecret: 'app-secret-for-tests',
   whatsappVerifyToken: 'wa-verify-token-for-tests',
+  telegramWebhookSecret: 'tg-webhook-secret_for_tests',
   smtpPassword: 's3cret pass',
 } as const;
 

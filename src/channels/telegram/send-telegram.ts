@@ -3,6 +3,7 @@ import { type FieldProblem, validationError } from '../../core/errors.js';
 import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
 import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { telegramTextLength } from './telegram-markup.js';
 
 /** A Telegram text message costs 0.05 credits by default. */
 export const TELEGRAM_MESSAGE_PRICE: PriceSetting = {
@@ -26,10 +27,17 @@ export const TELEGRAM_CHAT_ID = /^(?:-?[1-9][0-9]{0,15}|@[A-Za-z][A-Za-z0-9_]{4,
 export const TELEGRAM_PARSE_MODES = ['Markdown', 'MarkdownV2', 'HTML'] as const;
 export type TelegramParseMode = (typeof TELEGRAM_PARSE_MODES)[number];
 
-/** Telegram's limits: text 4096 characters, caption 1024, callback_data 64 bytes, 100 inline buttons. */
+/**
+ * Telegram's limits: text 4096 characters, caption 1024 (both "after entities parsing", in UTF-16
+ * code units: telegram-markup.ts), callback_data 64 bytes, 100 inline buttons. The raw text may
+ * be longer than its limit by its markup, up to `rawText` and `rawCaption` (bounds of the request,
+ * not Telegram's: 4096 characters each written `&amp;` in HTML fit).
+ */
 export const TELEGRAM_LIMITS = {
   text: 4096,
   caption: 1024,
+  rawText: 32_768,
+  rawCaption: 8_192,
   callbackDataBytes: 64,
   buttonText: 64,
   buttonsPerRow: 8,
@@ -70,9 +78,23 @@ export type TelegramPayload = {
 /**
  * The rules of a chat id and an inline keyboard. The HTTP schema checks the same ones (and says
  * so for every field at once); they are repeated here for callers that do not come through it.
+ * The text's length is checked here only: it is counted as Telegram counts it, after its markup
+ * is parsed, which no schema can say.
  */
-function telegramProblems(input: TelegramOptions): FieldProblem[] {
+function telegramProblems(input: TelegramOptions, text?: { field: 'message' | 'caption'; value: string; limit: number }): FieldProblem[] {
   const problems: FieldProblem[] = [];
+  if (text) {
+    const length = telegramTextLength(text.value, input.parse_mode);
+    const counted = input.parse_mode ? ` after its ${input.parse_mode} markup is parsed` : '';
+    if (length > text.limit) {
+      problems.push({
+        field: text.field,
+        message: `must be at most ${text.limit} characters${counted}, as Telegram counts them (UTF-16 code units); it has ${length}`,
+      });
+    } else if (length === 0 && text.field === 'message') {
+      problems.push({ field: text.field, message: `must have at least 1 character${counted}` });
+    }
+  }
   if (!TELEGRAM_CHAT_ID.test(input.chat_id)) {
     problems.push({ field: 'chat_id', message: 'must be a numeric chat id or a @channelusername' });
   }
@@ -115,7 +137,7 @@ export async function sendTelegramMessage(
   input: SendTelegramMessageInput,
   request: SendRequest<Message> = {},
 ): Promise<Message> {
-  const problems = telegramProblems(input);
+  const problems = telegramProblems(input, { field: 'message', value: input.message, limit: TELEGRAM_LIMITS.text });
   if (problems.length > 0) throw validationError(problems);
   return acceptOne(
     deps,
@@ -138,7 +160,9 @@ export async function sendTelegramPhoto(
   input: SendTelegramPhotoInput,
   request: SendRequest<Message> = {},
 ): Promise<Message> {
-  const problems = telegramProblems(input);
+  const caption =
+    input.caption === undefined ? undefined : { field: 'caption' as const, value: input.caption, limit: TELEGRAM_LIMITS.caption };
+  const problems = telegramProblems(input, caption);
   if (problems.length > 0) throw validationError(problems);
   return acceptOne(
     deps,

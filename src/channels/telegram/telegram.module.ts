@@ -6,21 +6,47 @@ import { createTelegramBotProvider, type TelegramBotSettings } from './bot-api.p
 import { sendTelegramMessage, TELEGRAM_CHAT_ID, TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE } from './send-telegram.js';
 import { telegramChannelRoutes } from './telegram.routes.js';
 import { SendTelegramBody } from './telegram.schema.js';
+import { receivingUpdates, type TelegramUpdates } from './telegram-receiving.js';
+import { withTelegramWebhook } from './telegram-webhook.routes.js';
 
-/** Which provider carries Telegram: the embedded sandbox, or the Bot API (docs/telegram.md). */
-export type TelegramSettings = { kind: 'sandbox' } | { kind: 'bot-api'; bot: TelegramBotSettings };
+/** Which provider carries Telegram: the embedded sandbox, or the Bot API (docs/telegram.md), and how the bot's updates reach Herald. */
+export type TelegramSettings = { kind: 'sandbox' } | { kind: 'bot-api'; bot: TelegramBotSettings; updates: TelegramUpdates };
 
-/** TELEGRAM_PROVIDER and, with bot-api, the bot's token. */
+/** TELEGRAM_PROVIDER and, with bot-api, the bot's token and TELEGRAM_UPDATES. */
 export function telegramSettings(env: SettingsReader): TelegramSettings {
   const kind = (env.text('TELEGRAM_PROVIDER') ?? 'sandbox').toLowerCase();
-  if (kind === 'sandbox') return { kind };
+  if (kind === 'sandbox') {
+    const updates = (env.text('TELEGRAM_UPDATES') ?? 'off').toLowerCase();
+    if (updates !== 'off') env.fail('TELEGRAM_UPDATES', 'needs TELEGRAM_PROVIDER=bot-api (the sandbox has no bot to hear from)');
+    return { kind };
+  }
   if (kind !== 'bot-api') env.fail('TELEGRAM_PROVIDER', `must be sandbox or bot-api (got "${env.text('TELEGRAM_PROVIDER')}")`);
   const token = env.text('TELEGRAM_BOT_TOKEN');
   // The shape of a BotFather token; the value itself is never repeated in an error.
   if (!token || !/^\d{5,15}:[A-Za-z0-9_-]{30,60}$/.test(token)) {
     env.fail('TELEGRAM_BOT_TOKEN', 'is required with TELEGRAM_PROVIDER=bot-api and looks like 123456789:AA... (from @BotFather)');
   }
-  return { kind, bot: { token, apiBaseUrl: env.url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') } };
+  return {
+    kind,
+    bot: { token, apiBaseUrl: env.url('TELEGRAM_API_BASE_URL', 'https://api.telegram.org') },
+    updates: telegramUpdates(env),
+  };
+}
+
+/** TELEGRAM_UPDATES: off (default), webhook (with TELEGRAM_WEBHOOK_SECRET and PUBLIC_URL) or polling (TELEGRAM_POLL_TIMEOUT_SECONDS). */
+function telegramUpdates(env: SettingsReader): TelegramUpdates {
+  const mode = (env.text('TELEGRAM_UPDATES') ?? 'off').toLowerCase();
+  if (mode === 'off') return { mode };
+  if (mode === 'polling') return { mode, timeoutSeconds: env.integer('TELEGRAM_POLL_TIMEOUT_SECONDS', 30, 1, 50) };
+  if (mode !== 'webhook') env.fail('TELEGRAM_UPDATES', `must be off, webhook or polling (got "${env.text('TELEGRAM_UPDATES')}")`);
+  const why = 'with TELEGRAM_UPDATES=webhook';
+  const secret = env.required('TELEGRAM_WEBHOOK_SECRET', why);
+  // Bot API setWebhook: secret_token is "1-256 characters. Only characters A-Z, a-z, 0-9, _ and - are allowed".
+  if (!/^[A-Za-z0-9_-]{1,256}$/.test(secret)) {
+    env.fail('TELEGRAM_WEBHOOK_SECRET', 'must be 1 to 256 characters of A-Z, a-z, 0-9, _ and - (Telegram accepts no others)');
+  }
+  const publicUrl = env.required('PUBLIC_URL', `${why} (Telegram posts updates to PUBLIC_URL/webhooks/telegram)`);
+  return { mode, secret, url: env.url('PUBLIC_URL', publicUrl) };
 }
 
 /**
@@ -56,8 +82,14 @@ export const telegramModule: ChannelModule<TelegramSettings> = {
   prices: [TELEGRAM_MESSAGE_PRICE, TELEGRAM_PHOTO_PRICE],
   settings: telegramSettings,
   provider: (settings, deps) =>
-    settings.kind === 'bot-api' ? createTelegramBotProvider(settings.bot) : createSandboxProvider('telegram', deps.sandbox),
-  routes: () => telegramChannelRoutes,
+    settings.kind === 'bot-api'
+      ? receivingUpdates(createTelegramBotProvider(settings.bot), settings.bot, settings.updates, deps)
+      : createSandboxProvider('telegram', deps.sandbox),
+  // The webhook Telegram posts updates to exists only with TELEGRAM_UPDATES=webhook.
+  routes: (settings) =>
+    settings.kind === 'bot-api' && settings.updates.mode === 'webhook'
+      ? withTelegramWebhook(telegramChannelRoutes, settings.bot, settings.updates.secret)
+      : telegramChannelRoutes,
   canBeAsked: (settings) => settings.kind === 'sandbox',
   hooks: telegramStatusHooks,
   testMessage: {

@@ -109,6 +109,15 @@ describeEachDialect('Telegram endpoints', (dialect) => {
       expect((await detail((await send('/v1/telegram/send', { chat_id: CHAT, message: 'plain' })).message_id)).parse_mode).toBeNull();
     });
 
+    // Bot API sendMessage: "1-4096 characters after entities parsing" (core.telegram.org/bots/api#sendmessage).
+    it('accepts a MarkdownV2 text of 4096 visible characters with its markup, and an HTML caption of 1024', async () => {
+      const visible4096 = `*${'a'.repeat(2000)}* _${'b'.repeat(1000)}_ ${'c\\.'.repeat(546)}[${'d'.repeat(2)}](https://example.com/a\\)b)`;
+      expect(visible4096.length).toBeGreaterThan(4096);
+      await send('/v1/telegram/send', { chat_id: CHAT, message: visible4096, parse_mode: 'MarkdownV2' });
+      const html1024 = `<b>${'&amp;'.repeat(1000)}</b><a href="https://example.com/">${'x'.repeat(24)}</a>`;
+      await send('/v1/telegram/photo', { chat_id: CHAT, photo_url: PHOTO, caption: html1024, parse_mode: 'HTML' });
+    });
+
     it('accepts a message of 4096 characters', async () => {
       await send('/v1/telegram/send', { chat_id: CHAT, message: 'a'.repeat(4096) });
     });
@@ -205,9 +214,32 @@ describeEachDialect('Telegram endpoints', (dialect) => {
 
     it('refuses a message of 4097 characters, and an empty one', async () => {
       expect(expectFieldProblems(await message({ message: 'a'.repeat(4097) }), ['message'])).toEqual([
-        { field: 'message', message: 'must be at most 4096 characters' },
+        { field: 'message', message: 'must be at most 4096 characters, as Telegram counts them (UTF-16 code units); it has 4097' },
       ]);
       expectFieldProblems(await message({ message: '' }), ['message']);
+    });
+
+    // Bot API sendMessage: "text: 1-4096 characters after entities parsing"; sendPhoto: "caption:
+    // 0-1024 characters after entities parsing" (core.telegram.org/bots/api#sendmessage, #sendphoto).
+    it('counts the text after its markup is parsed: a MarkdownV2 text of 4097 visible characters is refused', async () => {
+      const visible4097 = `*${'a'.repeat(2000)}* _${'b'.repeat(1000)}_ ${'c\\.'.repeat(547)}e`;
+      expect(expectFieldProblems(await message({ message: visible4097, parse_mode: 'MarkdownV2' }), ['message'])).toEqual([
+        {
+          field: 'message',
+          message:
+            'must be at most 4096 characters after its MarkdownV2 markup is parsed, as Telegram counts them (UTF-16 code units); it has 4097',
+        },
+      ]);
+    });
+
+    it('counts an emoji outside the BMP as 2, as Telegram does: 2049 of them are refused', async () => {
+      expectFieldProblems(await message({ message: '😀'.repeat(2049) }), ['message']);
+    });
+
+    it('refuses a text that is empty once its markup is parsed', async () => {
+      expect(expectFieldProblems(await message({ message: '<b></b>', parse_mode: 'HTML' }), ['message'])).toEqual([
+        { field: 'message', message: 'must have at least 1 character after its HTML markup is parsed' },
+      ]);
     });
 
     it('refuses chat ids that are neither a number nor a @channelname', async () => {
@@ -330,7 +362,13 @@ describeEachDialect('Telegram endpoints', (dialect) => {
         expectFieldProblems(await refused('/v1/telegram/photo', { chat_id: CHAT, photo_url: PHOTO, caption: 'c'.repeat(1025) }), [
           'caption',
         ]),
-      ).toEqual([{ field: 'caption', message: 'must be at most 1024 characters' }]);
+      ).toEqual([
+        { field: 'caption', message: 'must be at most 1024 characters, as Telegram counts them (UTF-16 code units); it has 1025' },
+      ]);
+      const html1025 = `<b>${'&amp;'.repeat(1000)}</b>${'x'.repeat(25)}`;
+      expectFieldProblems(await refused('/v1/telegram/photo', { chat_id: CHAT, photo_url: PHOTO, caption: html1025, parse_mode: 'HTML' }), [
+        'caption',
+      ]);
       expectFieldProblems(await refused('/v1/telegram/photo', { chat_id: 'x', photo_url: PHOTO }), ['chat_id']);
       expectFieldProblems(await refused('/v1/telegram/photo', { chat_id: CHAT, photo_url: PHOTO, message: 'hi' }), ['message']);
     });

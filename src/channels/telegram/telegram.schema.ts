@@ -72,8 +72,10 @@ export const SendTelegramBody = Type.Object(
     chat_id: ChatId,
     message: Type.String({
       minLength: 1,
-      maxLength: TELEGRAM_LIMITS.text,
-      description: 'Text, 1 to 4096 characters; may carry formatting in the `parse_mode` syntax (Herald does not parse it).',
+      maxLength: TELEGRAM_LIMITS.rawText,
+      description:
+        'Text: 1 to 4096 characters as Telegram counts them, after the `parse_mode` markup is parsed (markup, escapes and ' +
+        "a link's URL do not count; an emoji outside the BMP counts 2, as UTF-16 does). With its markup, up to 32768 characters.",
     }),
     ...options,
   },
@@ -95,7 +97,12 @@ export const SendTelegramPhotoBody = Type.Object(
       errorMessage: 'must be an absolute http(s) URL',
       description: 'Absolute http(s) URL of the photo; Telegram fetches it.',
     }),
-    caption: Type.Optional(Type.String({ maxLength: TELEGRAM_LIMITS.caption, description: 'Up to 1024 characters.' })),
+    caption: Type.Optional(
+      Type.String({
+        maxLength: TELEGRAM_LIMITS.rawCaption,
+        description: 'Up to 1024 characters as Telegram counts them, after the `parse_mode` markup is parsed; with its markup, up to 8192.',
+      }),
+    ),
     ...options,
   },
   {

@@ -1,0 +1,122 @@
+import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
+import { accountOfAddress } from '../../core/inbound/addresses.js';
+import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import type { Reception } from '../../core/inbound/receive-messages.js';
+import type { Store } from '../../core/ports.js';
+import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
+import { TELEGRAM_CHAT_ID } from './send-telegram.js';
+
+/** The Bot API's Chat, as far as Herald reads it. */
+interface TelegramChat {
+  id: number;
+  type?: string;
+}
+
+/** The Bot API's Message, as far as Herald reads it: text, or the caption of a photo, video, document... */
+export interface TelegramMessage {
+  message_id: number;
+  date?: number;
+  chat: TelegramChat;
+  from?: { id?: number; is_bot?: boolean; first_name?: string; username?: string };
+  text?: string;
+  caption?: string;
+}
+
+/** The Bot API's ChatMemberUpdated (`my_chat_member`): the bot's own status in a chat changed. */
+interface TelegramChatMemberUpdated {
+  chat: TelegramChat;
+  date?: number;
+  new_chat_member?: { status?: string };
+}
+
+/**
+ * The Bot API's Update: its `update_id` and at most one of its optional kinds. Herald reads
+ * `message` and `my_chat_member`; edited messages, channel posts, callback queries and the rest are
+ * skipped (and not asked for: UPDATE_KINDS).
+ */
+export interface TelegramUpdate {
+  update_id: number;
+  message?: TelegramMessage;
+  my_chat_member?: TelegramChatMemberUpdated;
+}
+
+/** The update kinds Herald asks for (setWebhook's and getUpdates' `allowed_updates`). */
+export const UPDATE_KINDS = ['message', 'my_chat_member'] as const;
+
+/** Whether a parsed body has the shape of an Update (an integer update_id). */
+export const isUpdate = (value: unknown): value is TelegramUpdate =>
+  typeof value === 'object' && value !== null && Number.isSafeInteger((value as { update_id?: unknown }).update_id);
+
+/**
+ * A message of an update as Herald receives it: from the chat (its id, as sends address it), to
+ * the bot (`@username`, the address an operator gives an account). Its provider id is the chat and
+ * message ids, so a re-delivered update adds nothing. Undefined for a message with neither text nor
+ * caption (a sticker, a photo alone): Herald keeps text only.
+ */
+export function receivedOfMessage(message: TelegramMessage, botAddress: string, now: number): ReceivedMessage | undefined {
+  const chatId = String(message.chat?.id);
+  const text = message.text ?? message.caption;
+  if (text === undefined || !TELEGRAM_CHAT_ID.test(chatId) || !Number.isSafeInteger(message.message_id)) return undefined;
+  const details: Record<string, unknown> = {};
+  if (message.from?.username !== undefined) details.username = message.from.username;
+  if (message.from?.first_name !== undefined) details.first_name = message.from.first_name;
+  if (message.chat.type !== undefined) details.chat_type = message.chat.type;
+  return {
+    channel: 'telegram',
+    from: chatId,
+    to: botAddress,
+    text,
+    receivedAt: Number.isSafeInteger(message.date) ? (message.date as number) * 1000 : now,
+    providerMessageId: `${chatId}:${message.message_id}`,
+    details,
+  };
+}
+
+/** What became of an update. */
+export type UpdateOutcome = Reception['outcome'] | 'suppressed' | 'skipped';
+
+export interface UpdateDeps {
+  store: Store;
+  clock: Clock;
+  /** Takes a received message (core/inbound/receive-messages.ts). */
+  receive(received: ReceivedMessage): Promise<Reception>;
+}
+
+/**
+ * Takes one update for the bot at `botAddress`: a message is received (stored, `message.received`);
+ * `my_chat_member` with the bot's new status `kicked` (the user blocked the bot; for a group, the
+ * bot was banned from it) puts the chat on the suppression list of the account that has the bot's
+ * address, as a 403 "blocked by the user" does. Resolves once that is durable; rejects when it could
+ * not be written, so the update is delivered again.
+ */
+export async function takeUpdate(deps: UpdateDeps, update: TelegramUpdate, botAddress: string): Promise<UpdateOutcome> {
+  if (update.message) {
+    const received = receivedOfMessage(update.message, botAddress, deps.clock.now());
+    return received ? (await deps.receive(received)).outcome : 'skipped';
+  }
+  const member = update.my_chat_member;
+  if (member?.new_chat_member?.status === 'kicked') return suppressBlockedChat(deps, String(member.chat?.id), botAddress);
+  return 'skipped';
+}
+
+async function suppressBlockedChat(deps: UpdateDeps, chatId: string, botAddress: string): Promise<UpdateOutcome> {
+  if (!TELEGRAM_CHAT_ID.test(chatId)) return 'skipped';
+  const accountId = await accountOfAddress(deps.store, 'telegram', botAddress);
+  if (!accountId) return 'unrouted';
+  try {
+    await addSuppression(deps.store, {
+      accountId,
+      channel: 'telegram',
+      recipient: chatId,
+      reason: 'blocked',
+      source: 'telegram_blocked',
+      at: deps.clock.now(),
+    });
+  } catch (error) {
+    // A chat id the list cannot hold is skipped; a store failure is thrown, for the update to come again.
+    if (error instanceof ApiError) return 'skipped';
+    throw error;
+  }
+  return 'suppressed';
+}
