@@ -4,6 +4,9 @@ import type { InboundPort } from '../../core/ports.js';
 import { type Executor, isPostgres } from '../database.js';
 import type { ChannelAddressesTable, InboundMessagesTable } from '../schema.js';
 
+/** How long the parts of a long message wait for the rest. */
+const STALE_PART_MS = 24 * 3600_000;
+
 const toInbound = (row: InboundMessagesTable): InboundMessage => ({
   id: row.id,
   accountId: row.account_id,
@@ -136,6 +139,16 @@ export function inboundStore(db: Executor): InboundPort {
         const key = `inbound_parts:${part.channel}:${part.from}:${part.to}:${part.reference}`;
         await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${key}))`.execute(db);
       }
+      // Parts of an earlier message with the same reference that never completed (a handset's
+      // 8-bit references come round again) are not this message's: dropped once a day old.
+      await db
+        .deleteFrom('inbound_parts')
+        .where('channel', '=', part.channel)
+        .where('sender', '=', part.from)
+        .where('recipient', '=', part.to)
+        .where('reference', '=', part.reference)
+        .where('received_at', '<', part.receivedAt - STALE_PART_MS)
+        .execute();
       await db
         .insertInto('inbound_parts')
         .values({
