@@ -141,6 +141,20 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     expect(dialogs).toEqual([]);
     expect(await page.locator('img[src="x"]').count()).toBe(0);
     await shoot(page, 'message');
+
+    // The recipient answers, to the number the operator gave the account (herald addresses add).
+    await runCliOk(['addresses', 'add', ctx.account.account_id, 'sms', '+14155550199'], ctx.env);
+    const reply = await api(ctx.server.url, 'POST', '/v1/sandbox/inbound', ctx.token, {
+      channel: 'sms',
+      from: '+14155550100',
+      text: 'Yes, 3pm works',
+    });
+    expect(reply.status).toBe(201);
+    await page.getByRole('link', { name: 'Received' }).click();
+    expect(await page.textContent('main')).toContain('+14155550199');
+    await expect.poll(() => page.locator('table.log tbody tr').count()).toBe(1);
+    expect(await page.textContent('table.log')).toContain('Yes, 3pm works');
+    await shoot(page, 'received');
     await page.close();
   });
 
@@ -288,6 +302,10 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.getByLabel('Note for the ledger').fill('invoice 2026-114');
     await page.getByRole('button', { name: 'Add', exact: true }).click();
     await expect.poll(() => page.textContent('.notice')).toContain('Added 25 credits (invoice 2026-114).');
+    await page.getByLabel('Channel').selectOption('email');
+    await page.getByLabel('Address', { exact: true }).fill('replies@acme.example');
+    await page.getByRole('button', { name: 'Add address' }).click();
+    await expect.poll(() => page.textContent('.notice')).toContain('email replies@acme.example now belongs to Acme.');
 
     await page.getByRole('button', { name: 'Suspend' }).click();
     await expect.poll(() => page.textContent('main')).toContain('Suspended since');

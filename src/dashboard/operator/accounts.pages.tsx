@@ -312,7 +312,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
             <label>
               Address <input name="address" required maxLength={254} placeholder="+14155550100, @acme_bot, replies@acme.example" />
             </label>{' '}
-            <button type="submit">Add</button>
+            <button type="submit">Add address</button>
           </form>
         </section>
         <section aria-labelledby="clients">
