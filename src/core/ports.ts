@@ -379,6 +379,8 @@ export interface Transition {
   sentAt?: number;
   deliveredAt?: number;
   providerMessageId?: string;
+  /** The route that carried the message (null: none named), written with its provider id. */
+  route?: string | null;
   chargeState?: ChargeState;
   /** Set as the message's error; null clears it (an acceptance clears why the message waited). */
   error?: { code: string; message: string } | null;
@@ -496,8 +498,24 @@ export interface WhatsappTemplate {
   language: string;
   category: (typeof TEMPLATE_CATEGORIES)[number];
   status: (typeof TEMPLATE_STATUSES)[number];
-  components: Array<{ type: string; text: string }>;
+  components: TemplateComponentRecord[];
   createdAt: number;
+}
+
+/**
+ * One part of a template: `header`, `body`, `footer` or `button`, with its text (a button's label;
+ * '' for a media header). A header may name its `format` (TEXT when absent; IMAGE, VIDEO or
+ * DOCUMENT take a file at send time); a button names its `sub_type` and, by kind, the `url` it
+ * opens (which may end in `{{1}}`), the `phone_number` it calls or the `example` code it copies.
+ */
+export interface TemplateComponentRecord {
+  type: string;
+  text: string;
+  format?: string;
+  sub_type?: string;
+  url?: string;
+  phone_number?: string;
+  example?: string;
 }
 
 export interface TemplatesPort {

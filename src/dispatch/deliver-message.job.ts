@@ -403,7 +403,10 @@ function conclude(
       clearInFlight: !outcome.maybeAccepted,
     };
   }
-  if (outcome.ok) return { kind: 'accepted', job, message, outcome, at: now, detail: `accepted by ${provider.name}` };
+  if (outcome.ok) {
+    const detail = outcome.route ? `accepted by ${provider.name} (route ${outcome.route})` : `accepted by ${provider.name}`;
+    return { kind: 'accepted', job, message, outcome, at: now, detail };
+  }
   if (!outcome.retryable) return { kind: 'failed', job, message, reason: { code: outcome.code, message: outcome.message }, at: now };
 
   const attempt = message.attempts + 1;

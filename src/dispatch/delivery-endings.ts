@@ -103,6 +103,7 @@ export class EndingRecorder {
         providerMessageId: outcome.providerMessageId,
         at,
         detail,
+        route: outcome.route,
       })),
     );
     const unconfirmed = await markUnconfirmedMany(

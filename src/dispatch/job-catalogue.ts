@@ -87,6 +87,7 @@ const providerReceipt = Type.Object({
   providerMessageId: Type.String(),
   alternativeIds: Type.Optional(Type.Array(Type.String())),
   messageId: Type.Optional(Type.String()),
+  route: Type.Optional(Type.String()),
   status: Type.Union([Type.Literal('delivered'), Type.Literal('failed'), Type.Literal('read'), Type.Literal('complained')]),
   code: Type.Optional(Type.String()),
   message: Type.Optional(Type.String()),

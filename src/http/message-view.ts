@@ -43,6 +43,12 @@ export const universalMessageSchema = (channels: readonly string[]) =>
     created_at: Timestamp,
     scheduled_at: Nullable(Timestamp),
     error: MessageErrorSchema,
+    route: Nullable(
+      Type.String({
+        description:
+          'The route that took the message, on a channel with several: an SMSC of SMS_ROUTES, `default` with a single SMPP_URL (docs/routing.md); null until one took it, and on other channels.',
+      }),
+    ),
   });
 
 /** A message a recipient sent to the account (docs/inbound.md): core/inbound/inbound-message.ts builds it. */
@@ -80,6 +86,7 @@ export function presentUniversal(message: Message, history: StatusChange[]) {
     created_at: toIso(message.createdAt),
     scheduled_at: toIsoOrNull(message.scheduledAt),
     error: message.error,
+    route: message.route,
   };
 }
 

@@ -1,5 +1,19 @@
+import { readFileSync } from 'node:fs';
 import { type Command, InvalidArgumentError, Option } from 'commander';
-import { addTemplate, listTemplates, recordInboundMessage, removeTemplate } from '../channels/whatsapp/manage-templates.js';
+import {
+  type AddTemplateInput,
+  addTemplate,
+  listTemplates,
+  recordInboundMessage,
+  removeTemplate,
+} from '../channels/whatsapp/manage-templates.js';
+import {
+  componentsOfMeta,
+  HEADER_FORMATS,
+  type HeaderFormat,
+  parameterTextOf,
+  parseButtonSpec,
+} from '../channels/whatsapp/template-components.js';
 import {
   placeholdersOf,
   TEMPLATE_LANGUAGE,
@@ -11,7 +25,7 @@ import { presentTemplate } from '../channels/whatsapp/whatsapp.routes.js';
 import { toIso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { isValidE164 } from '../core/phone.js';
-import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES } from '../core/ports.js';
+import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponentRecord, type WhatsappTemplate } from '../core/ports.js';
 import type { Services } from './services.js';
 
 /** What the WhatsApp commands borrow from the CLI that registers them. */
@@ -39,6 +53,76 @@ const parsePhone = (text: string): string => {
   return text;
 };
 
+const collectButton = (spec: string, buttons: TemplateComponentRecord[]): TemplateComponentRecord[] => {
+  const button = parseButtonSpec(spec);
+  if (typeof button === 'string') throw new InvalidArgumentError(button);
+  return [...buttons, button];
+};
+
+interface TemplateAddOptions {
+  name: string;
+  language: string;
+  category: TemplateCategory;
+  status: TemplateStatus;
+  body?: string;
+  headerText?: string;
+  headerFormat?: HeaderFormat;
+  footer?: string;
+  button: TemplateComponentRecord[];
+  componentsFile?: string;
+  json?: boolean;
+}
+
+/** The options of `templates add` as the use case takes them; a file of components excludes the other parts. */
+function templateInputOf(options: TemplateAddOptions, usageError: (message: string) => Error): AddTemplateInput {
+  const { name, language, category, status } = options;
+  if (options.componentsFile !== undefined) {
+    if (
+      options.body !== undefined ||
+      options.headerText !== undefined ||
+      options.headerFormat !== undefined ||
+      options.footer !== undefined ||
+      options.button.length > 0
+    )
+      throw usageError('--components-file holds the whole template: give no --body, --header-*, --footer or --button with it');
+    let parsed: unknown;
+    try {
+      parsed = JSON.parse(readFileSync(options.componentsFile, 'utf8'));
+    } catch (error) {
+      throw usageError(`cannot read --components-file ${options.componentsFile}: ${(error as Error).message}`);
+    }
+    const components = componentsOfMeta(parsed);
+    if (typeof components === 'string') throw usageError(`invalid --components-file: ${components}`);
+    return { name, language, category, status, components };
+  }
+  if (options.body === undefined) throw usageError('--body is required (or --components-file)');
+  const format = options.headerFormat ?? (options.headerText !== undefined ? 'TEXT' : undefined);
+  if (format !== undefined && format !== 'TEXT' && options.headerText !== undefined)
+    throw usageError(`--header-text is for a TEXT header; an ${format} header has no text`);
+  if (format === 'TEXT' && options.headerText === undefined) throw usageError('--header-format TEXT needs --header-text');
+  return {
+    name,
+    language,
+    category,
+    status,
+    body: options.body,
+    header: format === undefined ? undefined : { format, text: options.headerText },
+    footer: options.footer,
+    buttons: options.button,
+  };
+}
+
+/** "UTILITY, APPROVED, 2 parameters" and, where it has them, its header and buttons. */
+function summaryOf(template: WhatsappTemplate): string {
+  const count = template.components.reduce((n, c) => n + placeholdersOf(parameterTextOf(c)).length, 0);
+  const parts = [template.category, template.status, `${count} parameter${count === 1 ? '' : 's'}`];
+  const header = template.components.find((c) => c.type === 'header');
+  if (header) parts.push(`${header.format ?? 'TEXT'} header`);
+  const buttons = template.components.filter((c) => c.type === 'button').map((c) => c.sub_type ?? 'button');
+  if (buttons.length > 0) parts.push(`buttons ${buttons.join(', ')}`);
+  return parts.join(', ');
+}
+
 /** `herald templates ...` and `herald whatsapp simulate-inbound`: WhatsApp in the sandbox, from the shell. */
 export function addWhatsappCommands(program: Command, kit: CommandKit): void {
   const { withServices, out, usageError } = kit;
@@ -57,31 +141,40 @@ export function addWhatsappCommands(program: Command, kit: CommandKit): void {
         .choices(TEMPLATE_STATUSES)
         .default('APPROVED'),
     )
-    .requiredOption('--body <text>', 'body text with parameters {{1}}, {{2}}, ... (up to 1024 characters)')
+    .option('--body <text>', 'body text with parameters {{1}}, {{2}}, ... (up to 1024 characters); required without --components-file')
+    .option('--header-text <text>', 'a text header (up to 60 characters, at most one parameter {{1}})')
+    .addOption(
+      new Option('--header-format <format>', 'a media header whose file is given at each send (or TEXT, with --header-text)').choices(
+        HEADER_FORMATS,
+      ),
+    )
+    .option('--footer <text>', 'a footer (up to 60 characters, no parameters)')
+    .option(
+      '--button <spec>',
+      'a button, repeatable, in order: quick_reply:<label>, url:<label>:<url ending in {{1}} or not>, phone:<label>:<+number>, copy_code:<example>',
+      collectButton,
+      [] as TemplateComponentRecord[],
+    )
+    .option(
+      '--components-file <file>',
+      "the template's components as JSON in Meta's shape (HEADER, BODY, FOOTER, BUTTONS), instead of the options above",
+    )
     .option('--json', 'print the template as JSON')
-    .action(
-      (
-        reference: string,
-        options: { name: string; language: string; category: TemplateCategory; status: TemplateStatus; body: string; json?: boolean },
-      ) =>
-        withServices(async (services) => {
-          let added: Awaited<ReturnType<typeof addTemplate>>;
-          try {
-            added = await addTemplate(services.store, services.clock, reference, options);
-          } catch (error) {
-            if (!(error instanceof ApiError)) throw error;
-            const problems = (error.details ?? []).map((d) => `--${d.field} ${d.message}`).join('; ');
-            throw usageError(`invalid template: ${problems || error.message}`);
-          }
-          if (!added) throw noAccount(reference);
-          const { template, replaced } = added;
-          if (options.json) return out(JSON.stringify(presentTemplate(template)));
-          const count = placeholdersOf(options.body).length;
-          out(
-            `${replaced ? 'replaced' : 'added'} ${template.name} (${template.language}) on ${added.account.id}: ` +
-              `${template.category}, ${template.status}, ${count} parameter${count === 1 ? '' : 's'}`,
-          );
-        }),
+    .action((reference: string, options: TemplateAddOptions) =>
+      withServices(async (services) => {
+        let added: Awaited<ReturnType<typeof addTemplate>>;
+        try {
+          added = await addTemplate(services.store, services.clock, reference, templateInputOf(options, usageError));
+        } catch (error) {
+          if (!(error instanceof ApiError)) throw error;
+          const problems = (error.details ?? []).map((d) => `--${d.field} ${d.message}`).join('; ');
+          throw usageError(`invalid template: ${problems || error.message}`);
+        }
+        if (!added) throw noAccount(reference);
+        const { template, replaced } = added;
+        if (options.json) return out(JSON.stringify(presentTemplate(template)));
+        out(`${replaced ? 'replaced' : 'added'} ${template.name} (${template.language}) on ${added.account.id}: ${summaryOf(template)}`);
+      }),
     );
 
   templates

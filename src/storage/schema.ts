@@ -90,6 +90,8 @@ export interface MessagesTable {
   trace_context: string | null;
   /** Events emitted for the message so far; the sequence of the latest. */
   event_sequence: number;
+  /** The route that carried it, for a channel with several (migration 0023, docs/routing.md). */
+  route: string | null;
 }
 
 export interface MessageStatusHistoryTable {

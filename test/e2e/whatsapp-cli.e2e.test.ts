@@ -1,3 +1,6 @@
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect, it } from 'vitest';
 import { describeEachDialect } from '../databases.js';
 import { runCli, runCliOk } from '../process.js';
@@ -82,6 +85,125 @@ describeEachDialect('herald templates and whatsapp commands, next to a running s
     const again = await herald('templates', 'remove', ctx.account.account_id, '--name', 'shipping_notice', '--language', 'de');
     expect(again.code).toBe(1);
     expect(again.stderr.trim()).toBe(`herald: account ${ctx.account.account_id} has no template shipping_notice in de`);
+  });
+
+  it('templates add takes a header and buttons (or Meta’s components JSON), and a send fills the url button’s {{1}}', async () => {
+    const added = await heraldOk(
+      'templates',
+      'add',
+      ctx.account.account_id,
+      '--name',
+      'parcel_update',
+      '--language',
+      'en_US',
+      '--category',
+      'UTILITY',
+      '--header-text',
+      'Parcel {{1}}',
+      '--body',
+      'Hi {{1}}, your parcel is on its way.',
+      '--footer',
+      'Reply STOP to opt out',
+      '--button',
+      'url:Track:https://track.example.com/p/{{1}}',
+      '--button',
+      'phone:Call us:+14155550100',
+      '--button',
+      'quick_reply:Stop updates',
+    );
+    expect(added.stdout.trim()).toBe(
+      `added parcel_update (en_US) on ${ctx.account.account_id}: UTILITY, APPROVED, 3 parameters, TEXT header, buttons url, phone_number, quick_reply`,
+    );
+    const sent = await api(ctx.server.url, 'POST', '/v1/whatsapp/send', ctx.token, {
+      to: TO,
+      template: 'parcel_update',
+      language: 'en_US',
+      components: [
+        { type: 'header', parameters: [{ type: 'text', text: 'P-77' }] },
+        { type: 'body', parameters: [{ type: 'text', text: 'Ada' }] },
+        { type: 'button', sub_type: 'url', index: 0, parameters: [{ type: 'text', text: 'P-77' }] },
+      ],
+    });
+    expect(sent.status).toBe(200);
+
+    const file = join(mkdtempSync(join(tmpdir(), 'herald-templates-')), 'components.json');
+    writeFileSync(
+      file,
+      JSON.stringify([
+        { type: 'HEADER', format: 'IMAGE', example: { header_handle: ['4::aW'] } },
+        { type: 'BODY', text: 'Spring sale: {{1}} off.', example: { body_text: [['25%']] } },
+        {
+          type: 'BUTTONS',
+          buttons: [
+            { type: 'COPY_CODE', example: 'SPRING25' },
+            { type: 'QUICK_REPLY', text: 'Not now' },
+          ],
+        },
+      ]),
+    );
+    const fromFile = await heraldOk(
+      'templates',
+      'add',
+      ctx.account.account_id,
+      '--name',
+      'spring_offer',
+      '--language',
+      'en_US',
+      '--category',
+      'MARKETING',
+      '--components-file',
+      file,
+      '--json',
+    );
+    expect(JSON.parse(fromFile.stdout).components).toEqual([
+      { type: 'header', format: 'IMAGE', text: '' },
+      { type: 'body', text: 'Spring sale: {{1}} off.' },
+      { type: 'button', sub_type: 'copy_code', text: 'Copy offer code', example: 'SPRING25' },
+      { type: 'button', sub_type: 'quick_reply', text: 'Not now' },
+    ]);
+
+    const tooLong = await herald(
+      'templates',
+      'add',
+      ctx.account.account_id,
+      '--name',
+      'x',
+      '--language',
+      'en_US',
+      '--category',
+      'UTILITY',
+      '--body',
+      'Hi',
+      '--header-text',
+      'h'.repeat(61),
+      '--button',
+      'quick_reply:Yes',
+      '--button',
+      'url:Go:https://x.example',
+      '--button',
+      'quick_reply:No',
+    );
+    expect(tooLong.code).toBe(1);
+    expect(tooLong.stderr.trim()).toBe(
+      'herald: invalid template: --header-text a header text has at most 60 characters; --components quick_reply buttons must be grouped together, before or after the other buttons',
+    );
+    const badSpec = await herald(
+      'templates',
+      'add',
+      ctx.account.account_id,
+      '--name',
+      'x',
+      '--language',
+      'en_US',
+      '--category',
+      'UTILITY',
+      '--body',
+      'Hi',
+      '--button',
+      'url:Go',
+    );
+    expect(badSpec.code).toBe(1);
+    expect(badSpec.stderr).toMatch(/--button.*expected url:<label>:<url>/);
   });
 
   it('whatsapp simulate-inbound opens the session window: a session send refused before goes through after', async () => {

@@ -1240,18 +1240,35 @@ export interface components {
             components?: {
                 /** @description Which part of the template the parameters fill. */
                 type: "header" | "body" | "button";
-                /** @description For buttons (required): quick_reply takes one payload parameter, url text parameters for its URL. */
-                sub_type?: "quick_reply" | "url";
+                /** @description For buttons (required), the button's kind in the template: quick_reply takes one payload parameter, url text for its URL's `{{1}}`, copy_code one coupon_code. A phone_number button takes no component. */
+                sub_type?: "quick_reply" | "url" | "copy_code";
                 /** @description For buttons (required): which button, from 0. */
                 index?: number;
                 /** @description One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`. */
                 parameters?: {
-                    /** @description `text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped). */
-                    type: "text" | "payload";
+                    /** @description `text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped); `coupon_code` a copy_code button's; `image`, `video`, `document` the file of a media header. */
+                    type: "text" | "payload" | "coupon_code" | "image" | "video" | "document";
                     /** @description With `type: text`: the value of one `{{n}}`, 1 to 1024 characters. */
                     text?: string;
                     /** @description With `type: payload` (quick_reply buttons only), 1 to 1024 characters. */
                     payload?: string;
+                    /** @description With `type: coupon_code` (copy_code buttons only): the code, 1 to 15 characters. */
+                    coupon_code?: string;
+                    /** @description With `type: image` (a IMAGE header only). */
+                    image?: {
+                        /** @description The image's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
+                    /** @description With `type: video` (a VIDEO header only). */
+                    video?: {
+                        /** @description The video's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
+                    /** @description With `type: document` (a DOCUMENT header only). */
+                    document?: {
+                        /** @description The document's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
                 }[];
             }[];
         };
@@ -1289,8 +1306,18 @@ export interface components {
             components: {
                 /** @description `header`, `body`, `footer` or `button`. */
                 type: string;
-                /** @description The text, with `{{1}}`-style parameters. */
+                /** @description The text, with `{{1}}`-style parameters; a button's label; '' for a media header. */
                 text: string;
+                /** @description A header: IMAGE, VIDEO or DOCUMENT (its file is given at send time); absent for text. */
+                format?: string;
+                /** @description A button: `quick_reply`, `url`, `phone_number` or `copy_code`. */
+                sub_type?: string;
+                /** @description A url button: the URL it opens; a `{{1}}` at its end is filled at send time. */
+                url?: string;
+                /** @description A phone_number button: the number it calls. */
+                phone_number?: string;
+                /** @description A copy_code button: the example code shown for review. */
+                example?: string;
             }[];
             /**
              * Format: date-time
@@ -1317,7 +1344,18 @@ export interface components {
                     index?: number;
                     parameters?: {
                         type: string;
-                        text: string;
+                        text?: string;
+                        payload?: string;
+                        coupon_code?: string;
+                        image?: {
+                            link: string;
+                        };
+                        video?: {
+                            link: string;
+                        };
+                        document?: {
+                            link: string;
+                        };
                     }[];
                 }[];
             } | null;

@@ -88,6 +88,7 @@ describeEachDialect('SMS endpoints', (dialect) => {
           sent_at: null,
           delivered_at: null,
           error: null,
+          route: null,
         },
       });
     });

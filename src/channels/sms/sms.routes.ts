@@ -159,6 +159,7 @@ export async function smsRoutes(app: FastifyInstance, deps: SendDeps): Promise<v
           segments: message.segments ?? 0,
           scheduled_at: toIsoOrNull(message.scheduledAt),
           ...presentProgress(message),
+          route: message.route,
         },
       };
     },

@@ -82,6 +82,12 @@ export const SmsDetail = Type.Object(
     sent_at: Nullable(Timestamp),
     delivered_at: Nullable(Timestamp),
     error: MessageErrorSchema,
+    route: Nullable(
+      Type.String({
+        description:
+          'The SMS route (SMSC) that took the message, `default` with a single SMPP_URL (docs/routing.md); null until one took it, with the sandbox, and when its hand-over is unconfirmed.',
+      }),
+    ),
   },
   { title: 'SmsDetail' },
 );

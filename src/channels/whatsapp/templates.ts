@@ -1,11 +1,12 @@
 import type { FieldProblem } from '../../core/errors.js';
 import { type Store, TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type WhatsappTemplate } from '../../core/ports.js';
+import { componentProblems, parameterTextOf } from './template-components.js';
 
 /** WhatsApp's own rule for template names: lower-case letters, digits and underscores, up to 512. */
 export const TEMPLATE_NAME = /^[a-z0-9_]{1,512}$/;
 /** A WhatsApp language code: `en`, `en_US`, `fil`, `pt_BR`... */
 export const TEMPLATE_LANGUAGE = /^[a-z]{2,3}(?:_[A-Z]{2})?$/;
-/** Longest text of a body component, in characters (WhatsApp's limit). */
+/** Longest text of a body component, in characters (WhatsApp's limit; headers, footers and buttons have lower ones, template-components.ts). */
 export const TEMPLATE_BODY_MAX = 1024;
 /** Component types a template may have; header, body and button text can hold parameters. */
 export const TEMPLATE_COMPONENT_TYPES = ['header', 'body', 'footer', 'button'] as const;
@@ -59,18 +60,25 @@ export function templateProblems(template: Omit<WhatsappTemplate, 'accountId' | 
     if (!(TEMPLATE_COMPONENT_TYPES as readonly string[]).includes(component.type)) {
       problems.push({ field: `${field}.type`, message: `must be one of: ${TEMPLATE_COMPONENT_TYPES.join(', ')}` });
     }
-    if (component.text.trim() === '') problems.push({ field: `${field}.text`, message: 'must not be empty' });
-    else if (component.text.length > TEMPLATE_BODY_MAX) {
+    // A media header has no text: its file comes with each send.
+    const media = component.type === 'header' && (component.format ?? 'TEXT') !== 'TEXT';
+    if (component.text.trim() === '') {
+      if (!media) problems.push({ field: `${field}.text`, message: 'must not be empty' });
+    } else if (component.text.length > TEMPLATE_BODY_MAX) {
       problems.push({ field: `${field}.text`, message: `must be at most ${TEMPLATE_BODY_MAX} characters` });
     }
-    const numbers = placeholdersOf(component.text);
+    const numbers = placeholdersOf(parameterTextOf(component));
     if (component.type === 'footer' && numbers.length > 0)
       problems.push({ field: `${field}.text`, message: 'a footer cannot have parameters' });
     // WhatsApp numbers parameters {{1}}, {{2}}, ... without gaps.
     if (numbers.some((n, k) => n !== k + 1)) {
-      problems.push({ field: `${field}.text`, message: 'parameters must be numbered {{1}}, {{2}}, ... without gaps' });
+      problems.push({
+        field: component.sub_type === 'url' ? `${field}.url` : `${field}.text`,
+        message: 'parameters must be numbered {{1}}, {{2}}, ... without gaps',
+      });
     }
   });
+  problems.push(...componentProblems(template.components));
   return problems;
 }
 

@@ -21,7 +21,12 @@ export const presentTemplate = (template: WhatsappTemplate) => ({
   language: template.language,
   category: template.category,
   status: template.status,
-  components: template.components.map((c) => ({ type: c.type, text: c.text })),
+  components: template.components.map((c) => {
+    // Only the fields a component has (a button's kind and target, a media header's format).
+    const view: Record<string, string> = { type: c.type, text: c.text };
+    for (const key of ['format', 'sub_type', 'url', 'phone_number', 'example'] as const) if (c[key] !== undefined) view[key] = c[key];
+    return view as { type: string; text: string };
+  }),
   created_at: toIso(template.createdAt),
 });
 

@@ -13,15 +13,44 @@ const Recipient = Type.String({
   examples: ['+14155552671'],
 });
 
+const MediaLink = (kind: string) =>
+  Type.Optional(
+    Type.Object(
+      {
+        link: Type.String({
+          pattern: '^https://',
+          maxLength: 2048,
+          errorMessage: 'must be an https URL',
+          description: `The ${kind}'s public https URL, which WhatsApp fetches.`,
+        }),
+      },
+      { additionalProperties: false, description: `With \`type: ${kind}\` (a ${kind.toUpperCase()} header only).` },
+    ),
+  );
+
 const TemplateParameter = Type.Object(
   {
-    type: literals(['text', 'payload'], "`text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped)."),
+    type: literals(
+      ['text', 'payload', 'coupon_code', 'image', 'video', 'document'],
+      "`text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped); `coupon_code` a copy_code button's; " +
+        '`image`, `video`, `document` the file of a media header.',
+    ),
     text: Type.Optional(
       Type.String({ minLength: 1, maxLength: 1024, description: 'With `type: text`: the value of one `{{n}}`, 1 to 1024 characters.' }),
     ),
     payload: Type.Optional(
       Type.String({ minLength: 1, maxLength: 1024, description: 'With `type: payload` (quick_reply buttons only), 1 to 1024 characters.' }),
     ),
+    coupon_code: Type.Optional(
+      Type.String({
+        minLength: 1,
+        maxLength: 15,
+        description: 'With `type: coupon_code` (copy_code buttons only): the code, 1 to 15 characters.',
+      }),
+    ),
+    image: MediaLink('image'),
+    video: MediaLink('video'),
+    document: MediaLink('document'),
   },
   { additionalProperties: false },
 );
@@ -30,7 +59,11 @@ const TemplateComponent = Type.Object(
   {
     type: literals(['header', 'body', 'button'], 'Which part of the template the parameters fill.'),
     sub_type: Type.Optional(
-      literals(['quick_reply', 'url'], 'For buttons (required): quick_reply takes one payload parameter, url text parameters for its URL.'),
+      literals(
+        ['quick_reply', 'url', 'copy_code'],
+        "For buttons (required), the button's kind in the template: quick_reply takes one payload parameter, url text for its URL's `{{1}}`, " +
+          'copy_code one coupon_code. A phone_number button takes no component.',
+      ),
     ),
     index: Type.Optional(
       Type.Integer({
@@ -118,7 +151,14 @@ export const WhatsappAccepted = Type.Object(
 
 const TemplateComponentText = Type.Object({
   type: Type.String({ description: '`header`, `body`, `footer` or `button`.' }),
-  text: Type.String({ description: 'The text, with `{{1}}`-style parameters.' }),
+  text: Type.String({ description: "The text, with `{{1}}`-style parameters; a button's label; '' for a media header." }),
+  format: Type.Optional(
+    Type.String({ description: 'A header: IMAGE, VIDEO or DOCUMENT (its file is given at send time); absent for text.' }),
+  ),
+  sub_type: Type.Optional(Type.String({ description: 'A button: `quick_reply`, `url`, `phone_number` or `copy_code`.' })),
+  url: Type.Optional(Type.String({ description: 'A url button: the URL it opens; a `{{1}}` at its end is filled at send time.' })),
+  phone_number: Type.Optional(Type.String({ description: 'A phone_number button: the number it calls.' })),
+  example: Type.Optional(Type.String({ description: 'A copy_code button: the example code shown for review.' })),
 });
 
 /** A template record, as the templates endpoint lists it (docs/whatsapp.md). */
@@ -151,7 +191,20 @@ const TemplateComponentView = Type.Object({
   type: Type.String(),
   sub_type: Type.Optional(Type.String()),
   index: Type.Optional(Type.Integer()),
-  parameters: Type.Optional(Type.Array(Type.Object({ type: Type.String(), text: Type.String() }))),
+  parameters: Type.Optional(
+    Type.Array(
+      // Each with its own field only: a text's text, a payload's payload, a coupon code, a file's link.
+      Type.Object({
+        type: Type.String(),
+        text: Type.Optional(Type.String()),
+        payload: Type.Optional(Type.String()),
+        coupon_code: Type.Optional(Type.String()),
+        image: Type.Optional(Type.Object({ link: Type.String() })),
+        video: Type.Optional(Type.Object({ link: Type.String() })),
+        document: Type.Optional(Type.Object({ link: Type.String() })),
+      }),
+    ),
+  ),
 });
 
 /** A WhatsApp message read back: what was sent, as text, and how far it got. */

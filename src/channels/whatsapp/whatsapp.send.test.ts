@@ -286,7 +286,7 @@ describeEachDialect('POST /v1/whatsapp/send (template messages)', (dialect) => {
         expectFieldProblems(await send(visit({ type: 'button', index: 0, parameters: [{ type: 'payload', payload: 'YES' }] })), [
           'components.1.sub_type',
         ]),
-      ).toEqual([{ field: 'components.1.sub_type', message: 'is required for a button component: quick_reply or url' }]);
+      ).toEqual([{ field: 'components.1.sub_type', message: 'is required for a button component: quick_reply, url or copy_code' }]);
       expectFieldProblems(
         await send(visit({ type: 'button', sub_type: 'quick_reply', index: 0, parameters: [{ type: 'text', text: 'YES' }] })),
         ['components.1.parameters'],
@@ -325,7 +325,7 @@ describeEachDialect('POST /v1/whatsapp/send (template messages)', (dialect) => {
         ),
       ).toEqual([
         { field: 'components.1.index', message: 'is required for a button component' },
-        { field: 'components.1.sub_type', message: 'is required for a button component: quick_reply or url' },
+        { field: 'components.1.sub_type', message: 'is required for a button component: quick_reply, url or copy_code' },
       ]);
       expectFieldProblems(await send({ ...welcome('Ada', 'Herald'), components: [...body('Ada', 'Herald'), ...body('Ada', 'Herald')] }), [
         'components.1',

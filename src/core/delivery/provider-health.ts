@@ -110,6 +110,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
         sent_last_minute: sent.length,
         unmatched_receipts: unmatched,
         ...(provider.links ? { links: provider.links() } : {}),
+        ...(provider.routes ? { routes: provider.routes() } : {}),
       };
     },
     noteUnmatchedReceipt() {

@@ -28,6 +28,8 @@ export type SendOutcome =
       delivered?: boolean;
       /** Multi-part messages the provider took part by part (SMPP): each part's id, in order. */
       partIds?: string[];
+      /** The route that carried it, for a provider with several (core/delivery/routed-provider.ts): recorded on the message. */
+      route?: string;
     }
   | {
       ok: false;
@@ -132,6 +134,17 @@ export interface Provider {
   links?(): { up: number; total: number };
   /** Counts a receipt for this provider's channel that matched no message (health tracking). */
   noteUnmatchedReceipt?(): void;
+  /** For a provider with several routes (several SMSCs): how each is doing, in the order configured. */
+  routes?(): RouteHealth[];
+}
+
+/** One route of a provider with several (docs/routing.md), as `/readyz` shows it. */
+export interface RouteHealth {
+  name: string;
+  /** At least one of its links is up; null for a route that keeps no link. */
+  connected: boolean | null;
+  links?: { up: number; total: number };
+  last_error: string | null;
 }
 
 /** How a provider is doing, as `/readyz` and the logs show it. */
@@ -148,8 +161,10 @@ export interface ProviderHealth {
   sent_last_minute: number;
   /** Receipts dropped because they matched no message, since start. */
   unmatched_receipts: number;
-  /** Links up, of how many, for providers that keep several (SMPP binds). */
+  /** Links up, of how many, for providers that keep several (SMPP binds; with routes, of them all). */
   links?: { up: number; total: number };
+  /** Each route, for a provider with several (docs/routing.md): connected while at least one is. */
+  routes?: RouteHealth[];
 }
 
 /** A delivery report from a provider, matched to a message by the provider's id or by ours. */
@@ -160,6 +175,8 @@ export interface ProviderReceipt {
   alternativeIds?: string[] | undefined;
   /** Set when the provider echoes our id back (the sandbox does). */
   messageId?: string | undefined;
+  /** The route it came on, for a provider with several: recorded if the receipt is what says the message was taken. */
+  route?: string | undefined;
   /** `complained` (email): the recipient marked it as spam; an event that changes no status. */
   status: 'delivered' | 'failed' | 'read' | 'complained';
   /** The provider's code for a failure, e.g. `UNDELIVERABLE`. */

@@ -84,6 +84,7 @@ export function queuedMessage(
     batchId,
     requestId: origin.requestId,
     traceContext: origin.traceContext,
+    route: null,
   };
 }
 

@@ -118,6 +118,8 @@ export interface Acceptance {
   providerMessageId: string;
   at: number;
   detail: string | null;
+  /** The route that carried it, for a provider with several. */
+  route?: string | undefined;
 }
 
 /**
@@ -134,13 +136,15 @@ export async function recordAcceptedMany(tx: Store, acceptances: readonly Accept
  * A provider took a queued message: `sent` under its id, charged, no longer in flight, and no
  * longer saying why it waited.
  */
-const accepted = (providerMessageId: string, at: number, detail: string | null): Omit<Transition, 'messageId'> => ({
+const accepted = (providerMessageId: string, at: number, detail: string | null, route?: string): Omit<Transition, 'messageId'> => ({
   from: ['queued'],
   to: 'sent',
   at,
   detail,
   sentAt: at,
   providerMessageId,
+  // Always set (null without one): the acceptances of a wave, of every channel, are one update.
+  route: route ?? null,
   chargeState: 'captured',
   clearInFlight: true,
   error: null,
@@ -153,7 +157,10 @@ const accepted = (providerMessageId: string, at: number, detail: string | null):
 export async function markAcceptedMany(tx: Store, acceptances: readonly Acceptance[]): Promise<MovedMessage[]> {
   const sent = await moveMany(
     tx,
-    acceptances.map(({ messageId, providerMessageId, at, detail }) => ({ messageId, change: accepted(providerMessageId, at, detail) })),
+    acceptances.map(({ messageId, providerMessageId, at, detail, route }) => ({
+      messageId,
+      change: accepted(providerMessageId, at, detail, route),
+    })),
   );
   for (const message of sent) await afterMove(tx, message, message.sentAt as number);
   return sent;
@@ -217,8 +224,9 @@ export async function recordAccepted(
   providerMessageId: string,
   at: number,
   detail: string | null,
+  route?: string,
 ): Promise<boolean> {
-  const sent = await move(tx, message, accepted(providerMessageId, at, detail));
+  const sent = await move(tx, message, accepted(providerMessageId, at, detail, route));
   if (!sent) return false;
   await tx.credits.capture(message.accountId, message.costMicros, message.id, at);
   if (message.costMicros > 0) tx.meter.creditsCaptured(message.costMicros);
@@ -375,6 +383,7 @@ export async function applyReceipts(tx: Store, given: readonly ProviderReceipt[]
           providerMessageId: receipt.providerMessageId,
           at: receipt.occurredAt,
           detail: 'accepted (implied by a receipt)',
+          route: receipt.route,
         };
       }),
     );
@@ -463,7 +472,8 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
     return event ? await event(tx, message, receipt.status, at) : 'ignored';
   }
   if (message.status === 'queued') {
-    if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)')) {
+    // Overtook the record of its hand-over, which will find the message sent: the route is the receipt's.
+    if (await recordAccepted(tx, message, receipt.providerMessageId, at, 'accepted (implied by a receipt)', receipt.route)) {
       message = withChanges(message, { status: 'sent' });
     }
   }

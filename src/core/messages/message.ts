@@ -60,6 +60,8 @@ export interface Message {
   requestId: string | null;
   /** The W3C traceparent of the message's accept: its later spans join that trace. Null when traces are off. */
   traceContext: string | null;
+  /** The route that carried it (an SMSC of several, docs/routing.md); null before, or on a channel without routes. */
+  route: string | null;
 }
 
 /** Where a message came from: the request that created it and that request's trace (see Message). */

@@ -44,19 +44,32 @@ export async function systemPages(app: FastifyInstance, deps: DashboardDeps): Pr
                 </tr>
               </thead>
               <tbody>
-                {providers.map((p) => (
+                {providers.flatMap((p) => [
                   <tr key={`${p.channel}-${p.provider}`}>
                     <td>{p.channel}</td>
                     <td>{p.provider}</td>
                     <td>
-                      {p.connected === null ? 'not tried yet' : p.connected ? 'up' : <span class="status failed">down</span>}
-                      {p.links && ` (${p.links.up} of ${p.links.total} links up)`}
+                      <LinkState connected={p.connected} links={p.links} />
+                      {p.routes && ` (${p.routes.filter((route) => route.connected).length} of ${p.routes.length} routes up)`}
                     </td>
                     <td>{p.in_flight}</td>
                     <td>{p.sent_last_minute}</td>
                     <td>{p.last_error ? `${p.last_error} (${p.last_error_at ?? ''})` : 'none'}</td>
-                  </tr>
-                ))}
+                  </tr>,
+                  // Each route of a provider with several (docs/routing.md): its messages fail over between them.
+                  ...(p.routes ?? []).map((route) => (
+                    <tr key={`${p.channel}-${p.provider}-${route.name}`} data-testid={`route-${p.channel}-${route.name}`}>
+                      <td>{p.channel}</td>
+                      <td>route {route.name}</td>
+                      <td>
+                        <LinkState connected={route.connected} links={route.links} />
+                      </td>
+                      <td>—</td>
+                      <td>—</td>
+                      <td>{route.last_error ?? 'none'}</td>
+                    </tr>
+                  )),
+                ])}
               </tbody>
             </table>
           )}
@@ -106,4 +119,14 @@ export async function systemPages(app: FastifyInstance, deps: DashboardDeps): Pr
       </OperatorPage>,
     );
   });
+}
+
+/** Up or down, and how many of its links are up. */
+function LinkState({ connected, links }: { connected: boolean | null; links?: { up: number; total: number } | undefined }) {
+  return (
+    <>
+      {connected === null ? 'not tried yet' : connected ? 'up' : <span class="status failed">down</span>}
+      {links && ` (${links.up} of ${links.total} links up)`}
+    </>
+  );
 }

@@ -1,5 +1,5 @@
 import type { FastifyInstance } from 'fastify';
-import type { WhatsappTemplate } from '../../core/ports.js';
+import type { TemplateComponentRecord, WhatsappTemplate } from '../../core/ports.js';
 import { can } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
@@ -9,6 +9,13 @@ import { sendPage } from '../views/render.js';
 /** The send page's WhatsApp form, filled in with a template (send.pages.tsx reads its fields from the query). */
 const sendLinkOf = (template: WhatsappTemplate): string =>
   `/dashboard/send?${new URLSearchParams({ channel: 'whatsapp', template: template.name, language: template.language })}`;
+
+/** A header, footer or button in a line: `button (url): Track → https://x/{{1}}`, `header (IMAGE)`. */
+const describeComponent = (c: TemplateComponentRecord): string => {
+  const kind = c.format ?? c.sub_type;
+  const target = c.url ?? c.phone_number ?? c.example;
+  return `${c.type}${kind ? ` (${kind})` : ''}${c.text ? `: ${c.text}` : ''}${target ? ` → ${target}` : ''}`;
+};
 
 /**
  * "WhatsApp templates": the account's templates, by name then language, as GET /v1/whatsapp/templates
@@ -59,7 +66,7 @@ export async function templatesPages(app: FastifyInstance, deps: DashboardDeps):
                 <td>
                   {template.components.map((component, i) => (
                     <div key={i} class={component.type === 'body' ? undefined : 'muted'}>
-                      {component.type === 'body' ? component.text : `${component.type}: ${component.text}`}
+                      {component.type === 'body' ? component.text : describeComponent(component)}
                     </div>
                   ))}
                 </td>

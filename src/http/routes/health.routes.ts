@@ -31,7 +31,24 @@ const ProviderHealth = Type.Object(
     links: Type.Optional(
       Type.Object(
         { up: Type.Integer(), total: Type.Integer() },
-        { description: 'Links up, of how many (SMPP: its binds, SMPP_BINDS); the provider is connected while one is' },
+        {
+          description:
+            'Links up, of how many (SMPP: its binds, SMPP_BINDS; with routes, of them all); the provider is connected while one is',
+        },
+      ),
+    ),
+    routes: Type.Optional(
+      Type.Array(
+        Type.Object({
+          name: Type.String({ description: 'The route, as SMS_ROUTES names it (`default` with a single SMPP_URL)' }),
+          connected: Type.Union([Type.Boolean(), Type.Null()], { description: 'At least one of its links is up' }),
+          links: Type.Optional(Type.Object({ up: Type.Integer(), total: Type.Integer() })),
+          last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why a link of it is down, if one is' }),
+        }),
+        {
+          description:
+            'Each route of a provider with several (SMS over several SMSCs, docs/routing.md): the provider is connected while one route is, and its messages fail over to it',
+        },
       ),
     ),
   },

@@ -53,6 +53,7 @@ describeEachDialect('GET /v1/messages', (dialect) => {
         'credits_used',
         'error',
         'message_id',
+        'route',
         'scheduled_at',
         'status',
         'status_history',

@@ -34,6 +34,7 @@ describeEachDialect('universal message endpoint', (dialect) => {
         success: true,
         data: {
           message_id: smsId,
+          direction: 'outbound',
           channel: 'sms',
           to: TO,
           status: 'queued',
@@ -42,6 +43,7 @@ describeEachDialect('universal message endpoint', (dialect) => {
           created_at: sentAt,
           scheduled_at: null,
           error: null,
+          route: null,
         },
       });
     });

@@ -57,9 +57,10 @@ describeEachDialect('migration 0013: list indexes of messages in ascending order
       db,
     );
     await sql`insert into account_message_counts values ('acc_1', 'sms', 4), ('acc_1', 'email', 1), ('acc_1', 'telegram', 1)`.execute(db);
-    // Today's store reads every column of a message row: migration 0017's, ahead of their time too.
+    // Today's store reads every column of a message row: migrations 0017's and 0023's, ahead of their time too.
     await sql`alter table messages add column request_id text`.execute(db);
     await sql`alter table messages add column trace_context text`.execute(db);
+    await sql`alter table messages add column route text`.execute(db);
   });
 
   afterEach(async () => {

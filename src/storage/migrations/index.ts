@@ -21,6 +21,7 @@ import * as m0019 from './0019-clients-suspension-operators.js';
 import * as m0020 from './0020-failed-messages-index.js';
 import * as m0021 from './0021-suppressions.js';
 import * as m0022 from './0022-inbound-messages.js';
+import * as m0023 from './0023-message-route.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -49,4 +50,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0020-failed-messages-index': m0020,
   '0021-suppressions': m0021,
   '0022-inbound-messages': m0022,
+  '0023-message-route': m0023,
 };

@@ -49,6 +49,7 @@ const MESSAGE_COLUMNS = [
   'request_id',
   'trace_context',
   'event_sequence',
+  'route',
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
 /** A column added to the table and not to the list fails to compile here. */
 const everyColumnNamed: Exclude<keyof MessagesTable, (typeof MESSAGE_COLUMNS)[number]> extends never ? true : never = true;
@@ -98,6 +99,7 @@ const toMessage = (row: MessagesTable): Message =>
     dispatchState: row.dispatch_state,
     attempts: row.attempts,
     batchId: row.batch_id,
+    route: row.route,
   });
 
 /** The starts of the periods that cut [from, to) in pieces of periodMs; a span that does not divide is a caller's bug. */
@@ -215,6 +217,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             request_id: message.requestId,
             trace_context: message.traceContext,
             event_sequence: 0,
+            route: null,
           })),
         );
         await insertRows(
@@ -464,6 +467,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           ...(change.sentAt !== undefined ? { sent_at: change.sentAt } : {}),
           ...(change.deliveredAt !== undefined ? { delivered_at: change.deliveredAt } : {}),
           ...(change.providerMessageId !== undefined ? { provider_message_id: change.providerMessageId } : {}),
+          ...(change.route !== undefined ? { route: change.route } : {}),
           ...(change.chargeState !== undefined ? { charge_state: change.chargeState } : {}),
           ...(change.error !== undefined ? { error_code: change.error?.code ?? null, error_message: change.error?.message ?? null } : {}),
           ...(change.clearInFlight ? { dispatch_state: null } : {}),
@@ -499,6 +503,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         (c.sentAt === undefined) === (first.sentAt === undefined) &&
         (c.deliveredAt === undefined) === (first.deliveredAt === undefined) &&
         (c.providerMessageId === undefined) === (first.providerMessageId === undefined) &&
+        (c.route === undefined) === (first.route === undefined) &&
         (c.error === undefined) === (first.error === undefined);
       if (!changes.every(sameKind)) throw new Error('transitionMany takes changes of one kind');
       // Values that differ from row to row come from one JSON parameter (see json-rows.ts).
@@ -506,6 +511,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       if (first.sentAt !== undefined) perRow.sent_at = 'bigint';
       if (first.deliveredAt !== undefined) perRow.delivered_at = 'bigint';
       if (first.providerMessageId !== undefined) perRow.provider_message_id = 'text';
+      if (first.route !== undefined) perRow.route = 'text';
       if (first.error !== undefined) Object.assign(perRow, { error_code: 'text', error_message: 'text' });
       const set = [
         sql`status = ${first.to}`,
@@ -531,6 +537,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           sent_at: c.sentAt,
           delivered_at: c.deliveredAt,
           provider_message_id: c.providerMessageId,
+          route: c.route,
           error_code: c.error?.code,
           error_message: c.error?.message,
         }));
