@@ -17,6 +17,8 @@ try {
     if (Date.now() > deadline) throw new Error(`still ${status} after 30 s`);
     await new Promise((resolve) => setTimeout(resolve, 250));
     const message = await herald.messages.get(sent.message_id);
+    // An id of a sent message names a sent message; received ones (direction 'inbound') have no status.
+    if (message.direction !== 'outbound') break;
     if (message.status !== status) console.log(`${sent.message_id} ${message.status}`);
     status = message.status;
   }

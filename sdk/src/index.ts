@@ -11,9 +11,11 @@ export type {
   OperationId,
   Operations,
   Query,
+  ReceivedMessage,
   RequestBody,
   ResponseData,
   Schemas,
+  SentMessage,
   Suppression,
   WebhookEvent,
 } from './types.js';
@@ -52,6 +54,9 @@ export class Herald {
       this.#http.request<ResponseData<'sendWhatsappTemplate'>>('POST', '/v1/whatsapp/send', { ...options, body }),
     sendSession: (body: RequestBody<'sendWhatsappSession'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'sendWhatsappSession'>>('POST', '/v1/whatsapp/session', { ...options, body }),
+    /** What a template or session send would do (price, window, suppression, credits), without sending. */
+    preview: (body: RequestBody<'previewWhatsapp'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'previewWhatsapp'>>('POST', '/v1/whatsapp/preview', { ...options, body }),
     templates: (options?: CallOptions) =>
       this.#http.request<ResponseData<'listWhatsappTemplates'>>('GET', '/v1/whatsapp/templates', { ...options }),
     get: (messageId: string, options?: CallOptions) =>

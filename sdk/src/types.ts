@@ -31,6 +31,10 @@ export type MessageStatus = 'queued' | 'sent' | 'delivered' | 'read' | 'failed' 
 
 /** A message as the channel-independent endpoints show it (GET /v1/messages/{id}). */
 export type Message = ResponseData<'getMessage'>;
+/** A message the account sent (`direction: 'outbound'`), with its status and cost. */
+export type SentMessage = Extract<Message, { direction: 'outbound' }>;
+/** A message a recipient sent to the account (`direction: 'inbound'`, docs/inbound.md). */
+export type ReceivedMessage = Extract<Message, { direction: 'inbound' }>;
 /** An entry of the suppression list. */
 export type Suppression = ResponseData<'createSuppression'>;
 

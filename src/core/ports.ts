@@ -553,9 +553,12 @@ export interface InboundPort {
   listAddresses(accountId?: string): Promise<ChannelAddress[]>;
   /**
    * Keeps one part of a long message and answers the texts of all its parts, in order, once every
-   * part has come (then they are removed); undefined while some are missing. A part sent twice is kept once.
+   * part has come; undefined while some are missing. A part sent twice is kept once. The parts stay
+   * until `removeParts`, in the transaction that stores the joined message.
    */
   addPart(part: InboundPart): Promise<string[] | undefined>;
+  /** Removes the parts of one long message; how many there were (0: another took them first). */
+  removeParts(channel: Channel, key: { from: string; to: string; reference: number }): Promise<number>;
   keywordReplies(accountId: string): Promise<KeywordReplies[]>;
   setKeywordReplies(accountId: string, replies: KeywordReplies, at: number): Promise<void>;
 }

@@ -105,6 +105,7 @@ const receivedMessage = Type.Object({
     receivedAt: Type.Number(),
     providerMessageId: Type.Optional(Type.String()),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
+    joinedFrom: Type.Optional(Type.Object({ from: Type.String(), to: Type.String(), reference: Type.Number() })),
   }),
   accountId: Type.Optional(Type.String()),
 });

@@ -222,21 +222,17 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       Object.assign({ channel: 'sms', from: received.from, to: received.to, text, receivedAt: at }, segment, { part: number });
     const texts = await addPart(part(segment.part, storablePart(received.text)));
     if (!texts) return;
-    const joined = {
+    // The parts are removed in the transaction that stores the message: until it commits they stay,
+    // so this part, sent again after a failure or a crash, completes the message again.
+    await onInbound({
       channel: 'sms',
       from: received.from,
       to: received.to,
       text: joinParts(texts),
       receivedAt: at,
       details: { parts: segment.total },
-    };
-    try {
-      await onInbound(joined);
-    } catch (error) {
-      // The store gave the parts up with the join: the others go back, so this one, sent again, completes the message again.
-      for (const [i, text] of texts.entries()) if (i + 1 !== segment.part) await addPart(part(i + 1, text)).catch(() => undefined);
-      throw error;
-    }
+      joinedFrom: { from: received.from, to: received.to, reference: segment.reference },
+    });
   }
 
   const notBound = (message: OutboundMessage, why: string): SendOutcome => ({

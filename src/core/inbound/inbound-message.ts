@@ -16,6 +16,12 @@ export interface ReceivedMessage {
   providerMessageId?: string | undefined;
   /** What the channel adds, shown as the message's `details` (an email's subject, a Telegram username). */
   details?: Record<string, unknown> | undefined;
+  /**
+   * A long message joined from parts kept by `InboundPort.addPart` under this key: they are removed
+   * in the transaction that stores it (and when they are already gone, another node or a resend
+   * stored it first: nothing is added).
+   */
+  joinedFrom?: { from: string; to: string; reference: number } | undefined;
 }
 
 /** A received message stored for its account: `GET /v1/messages/{id}`, `direction: inbound`. */

@@ -48,6 +48,8 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
   const sendable = store.channels.recipientsOf(received.channel)?.valid(message.from) ?? true;
   const keyword = rules?.keywords && sendable ? keywordOf(received.text) : undefined;
   const stored = await store.transaction(async (tx) => {
+    const { joinedFrom } = received;
+    if (joinedFrom && (await tx.inbound.removeParts(received.channel, joinedFrom)) === 0) return false;
     if (!(await tx.inbound.insertMessage(message))) return false;
     await rules?.received?.(tx, message);
     if (keyword) await applyKeyword(tx, message, keyword.action, now);
@@ -64,8 +66,7 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
  * or half of a surrogate pair, which PostgreSQL refuses; each becomes U+FFFD, as a decoder replaces
  * what it cannot read, rather than the message being lost.
  */
-const storable = (text: string): string =>
-  (text.replaceAll('\u0000', '\uFFFD') as string & { toWellFormed(): string }).toWellFormed();
+const storable = (text: string): string => (text.replaceAll('\u0000', '\uFFFD') as string & { toWellFormed(): string }).toWellFormed();
 
 /** STOP puts the writer on the list as an opt-out; START takes an opt-out off (never a bounce or a block). */
 async function applyKeyword(tx: Store, message: InboundMessage, action: KeywordAction, at: number): Promise<void> {

@@ -175,14 +175,17 @@ export function inboundStore(db: Executor): InboundPort {
       const ours = rows.filter((row) => Number(row.total) === part.total);
       const parts = new Set(ours.map((row) => Number(row.part)));
       for (let i = 1; i <= part.total; i++) if (!parts.has(i)) return undefined;
-      await db
-        .deleteFrom('inbound_parts')
-        .where('channel', '=', part.channel)
-        .where('sender', '=', part.from)
-        .where('recipient', '=', part.to)
-        .where('reference', '=', part.reference)
-        .execute();
       return ours.filter((row) => Number(row.part) <= part.total).map((row) => row.body);
+    },
+    async removeParts(channel, key) {
+      const result = await db
+        .deleteFrom('inbound_parts')
+        .where('channel', '=', channel)
+        .where('sender', '=', key.from)
+        .where('recipient', '=', key.to)
+        .where('reference', '=', key.reference)
+        .executeTakeFirst();
+      return Number(result.numDeletedRows);
     },
     async keywordReplies(accountId) {
       const rows = await db.selectFrom('keyword_replies').selectAll().where('account_id', '=', accountId).orderBy('language').execute();
