@@ -5,13 +5,14 @@ import { isEmailAddress } from './email-address.js';
 import { emailStatusHooks } from './email-events.js';
 import { emailTestMessage } from './email-test-message.js';
 import { EMAIL_PRICE } from './send-email.js';
-import { createSmtpProvider, type SmtpSettings } from './smtp.provider.js';
+import type { SmtpSettings } from './smtp.provider.js';
+import { createSmtpRelays, readFallbackRelays } from './smtp-relays.js';
 
 export interface EmailSettings {
   /** EMAIL_MAX_BYTES: the largest email (text parts plus decoded attachments) POST /v1/email/send accepts. */
   maxBytes: number;
   /** Which provider carries email: the embedded sandbox, or an SMTP server (docs/email.md). */
-  provider: { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings };
+  provider: { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings & { fallbacks?: string[] } };
 }
 
 /** EMAIL_MAX_BYTES, EMAIL_PROVIDER and, with smtp, the SMTP_* settings. */
@@ -32,6 +33,8 @@ export function emailSettings(env: SettingsReader): EmailSettings {
   const unsubscribe = env.text('SMTP_LIST_UNSUBSCRIBE');
   if (unsubscribe && !/^(mailto:|https:\/\/)/.test(unsubscribe)) env.fail('SMTP_LIST_UNSUBSCRIBE', 'must be a mailto: or https:// target');
   const maxPerSecond = env.integer('SMTP_MAX_PER_SECOND', 0, 0, 100_000);
+  // SMTP_URL_2, SMTP_URL_3...: relays tried in turn when one cannot take a message (docs/routing.md).
+  const fallbacks = readFallbackRelays(env);
   return {
     maxBytes,
     provider: {
@@ -42,6 +45,7 @@ export function emailSettings(env: SettingsReader): EmailSettings {
         ...(env.text('SMTP_TLS_CA_FILE') ? { tlsCa: env.pemFile('SMTP_TLS_CA_FILE') } : {}),
         ...(maxPerSecond > 0 ? { maxPerSecond } : {}),
         ...(unsubscribe ? { listUnsubscribe: unsubscribe } : {}),
+        ...(fallbacks.length > 0 ? { fallbacks } : {}),
       },
     },
   };
@@ -58,7 +62,7 @@ export const emailModule: ChannelModule<EmailSettings> = {
   prices: [EMAIL_PRICE],
   settings: emailSettings,
   provider: (settings, deps) =>
-    settings.provider.kind === 'smtp' ? createSmtpProvider(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
+    settings.provider.kind === 'smtp' ? createSmtpRelays(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
   routes: (settings) => emailChannelRoutes({ maxBytes: settings.maxBytes }),
   canBeAsked: (settings) => settings.provider.kind === 'sandbox',
   testMessage: emailTestMessage,

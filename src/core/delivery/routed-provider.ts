@@ -20,6 +20,8 @@ export interface RoutedProviderOptions {
    * its fallbacks. Never empty; every name is one of `routes`.
    */
   choose(message: OutboundMessage): readonly string[];
+  /** Messages per second for all routes together, kept by the dispatcher (email relays); each SMPP route paces itself. */
+  maxPerSecond?: number | undefined;
 }
 
 /** Messages of this process whose hand-over on a route left them there in part or in doubt. */
@@ -81,8 +83,10 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
         outcome = await sendOn(provider, message, signal, gate);
       } catch (error) {
         pins.set(message.id, name); // written and unanswered: in doubt on this route
+        note(name, false, error instanceof Error ? error.message : String(error));
         throw error;
       }
+      noteOutcome(name, outcome);
       if (outcome.ok) {
         pins.delete(message.id);
         return Object.assign(outcome, { route: name });
@@ -108,19 +112,59 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
     return provider.send(message, signal);
   }
 
+  /**
+   * How each route's last hand-overs went, for routes that keep no link state of their own (SMTP
+   * relays): reached or not, and why the last one failed, until one succeeds.
+   */
+  const seen = new Map<string, { reached: boolean; error?: string | undefined }>();
+  const note = (name: string, reached: boolean, error?: string) => seen.set(name, { reached, error });
+  const noteOutcome = (name: string, outcome: SendOutcome) => {
+    if (outcome.ok || !outcome.retryable) note(name, true);
+    else if (outcome.code !== WITHDRAWN.code) {
+      // Not reached: no link, or a connection that failed before anything was said (SMTP_UNREACHABLE).
+      const reached = !outcome.maybeAccepted && !outcome.unavailable && !outcome.code.endsWith('_UNREACHABLE');
+      note(name, reached, `${outcome.code}: ${outcome.message}`);
+    }
+  };
+
   const health = (route: Route): RouteHealth => {
     const { provider } = route;
-    const connected = provider.connected ? provider.connected() : null;
-    return {
-      name: route.name,
-      connected,
-      ...(provider.links ? { links: provider.links() } : {}),
-      last_error: provider.lastError?.() ?? null,
-    };
+    const last = seen.get(route.name);
+    return Object.assign(
+      { name: route.name, connected: provider.connected ? provider.connected() : (last?.reached ?? null) },
+      provider.links ? { links: provider.links() } : {},
+      { last_error: (provider.lastError ? provider.lastError() : last?.error) ?? null },
+    );
   };
 
   const everyRoute = <K extends keyof Provider>(key: K) => routes.every((provider) => provider[key] !== undefined);
   const first = routes[0] as Provider;
+  // Link state where every route keeps one (SMPP binds); otherwise the health tracker judges the
+  // provider by its hand-overs, and each route by its own (routes()).
+  const links = everyRoute('connected')
+    ? {
+        // Connected while one route is: messages then fail over to it.
+        connected: () => routes.some((provider) => provider.connected?.() === true),
+        links: () => {
+          let up = 0;
+          let total = 0;
+          for (const provider of routes) {
+            const own = provider.links?.() ?? { up: provider.connected?.() ? 1 : 0, total: 1 };
+            up += own.up;
+            total += own.total;
+          }
+          return { up, total };
+        },
+        lastError: () => {
+          if (options.routes.length === 1) return first.lastError?.();
+          const errors = options.routes.flatMap((route) => {
+            const error = route.provider.lastError?.();
+            return error ? [`${route.name}: ${error}`] : [];
+          });
+          return errors.length > 0 ? errors.join('; ') : undefined;
+        },
+      }
+    : {};
   const lookups = everyRoute('lookup')
     ? {
         // Where this process left it, else every route in turn: each route's ids are its own.
@@ -151,34 +195,16 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
       close: async () => {
         await Promise.all(routes.map((provider) => provider.close?.()));
       },
-      // Connected while one route is: messages then fail over to it.
-      connected: () => routes.some((provider) => (provider.connected ? provider.connected() : true)),
-      lastError: () => {
-        if (options.routes.length === 1) return first.lastError?.();
-        const errors = options.routes.flatMap((route) => {
-          const error = route.provider.lastError?.();
-          return error ? [`${route.name}: ${error}`] : [];
-        });
-        return errors.length > 0 ? errors.join('; ') : undefined;
-      },
-      links: () => {
-        let up = 0;
-        let total = 0;
-        for (const provider of routes) {
-          const links = provider.links?.() ?? { up: provider.connected?.() === false ? 0 : 1, total: 1 };
-          up += links.up;
-          total += links.total;
-        }
-        return { up, total };
-      },
       routes: () => options.routes.map(health),
     },
     first.recovery ? { recovery: first.recovery } : {},
+    options.maxPerSecond ? { maxPerSecond: options.maxPerSecond } : {},
+    links,
     lookups,
   );
 }
 
-const WITHDRAWN: SendOutcome = { ok: false, retryable: true, code: 'HANDOVER_WITHDRAWN', message: 'not handed over' };
+const WITHDRAWN = { ok: false, retryable: true, code: 'HANDOVER_WITHDRAWN', message: 'not handed over' } as const satisfies SendOutcome;
 
 /**
  * The outcome of a message every route of its list refused for now: the only one's as it was, or
