@@ -148,6 +148,7 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
     components: [{ type: 'body', parameters: [{ type: 'text', text: '1234' }] }],
   },
   '/v1/whatsapp/session': { to: '+14155552671', message: 'fuzz' },
+  '/v1/whatsapp/preview': { to: '+14155552671', message: 'fuzz' },
   '/v1/email/send': { to: 'a@example.com', from: 'b@acme.example', subject: 's', text: 't', html: '<p>t</p>', cc: ['c@example.com'] },
   '/v1/telegram/send': { chat_id: '4242', message: 'fuzz', reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'y' }]] } },
   '/v1/telegram/photo': { chat_id: '4242', photo_url: 'https://example.com/p.jpg', caption: 'c' },

@@ -186,6 +186,7 @@ describeEachDialect('Idempotency-Key on POST /v1', (dialect) => {
     expect(list.statusCode).toBe(200);
   });
 
+  const PREVIEWS = ['/v1/sms/preview', '/v1/whatsapp/preview'];
   it('documents the header and its answers on every POST route of the OpenAPI document, but a preview, which keeps nothing', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const posts = Object.entries(
@@ -194,11 +195,14 @@ describeEachDialect('Idempotency-Key on POST /v1', (dialect) => {
         Record<string, { parameters?: Array<{ name: string; in: string }>; responses: Record<string, unknown> }>
       >,
     )
-      .filter(([path]) => path.startsWith('/v1/') && path !== '/v1/sms/preview')
+      .filter(([path]) => path.startsWith('/v1/') && !PREVIEWS.includes(path))
       .flatMap(([path, item]) => (item.post ? [[path, item.post] as const] : []));
     expect(posts.length).toBeGreaterThanOrEqual(8);
-    const preview = (document.paths as Record<string, { post: { parameters?: Array<{ name: string }> } }>)['/v1/sms/preview'];
-    expect(preview?.post.parameters?.some((p) => p.name === 'idempotency-key') ?? false).toBe(false);
+    for (const path of PREVIEWS) {
+      const preview = (document.paths as Record<string, { post: { parameters?: Array<{ name: string }> } }>)[path];
+      expect(preview, path).toBeDefined();
+      expect(preview?.post.parameters?.some((p) => p.name === 'idempotency-key') ?? false, path).toBe(false);
+    }
     for (const [path, operation] of posts) {
       expect(
         operation.parameters?.some((p) => p.in === 'header' && p.name === 'idempotency-key'),

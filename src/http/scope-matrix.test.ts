@@ -74,6 +74,12 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
       body: { to: '+14155552672', message: 'm' },
       allowed: ['whatsapp:send'],
     },
+    {
+      operation: 'POST /v1/whatsapp/preview',
+      url: '/v1/whatsapp/preview',
+      body: { to: '+14155552672', message: 'm' },
+      allowed: ['whatsapp:send'],
+    },
     { operation: 'GET /v1/whatsapp/templates', url: '/v1/whatsapp/templates', allowed: ['whatsapp:read'] },
     { operation: 'GET /v1/whatsapp/{message_id}', url: `/v1/whatsapp/${ids.whatsapp}`, allowed: ['whatsapp:read'] },
     {

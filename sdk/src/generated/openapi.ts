@@ -264,6 +264,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/whatsapp/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a WhatsApp message
+         * @description What sending this template (the body of POST /v1/whatsapp/send) or session message (of POST /v1/whatsapp/session) would do, without sending or charging: its price, the text it would carry, the 24 h session window with `to`, whether `to` is suppressed, whether the available credits cover it, and the refusal the send would answer (a template check, the window, the suppression list, credits), from the send's own checks. 422 for a request the send would refuse as malformed (INVALID_PHONE, VALIDATION_ERROR).
+         */
+        post: operations["previewWhatsapp"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/whatsapp/{message_id}": {
         parameters: {
             query?: never;
@@ -1324,6 +1344,90 @@ export interface components {
              * @description ISO 8601, UTC.
              */
             created_at: string;
+        };
+        /**
+         * PreviewWhatsappRequest
+         * @description The body of POST /v1/whatsapp/send (`template`, `language`, `components`) or of POST /v1/whatsapp/session (`message`).
+         */
+        PreviewWhatsappRequest: {
+            /**
+             * @description Recipient's WhatsApp number in E.164, e.g. `+14155552671`; a number that does not exist is 422 INVALID_PHONE.
+             * @example +14155552671
+             */
+            to: string;
+            /**
+             * @description Template name, e.g. `welcome`. `GET /v1/whatsapp/templates` lists the account's templates.
+             * @example welcome
+             */
+            template?: string;
+            /**
+             * @description The template's language code, e.g. `en_US`; the template must exist in it.
+             * @example en_US
+             */
+            language?: string;
+            /** @description Parameters per component, WhatsApp Cloud API style: `[{"type": "body", "parameters": [{"type": "text", "text": "Ada"}]}]`. Each header, body and button text needs exactly as many parameters as it has distinct `{{n}}` placeholders. */
+            components?: {
+                /** @description Which part of the template the parameters fill. */
+                type: "header" | "body" | "button";
+                /** @description For buttons (required), the button's kind in the template: quick_reply takes one payload parameter, url text for its URL's `{{1}}`, copy_code one coupon_code. A phone_number button takes no component. */
+                sub_type?: "quick_reply" | "url" | "copy_code";
+                /** @description For buttons (required): which button, from 0. */
+                index?: number;
+                /** @description One per distinct `{{n}}` of that component's text, in order: the first fills `{{1}}`. */
+                parameters?: {
+                    /** @description `text` fills a `{{n}}`; `payload` is a quick_reply button's (returned when it is tapped); `coupon_code` a copy_code button's; `image`, `video`, `document` the file of a media header. */
+                    type: "text" | "payload" | "coupon_code" | "image" | "video" | "document";
+                    /** @description With `type: text`: the value of one `{{n}}`, 1 to 1024 characters. */
+                    text?: string;
+                    /** @description With `type: payload` (quick_reply buttons only), 1 to 1024 characters. */
+                    payload?: string;
+                    /** @description With `type: coupon_code` (copy_code buttons only): the code, 1 to 15 characters. */
+                    coupon_code?: string;
+                    /** @description With `type: image` (a IMAGE header only). */
+                    image?: {
+                        /** @description The image's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
+                    /** @description With `type: video` (a VIDEO header only). */
+                    video?: {
+                        /** @description The video's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
+                    /** @description With `type: document` (a DOCUMENT header only). */
+                    document?: {
+                        /** @description The document's public https URL, which WhatsApp fetches. */
+                        link: string;
+                    };
+                }[];
+            }[];
+            /** @description Text, 1 to 4096 characters. */
+            message?: string;
+        };
+        /** WhatsappPreview */
+        WhatsappPreview: {
+            type: "template" | "session";
+            message: string | null;
+            /** @description What the send costs: the template or the session price. */
+            credits: number;
+            /** @description The 24 h customer-service window with `to`: when it closes, or when it closed (null: they never wrote). */
+            session_window: {
+                /** @description Whether a session message may be sent now (a template needs no window). */
+                open: boolean;
+                closes_at: string | null;
+                closed_at: string | null;
+            };
+            /** @description Whether `to` is on the account's WhatsApp suppression list. */
+            suppressed: boolean;
+            /** @description Credits available now (balance − reserved). */
+            available: number;
+            /** @description Whether `available` covers `credits` now. */
+            affordable: boolean;
+            /** @description Whether the send would be accepted now (`refusal` is null). */
+            sendable: boolean;
+            refusal: {
+                code: string;
+                message: string;
+            } | null;
         };
         /** WhatsappDetail */
         WhatsappDetail: {
@@ -3594,6 +3698,161 @@ export interface operations {
                     "RateLimit-Reset"?: number;
                     /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
                     "Retry-After"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    previewWhatsapp: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        /** @description The body of POST /v1/whatsapp/send (`template`, `language`, `components`) or of POST /v1/whatsapp/session (`message`). */
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "+14155552671",
+                 *       "message": "Your table is ready."
+                 *     }
+                 */
+                "application/json": components["schemas"]["PreviewWhatsappRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["WhatsappPreview"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
                     [name: string]: unknown;
                 };
                 content: {

@@ -6,7 +6,7 @@ import type { Message } from '../../core/messages/message.js';
 import { isValidE164 } from '../../core/phone.js';
 import type { WhatsappTemplate } from '../../core/ports.js';
 import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
-import { sessionWindowOf } from './session-window.js';
+import { type SessionWindow, sessionWindowOf } from './session-window.js';
 import { cloudParameter, matchParameters } from './template-parameters.js';
 import { bodyTextOf, renderText } from './templates.js';
 
@@ -68,7 +68,7 @@ export type WhatsappPayload =
   | { type: 'template'; template: { name: string; language: string; components: TemplateComponentInput[] } }
   | { type: 'text' };
 
-function requireValidPhone(to: string): void {
+export function requireValidPhone(to: string): void {
   if (!isValidE164(to)) {
     throw new ApiError('INVALID_PHONE', `'${to}' is not a valid phone number in E.164 format (e.g. +14155552671).`, {
       details: [{ field: 'to', message: 'must be a valid phone number in E.164 format' }],
@@ -105,16 +105,12 @@ async function approvedTemplate(deps: SendDeps, accountId: string, name: string,
 }
 
 /**
- * Accepts a WhatsApp template message: the template must exist for the account in that language,
- * be APPROVED, and get exactly its parameters. The message's text is the body with its parameters
- * filled in; the template reference and components go to the provider as they are.
+ * The message a template send would make, after the send's checks: the template exists for the
+ * account in that language, is APPROVED, and gets exactly its parameters. The text is the body with
+ * its parameters filled in; the template reference and components go to the provider as they are.
+ * A send and its preview (preview-whatsapp.ts) both ask this.
  */
-export async function sendWhatsappTemplate(
-  deps: SendDeps,
-  accountId: string,
-  input: SendWhatsappTemplateInput,
-  request: SendRequest<Message> = {},
-): Promise<Message> {
+export async function templateDraft(deps: SendDeps, accountId: string, input: SendWhatsappTemplateInput): Promise<MessageDraft> {
   requireValidPhone(input.to);
   const template = await approvedTemplate(deps, accountId, input.template, input.language);
   const components = input.components ?? [];
@@ -127,24 +123,40 @@ export async function sendWhatsappTemplate(
     type: 'template',
     template: { name: template.name, language: template.language, components: cloudComponents },
   };
-  return acceptOne(
-    deps,
-    accountId,
-    {
-      channel: 'whatsapp',
-      to: input.to,
-      body: renderText(bodyTextOf(template), bodyParameters),
-      payload,
-      costMicros: priceOf(deps.prices, WHATSAPP_TEMPLATE_PRICE.key),
-    },
-    request,
+  return {
+    channel: 'whatsapp',
+    to: input.to,
+    body: renderText(bodyTextOf(template), bodyParameters),
+    payload,
+    costMicros: templatePriceOf(deps.prices),
+  };
+}
+
+/** What a template message costs. */
+export const templatePriceOf = (prices: PriceList): number => priceOf(prices, WHATSAPP_TEMPLATE_PRICE.key);
+
+/** Accepts a WhatsApp template message (templateDraft's checks, then the suppression list and credits). */
+export async function sendWhatsappTemplate(
+  deps: SendDeps,
+  accountId: string,
+  input: SendWhatsappTemplateInput,
+  request: SendRequest<Message> = {},
+): Promise<Message> {
+  return acceptOne(deps, accountId, await templateDraft(deps, accountId, input), request);
+}
+
+/** Why a session message to `to` may not be sent in `window` (SESSION_WINDOW_CLOSED, saying when it closed if it ever opened). */
+export function sessionRefusal(window: SessionWindow, to: string): ApiError | undefined {
+  if (window.open) return undefined;
+  return new ApiError(
+    'SESSION_WINDOW_CLOSED',
+    window.closedAt === undefined
+      ? `${to} has not written to this account, so no session is open; send a template message (POST /v1/whatsapp/send) instead.`
+      : `The 24-hour session window with ${to} closed at ${toIso(window.closedAt)}; send a template message (POST /v1/whatsapp/send) instead.`,
   );
 }
 
-/**
- * Accepts a free-form WhatsApp message, allowed only inside the recipient's 24 h session window
- * (SESSION_WINDOW_CLOSED otherwise, saying when it closed if it ever opened).
- */
+/** Accepts a free-form WhatsApp message, allowed only inside the recipient's 24 h session window. */
 export async function sendWhatsappSession(
   deps: SendDeps,
   accountId: string,
@@ -152,15 +164,8 @@ export async function sendWhatsappSession(
   request: SendRequest<Message> = {},
 ): Promise<Message> {
   requireValidPhone(input.to);
-  const window = await sessionWindowOf(deps.store, accountId, input.to, deps.clock.now());
-  if (!window.open) {
-    throw new ApiError(
-      'SESSION_WINDOW_CLOSED',
-      window.closedAt === undefined
-        ? `${input.to} has not written to this account, so no session is open; send a template message (POST /v1/whatsapp/send) instead.`
-        : `The 24-hour session window with ${input.to} closed at ${toIso(window.closedAt)}; send a template message (POST /v1/whatsapp/send) instead.`,
-    );
-  }
+  const refusal = sessionRefusal(await sessionWindowOf(deps.store, accountId, input.to, deps.clock.now()), input.to);
+  if (refusal) throw refusal;
   return acceptOne(deps, accountId, sessionDraft(deps.prices, input.to, input.message), request);
 }
 

@@ -1,5 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import { toIso } from '../../core/clock.js';
+import { microsToCredits } from '../../core/credits.js';
 import type { SendDeps } from '../../core/messages/accept-messages.js';
 import { findChannelMessage } from '../../core/messages/find-message.js';
 import type { Message } from '../../core/messages/message.js';
@@ -9,8 +10,18 @@ import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
 import { sendRequest } from '../../http/request-origin.js';
+import { previewWhatsapp } from './preview-whatsapp.js';
 import { sendWhatsappSession, sendWhatsappTemplate, type WhatsappPayload } from './send-whatsapp.js';
-import { SendSessionBody, SendTemplateBody, TemplateList, TemplateListQuery, WhatsappAccepted, WhatsappDetail } from './whatsapp.schema.js';
+import {
+  PreviewWhatsappBody,
+  SendSessionBody,
+  SendTemplateBody,
+  TemplateList,
+  TemplateListQuery,
+  WhatsappAccepted,
+  WhatsappDetail,
+  WhatsappPreview,
+} from './whatsapp.schema.js';
 import { whatsappWebhookRoutes } from './whatsapp-webhook.routes.js';
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
@@ -105,6 +116,49 @@ export async function whatsappRoutes(app: FastifyInstance, deps: SendDeps): Prom
           (status === undefined || t.status === status),
       );
       return { success: true as const, data: { templates: templates.map(presentTemplate) } };
+    },
+  );
+
+  app.post<{ Body: PreviewWhatsappBody }>(
+    '/v1/whatsapp/preview',
+    {
+      config: { scope: 'whatsapp:send', changesNothing: true },
+      schema: {
+        summary: 'Preview a WhatsApp message',
+        operationId: 'previewWhatsapp',
+        description:
+          'What sending this template (the body of POST /v1/whatsapp/send) or session message (of POST /v1/whatsapp/session) would do, ' +
+          'without sending or charging: its price, the text it would carry, the 24 h session window with `to`, whether `to` is ' +
+          'suppressed, whether the available credits cover it, and the refusal the send would answer (a template check, the ' +
+          "window, the suppression list, credits), from the send's own checks. 422 for a request the send would refuse as malformed " +
+          '(INVALID_PHONE, VALIDATION_ERROR).',
+        tags: ['WhatsApp'],
+        security: [{ oauth2: ['whatsapp:send'] }],
+        body: PreviewWhatsappBody,
+        response: { 200: Envelope(WhatsappPreview), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const preview = await previewWhatsapp(deps, requirePrincipal(request).accountId, request.body);
+      const { window } = preview;
+      return {
+        success: true as const,
+        data: {
+          type: preview.type,
+          message: preview.text,
+          credits: microsToCredits(preview.costMicros),
+          session_window: {
+            open: window.open,
+            closes_at: window.open ? toIso(window.closesAt) : null,
+            closed_at: !window.open && window.closedAt !== undefined ? toIso(window.closedAt) : null,
+          },
+          suppressed: preview.suppressed,
+          available: microsToCredits(preview.availableMicros),
+          affordable: preview.affordable,
+          sendable: preview.refusal === null,
+          refusal: preview.refusal,
+        },
+      };
     },
   );
 

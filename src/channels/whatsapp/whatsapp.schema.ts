@@ -225,3 +225,48 @@ export const WhatsappDetail = Type.Object(
   },
   { title: 'WhatsappDetail' },
 );
+
+/** What a template or session send would do (docs/whatsapp.md, "Preview before sending"): the send's body, as it is. */
+export const PreviewWhatsappBody = Type.Object(
+  {
+    to: Recipient,
+    template: Type.Optional(SendTemplateBody.properties.template),
+    language: Type.Optional(SendTemplateBody.properties.language),
+    components: SendTemplateBody.properties.components,
+    message: Type.Optional(SendSessionBody.properties.message),
+  },
+  {
+    title: 'PreviewWhatsappRequest',
+    additionalProperties: false,
+    description: 'The body of POST /v1/whatsapp/send (`template`, `language`, `components`) or of POST /v1/whatsapp/session (`message`).',
+    examples: [{ to: '+14155552671', message: 'Your table is ready.' }],
+  },
+);
+export type PreviewWhatsappBody = Type.Static<typeof PreviewWhatsappBody>;
+
+export const WhatsappPreview = Type.Object(
+  {
+    type: literals(['template', 'session']),
+    message: Nullable(
+      Type.String({ description: "The text the message would carry (a template's body filled in); null when the send would be refused." }),
+    ),
+    credits: Type.Number({ description: 'What the send costs: the template or the session price.' }),
+    session_window: Type.Object(
+      {
+        open: Type.Boolean({ description: 'Whether a session message may be sent now (a template needs no window).' }),
+        closes_at: Nullable(Timestamp),
+        closed_at: Nullable(Timestamp),
+      },
+      { description: 'The 24 h customer-service window with `to`: when it closes, or when it closed (null: they never wrote).' },
+    ),
+    suppressed: Type.Boolean({ description: "Whether `to` is on the account's WhatsApp suppression list." }),
+    available: Type.Number({ description: 'Credits available now (balance − reserved).' }),
+    affordable: Type.Boolean({ description: 'Whether `available` covers `credits` now.' }),
+    sendable: Type.Boolean({ description: 'Whether the send would be accepted now (`refusal` is null).' }),
+    refusal: Nullable(
+      Type.Object({ code: Type.String(), message: Type.String() }),
+      // The first of the send's checks that would refuse it, as the send would answer it (422 or 402).
+    ),
+  },
+  { title: 'WhatsappPreview' },
+);
