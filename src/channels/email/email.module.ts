@@ -4,6 +4,7 @@ import { DEFAULT_EMAIL_MAX_BYTES, emailChannelRoutes } from './email.routes.js';
 import { isEmailAddress } from './email-address.js';
 import { emailStatusHooks } from './email-events.js';
 import { emailTestMessage } from './email-test-message.js';
+import { type InboundSmtpSettings, inboundSmtpSettings, receivingMail } from './inbound-smtp.js';
 import { EMAIL_PRICE } from './send-email.js';
 import type { SmtpSettings } from './smtp.provider.js';
 import { createSmtpRelays, readFallbackRelays } from './smtp-relays.js';
@@ -13,10 +14,18 @@ export interface EmailSettings {
   maxBytes: number;
   /** Which provider carries email: the embedded sandbox, or an SMTP server (docs/email.md). */
   provider: { kind: 'sandbox' } | { kind: 'smtp'; smtp: SmtpSettings & { fallbacks?: string[] } };
+  /** The inbound SMTP listener for replies (INBOUND_SMTP_*), whatever carries outgoing email; none unless INBOUND_SMTP_PORT is set. */
+  inbound?: InboundSmtpSettings | undefined;
 }
 
-/** EMAIL_MAX_BYTES, EMAIL_PROVIDER and, with smtp, the SMTP_* settings. */
+/** EMAIL_MAX_BYTES, EMAIL_PROVIDER and, with smtp, the SMTP_* settings; the INBOUND_SMTP_* ones. */
 export function emailSettings(env: SettingsReader): EmailSettings {
+  const inbound = inboundSmtpSettings(env);
+  const sending = outgoingSettings(env);
+  return inbound ? Object.assign(sending, { inbound }) : sending;
+}
+
+function outgoingSettings(env: SettingsReader): EmailSettings {
   const maxBytes = env.integer('EMAIL_MAX_BYTES', DEFAULT_EMAIL_MAX_BYTES, 1024, 40 * 1024 * 1024);
   const kind = (env.text('EMAIL_PROVIDER') ?? 'sandbox').toLowerCase();
   if (kind === 'sandbox') return { maxBytes, provider: { kind } };
@@ -62,7 +71,11 @@ export const emailModule: ChannelModule<EmailSettings> = {
   prices: [EMAIL_PRICE],
   settings: emailSettings,
   provider: (settings, deps) =>
-    settings.provider.kind === 'smtp' ? createSmtpRelays(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
+    receivingMail(
+      settings.provider.kind === 'smtp' ? createSmtpRelays(settings.provider.smtp) : createSandboxProvider('email', deps.sandbox),
+      settings.inbound,
+      deps,
+    ),
   routes: (settings) => emailChannelRoutes({ maxBytes: settings.maxBytes }),
   canBeAsked: (settings) => settings.provider.kind === 'sandbox',
   testMessage: emailTestMessage,

@@ -1,0 +1,334 @@
+import nodemailer from 'nodemailer';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from '../../../test/app-harness.js';
+import { describeEachDialect } from '../../../test/databases.js';
+import { testLogger } from '../../../test/logs.js';
+import { freePort } from '../../../test/ports.js';
+import { selfSignedCertificate } from '../../../test/tls.js';
+import { until } from '../../../test/wait.js';
+import { startReceiver } from '../../../test/webhook-receiver.js';
+import { assignAddress } from '../../core/inbound/addresses.js';
+import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import { loadConfig } from '../../main/config.js';
+import { verifyWebhook } from '../../webhooks/verify.js';
+import type { EmailSettings } from './email.module.js';
+import { createInboundSmtpListener, INBOUND_SMTP_MAX_RECIPIENTS } from './inbound-smtp.js';
+
+/** What nodemailer's SMTP client throws for a refusal. */
+interface SmtpRefusal {
+  responseCode?: number;
+  response?: string;
+  command?: string;
+}
+
+/** A sending MTA: one SMTP connection per message, plain text unless `tls` is given (STARTTLS required). */
+const client = (port: number, tls?: { ca: string }) =>
+  nodemailer.createTransport({
+    host: '127.0.0.1',
+    port,
+    secure: false,
+    ...(tls ? { requireTLS: true, tls: { ca: tls.ca, servername: 'localhost' } } : { ignoreTLS: true }),
+  });
+
+/** The email module's INBOUND_SMTP_* settings as a process reads them from `env`. */
+const inboundSettingsOf = (env: Record<string, string>) =>
+  (loadConfig(env).channels.find((c) => c.module.name === 'email')?.settings as EmailSettings | undefined)?.inbound;
+
+const refusalOf = (promise: Promise<unknown>): Promise<SmtpRefusal> =>
+  promise.then(
+    () => {
+      throw new Error('the message was accepted');
+    },
+    (error: SmtpRefusal) => error,
+  );
+
+/**
+ * Email replies end to end: a nodemailer client speaks SMTP to the email module's own provider
+ * (INBOUND_SMTP_PORT set, started as a dispatching process starts it), on each database.
+ */
+describeEachDialect('inbound SMTP listener (docs/email.md, "Receiving replies")', (dialect) => {
+  const MAX_BYTES = 64 * 1024;
+  let t: TestApp;
+  let port: number;
+  let mta: ReturnType<typeof client>;
+  let account: Awaited<ReturnType<TestApp['createAccount']>>;
+  let token: string;
+
+  beforeAll(async () => {
+    port = await freePort();
+    t = await createTestApp(dialect, { env: { INBOUND_SMTP_PORT: String(port), INBOUND_SMTP_MAX_BYTES: String(MAX_BYTES) } });
+    account = await t.createAccount();
+    token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address: 'replies@example.com', at: t.clock.now() });
+    t.providers.email.start?.();
+    mta = client(port);
+    await until(() => mta.verify().catch(() => false), 'the inbound SMTP listener');
+  });
+  afterAll(async () => {
+    mta?.close();
+    await t?.providers.email.close?.();
+    await t?.close();
+  });
+
+  let writers = 0;
+  /** A writer of its own per test, so each test finds its messages by `from`. */
+  const writer = () => `Writer${++writers}.${dialect}@Customer.example`;
+  const inboundFrom = async (from: string, bearer = token) =>
+    (await t.call('GET', '/v1/messages?direction=inbound&channel=email&limit=100', bearer))
+      .json()
+      .data.messages.filter((m: { from: string }) => m.from === from.toLowerCase());
+
+  it('stores a reply once answered 250, listed as inbound and readable at GET /v1/messages/{id}', async () => {
+    const from = writer();
+    const info = await mta.sendMail({
+      from: `"A Customer" <${from}>`,
+      to: 'Replies@Example.com',
+      subject: 'Re: Your invoice #42',
+      text: '  Yes, paid this morning.\n\n> Your invoice #42 is due.\n',
+      messageId: `<reply-1.${dialect}@customer.example>`,
+      inReplyTo: '<msg_email_01@acme.example>',
+      references: ['<msg_email_00@acme.example>', '<msg_email_01@acme.example>'],
+      attachments: [{ filename: 'receipt.txt', content: 'paid' }],
+    });
+    expect(info.response).toMatch(/^250 /);
+    // Answered only once stored: nothing to wait for.
+    const [listed, ...more] = await inboundFrom(from);
+    expect(more).toEqual([]);
+    expect(listed).toMatchObject({
+      direction: 'inbound',
+      channel: 'email',
+      from: from.toLowerCase(),
+      to: 'replies@example.com',
+      text: 'Yes, paid this morning.\n\n> Your invoice #42 is due.',
+      details: {
+        subject: 'Re: Your invoice #42',
+        message_id: `<reply-1.${dialect}@customer.example>`,
+        in_reply_to: '<msg_email_01@acme.example>',
+        references: ['<msg_email_00@acme.example>', '<msg_email_01@acme.example>'],
+        attachments: 1,
+      },
+      received_at: new Date(t.clock.now()).toISOString(),
+    });
+    expect(listed.message_id).toMatch(/^msg_email_/);
+    const read = await t.call('GET', `/v1/messages/${listed.message_id}`, token);
+    expect(read.statusCode).toBe(200);
+    expect(read.json().data).toEqual(listed);
+  });
+
+  it('fires a signed message.received event with the message as GET shows it', async () => {
+    const receiver = await startReceiver(() => 204);
+    const other = await t.createAccount();
+    const otherToken = await t.tokenFor(other);
+    await assignAddress(t.store, { accountId: other.account.id, channel: 'email', address: 'support@example.net', at: t.clock.now() });
+    try {
+      const registered = await t.call('POST', '/v1/webhooks', otherToken, { url: `${receiver.url}/in`, events: ['message.received'] });
+      expect(registered.statusCode).toBe(201);
+      const secret = (await t.call('GET', '/v1/webhooks/secret', otherToken)).json().data.secret;
+      const from = writer();
+      await mta.sendMail({ from, to: 'support@example.net', subject: 'Help', text: 'It broke.' });
+      await t.drain();
+      await receiver.waitFor(1, 5_000);
+      const [delivery] = receiver.received;
+      const event = JSON.parse(delivery?.body ?? '{}');
+      expect(event.type).toBe('message.received');
+      const [message] = await inboundFrom(from, otherToken);
+      expect(event.data).toEqual(message);
+      expect(message).toMatchObject({ text: 'It broke.', to: 'support@example.net' });
+      expect(verifyWebhook({ secret, body: delivery?.body ?? '', headers: delivery?.headers ?? {} })).toBe(true);
+    } finally {
+      await receiver.close();
+    }
+  });
+
+  it('refuses a recipient no account has with 550 at RCPT TO, and keeps nothing', async () => {
+    const from = writer();
+    const refusal = await refusalOf(mta.sendMail({ from, to: 'nobody@example.com', subject: 'Hi', text: 'Anyone?' }));
+    expect(refusal.command).toBe('RCPT TO');
+    expect(refusal.responseCode).toBe(550);
+    expect(refusal.response).toMatch(/^550 5\.1\.1 /);
+    expect(await inboundFrom(from)).toEqual([]);
+  });
+
+  it('takes any address of a domain given as @domain, and stores one copy per accepted recipient', async () => {
+    const other = await t.createAccount();
+    const otherToken = await t.tokenFor(other);
+    await assignAddress(t.store, { accountId: other.account.id, channel: 'email', address: '@replies.example.org', at: t.clock.now() });
+    const from = writer();
+    // Two recipients of two accounts in one transaction, and one refused: the message goes to the two.
+    const info = await mta.sendMail({
+      from,
+      to: ['Team-7@Replies.Example.org', 'replies@example.com', 'stranger@example.org'],
+      subject: 'To all',
+      text: 'Hello both.',
+    });
+    // (nodemailer writes domains in lower case.)
+    expect(info.accepted).toEqual(['Team-7@replies.example.org', 'replies@example.com']);
+    expect(info.rejected).toEqual(['stranger@example.org']);
+    expect(await inboundFrom(from, otherToken)).toMatchObject([{ to: 'team-7@replies.example.org', text: 'Hello both.' }]);
+    expect(await inboundFrom(from)).toMatchObject([{ to: 'replies@example.com', text: 'Hello both.' }]);
+  });
+
+  it('refuses a message over INBOUND_SMTP_MAX_BYTES with 552 and keeps nothing', async () => {
+    const from = writer();
+    const refusal = await refusalOf(mta.sendMail({ from, to: 'replies@example.com', subject: 'Big', text: 'x'.repeat(MAX_BYTES + 1) }));
+    expect(refusal.responseCode).toBe(552);
+    expect(refusal.response).toMatch(/^552 5\.3\.4 /);
+    expect(await inboundFrom(from)).toEqual([]);
+    // The session is still good for the next message.
+    await mta.sendMail({ from, to: 'replies@example.com', subject: 'Small', text: 'Shorter.' });
+    expect(await inboundFrom(from)).toMatchObject([{ text: 'Shorter.' }]);
+  });
+
+  it('stores a message sent twice with one Message-ID once', async () => {
+    const from = writer();
+    const mail = {
+      from,
+      to: 'replies@example.com',
+      subject: 'Re: Hi',
+      text: 'Sent twice.',
+      messageId: `<twice.${dialect}@customer.example>`,
+    };
+    await mta.sendMail(mail);
+    await mta.sendMail(mail);
+    expect(await inboundFrom(from)).toHaveLength(1);
+  });
+
+  it('gives the text of an HTML-only message', async () => {
+    const from = writer();
+    await mta.sendMail({
+      from,
+      to: 'replies@example.com',
+      subject: 'Re: Hi',
+      html: '<html><body><p>Hello <b>there</b>,</p><p>See you at 3.</p><script>ignored()</script></body></html>',
+    });
+    const [message] = await inboundFrom(from);
+    expect(message.text).toMatch(/^Hello there,\s+See you at 3\.$/);
+  });
+
+  it('takes the envelope sender when the message has no From header', async () => {
+    const from = writer();
+    const raw = `To: replies@example.com\r\nSubject: No From\r\nMessage-ID: <nofrom.${dialect}@customer.example>\r\n\r\nFrom the envelope.\r\n`;
+    await mta.sendMail({ envelope: { from, to: ['replies@example.com'] }, raw });
+    expect(await inboundFrom(from)).toMatchObject([{ text: 'From the envelope.', details: { subject: 'No From' } }]);
+  });
+
+  it(`refuses recipients past ${INBOUND_SMTP_MAX_RECIPIENTS} with 452 and stores the message for those taken`, async () => {
+    const from = writer();
+    const to = Array.from({ length: INBOUND_SMTP_MAX_RECIPIENTS + 2 }, (_, i) => `r${i}@example.com`);
+    to[0] = 'replies@example.com';
+    // Only replies@ is an account's: the others are refused 550 and do not count; so count them in with @domain.
+    const other = await t.createAccount();
+    await assignAddress(t.store, { accountId: other.account.id, channel: 'email', address: '@example.com', at: t.clock.now() });
+    const info = await mta.sendMail({ from, to, subject: 'Many', text: 'To many.', messageId: `<many.${dialect}@customer.example>` });
+    expect(info.accepted).toHaveLength(INBOUND_SMTP_MAX_RECIPIENTS);
+    expect(info.rejected).toHaveLength(2);
+    const errors = (info as unknown as { rejectedErrors: SmtpRefusal[] }).rejectedErrors;
+    expect(errors.map((e) => e.responseCode)).toEqual([452, 452]);
+    // One message per account: the account's other addresses carry the same Message-ID.
+    expect(await inboundFrom(from)).toHaveLength(1);
+    expect(await inboundFrom(from, await t.tokenFor(other))).toHaveLength(1);
+  });
+});
+
+describeEachDialect('inbound SMTP listener, failures and STARTTLS', (dialect) => {
+  let t: TestApp;
+  let account: Awaited<ReturnType<TestApp['createAccount']>>;
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    account = await t.createAccount();
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address: 'replies@example.com', at: t.clock.now() });
+  });
+  afterAll(() => t?.close());
+
+  it('answers 451 while the message cannot be stored, and the resend stores it once', async () => {
+    let failures = 1;
+    const listener = createInboundSmtpListener(
+      { host: '127.0.0.1', port: 0, maxBytes: 1024 * 1024 },
+      {
+        store: t.store,
+        clock: t.clock,
+        logger: testLogger('inbound-smtp'),
+        onInbound: async (received: ReceivedMessage) => {
+          if (failures-- > 0) throw new Error('database unavailable');
+          return t.receive(received);
+        },
+      },
+    );
+    listener.start();
+    const port = await until(async () => listener.address()?.port, 'the listener');
+    const mta = client(port);
+    try {
+      const mail = {
+        from: 'retry@customer.example',
+        to: 'replies@example.com',
+        subject: 'Re',
+        text: 'Again.',
+        messageId: '<retry@customer.example>',
+      };
+      const refusal = await refusalOf(mta.sendMail(mail));
+      expect(refusal.responseCode).toBe(451);
+      expect(refusal.response).toMatch(/^451 4\.3\.0 /);
+      expect((await mta.sendMail(mail)).response).toMatch(/^250 /);
+      expect((await mta.sendMail(mail)).response).toMatch(/^250 /);
+      const token = await t.tokenFor(account);
+      const listed = (await t.call('GET', '/v1/messages?direction=inbound&channel=email', token)).json().data.messages;
+      expect(listed.filter((m: { from: string }) => m.from === 'retry@customer.example')).toHaveLength(1);
+    } finally {
+      mta.close();
+      await listener.close();
+    }
+  });
+
+  it('offers STARTTLS with INBOUND_SMTP_TLS_CERT and _KEY, and takes mail over it', async () => {
+    const certificate = selfSignedCertificate();
+    const port = await freePort();
+    const settings = inboundSettingsOf({
+      INBOUND_SMTP_PORT: String(port),
+      INBOUND_SMTP_TLS_CERT: certificate.certFile,
+      INBOUND_SMTP_TLS_KEY: certificate.keyFile,
+    });
+    if (!settings) throw new Error('no inbound SMTP settings');
+    expect(settings).toMatchObject({ host: '127.0.0.1', port, maxBytes: 10 * 1024 * 1024 });
+    const listener = createInboundSmtpListener(settings, {
+      store: t.store,
+      clock: t.clock,
+      logger: testLogger('inbound-smtp'),
+      onInbound: (received) => t.receive(received),
+    });
+    listener.start();
+    await until(async () => listener.address(), 'the listener');
+    const mta = client(port, { ca: certificate.cert });
+    try {
+      const info = await mta.sendMail({ from: 'tls@customer.example', to: 'replies@example.com', subject: 'Re', text: 'Encrypted.' });
+      expect(info.response).toMatch(/^250 /);
+    } finally {
+      mta.close();
+      await listener.close();
+    }
+  });
+});
+
+describe('inbound SMTP settings', () => {
+  it('is off without INBOUND_SMTP_PORT, and its other settings need it', () => {
+    expect(inboundSettingsOf({})).toBeUndefined();
+    expect(() => loadConfig({ INBOUND_SMTP_HOST: '0.0.0.0' })).toThrow(/^INBOUND_SMTP_HOST: needs INBOUND_SMTP_PORT/);
+    expect(inboundSettingsOf({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_HOST: '0.0.0.0' })).toEqual({
+      host: '0.0.0.0',
+      port: 2525,
+      maxBytes: 10 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_HOST: 'mx.example.com' })).toThrow(
+      /^INBOUND_SMTP_HOST: must be an IP/,
+    );
+    expect(() => loadConfig({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_TLS_CERT: '/etc/ssl/mx.pem' })).toThrow(
+      /^INBOUND_SMTP_TLS_KEY: is required/,
+    );
+  });
+
+  it('refuses a certificate and key that do not belong together, without echoing the key', () => {
+    const [one, two] = [selfSignedCertificate(), selfSignedCertificate()];
+    expect(() => loadConfig({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_TLS_CERT: one.certFile, INBOUND_SMTP_TLS_KEY: two.keyFile })).toThrow(
+      /^INBOUND_SMTP_TLS_KEY: and INBOUND_SMTP_TLS_CERT do not make a TLS certificate \([A-Z0-9_]+\)$/,
+    );
+  });
+});
