@@ -279,6 +279,29 @@ describeEachDialect('inbound SMTP listener, failures and STARTTLS', (dialect) =>
     }
   });
 
+  it('logs a port another process holds and carries on without listening', async () => {
+    const warnings: string[] = [];
+    const deps = {
+      store: t.store,
+      clock: t.clock,
+      logger: { info() {}, warn: (_: object, message: string) => warnings.push(message) },
+      onInbound: (received: ReceivedMessage) => t.receive(received),
+    };
+    const first = createInboundSmtpListener({ host: '127.0.0.1', port: 0, maxBytes: 1024 }, deps);
+    first.start();
+    const port = await until(async () => first.address()?.port, 'the first listener');
+    const second = createInboundSmtpListener({ host: '127.0.0.1', port, maxBytes: 1024 }, deps);
+    try {
+      second.start();
+      await until(async () => warnings.length > 0, 'the warning');
+      expect(warnings).toEqual([expect.stringMatching(/^inbound SMTP listener could not listen/)]);
+      expect(second.address()).toBeUndefined();
+    } finally {
+      await second.close();
+      await first.close();
+    }
+  });
+
   it('offers STARTTLS with INBOUND_SMTP_TLS_CERT and _KEY, and takes mail over it', async () => {
     const certificate = selfSignedCertificate();
     const port = await freePort();

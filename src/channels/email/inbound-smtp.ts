@@ -103,18 +103,18 @@ export function createInboundSmtpListener(
     // smtp-server's own log names senders and recipients: Herald logs what operators need itself.
     logger: false,
     onRcptTo(address, _session, callback) {
-      deps.store.inbound
-        .accountOfAddress('email', addressForms(address.address))
-        .then((accountId) => {
+      deps.store.inbound.accountOfAddress('email', addressForms(address.address)).then(
+        (accountId) => {
           if (accountId) return callback();
           // The recipient is one of the operator's own domains' addresses, never the writer's.
           logger.info({ channel: 'email', to: addressKey(address.address) }, 'inbound SMTP: refused a recipient no account has');
           callback(reply(550, 'No such recipient here'));
-        })
-        .catch((error: unknown) => {
+        },
+        (error: unknown) => {
           logger.warn({ channel: 'email', err: error }, 'inbound SMTP: could not look a recipient up; answered 451');
           callback(reply(451, 'Cannot check the recipient now, try again later'));
-        });
+        },
+      );
     },
     onData(stream, session, callback) {
       takeMessage(stream, session, settings.maxBytes, deps).then(
