@@ -117,8 +117,13 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
    * relays): reached or not, and why the last one failed, until one succeeds.
    */
   const seen = new Map<string, { reached: boolean; error?: string | undefined }>();
-  const note = (name: string, reached: boolean, error?: string) => seen.set(name, { reached, error });
+  // Routes with their own link state and error (SMPP) are not watched: nothing is noted per hand-over.
+  const watched = new Set(options.routes.filter((r) => !r.provider.connected || !r.provider.lastError).map((r) => r.name));
+  const note = (name: string, reached: boolean, error?: string) => {
+    if (watched.has(name)) seen.set(name, { reached, error });
+  };
   const noteOutcome = (name: string, outcome: SendOutcome) => {
+    if (!watched.has(name)) return;
     if (outcome.ok || !outcome.retryable) note(name, true);
     else if (outcome.code !== WITHDRAWN.code) {
       // Not reached: no link, or a connection that failed before anything was said (SMTP_UNREACHABLE).
