@@ -59,8 +59,7 @@ export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger):
 
 /**
  * Takes the messages recipients send, as a provider hears them on its link, and says in the log
- * what became of those that found no account or whose keyword confirmation could not be sent
- * (never their text: it is the recipients' to read, not the operator's).
+ * which found no account (never their text: it is the recipients' to read, not the operator's).
  */
 export function takeInbound(deps: SendDeps, logger: HealthLogger): (received: ReceivedMessage) => Promise<Reception> {
   return async (received) => {
@@ -70,22 +69,12 @@ export function takeInbound(deps: SendDeps, logger: HealthLogger): (received: Re
   };
 }
 
-/** One line for a received message that went nowhere, or whose confirmation failed. */
+/** One line for a received message that went nowhere (never its text). */
 export function logReception(logger: HealthLogger, received: ReceivedMessage, reception: Reception): void {
   if (reception.outcome === 'unrouted') {
     logger.warn(
       { channel: received.channel, to: received.to },
       'inbound message to an address no account has; dropped (give it to an account: herald addresses add)',
-    );
-  } else if (reception.outcome === 'stored' && reception.confirmation && 'failed' in reception.confirmation) {
-    logger.warn(
-      {
-        channel: received.channel,
-        account_id: reception.message.accountId,
-        keyword: reception.keyword,
-        error: reception.confirmation.failed,
-      },
-      'keyword confirmation not sent',
     );
   }
 }

@@ -9,7 +9,7 @@ import { giveUpDelivery } from './delivery-endings.js';
 import type { DispatchContext } from './dispatch-context.js';
 import type { BatchJobHandler, ClaimStep, Job, JobHandler, OnDropped } from './job.js';
 import { applyProviderReceipts } from './provider-receipt.job.js';
-import { receiveQueuedMessage } from './receive-message.job.js';
+import { receiveQueuedMessage, sendKeywordConfirmation } from './receive-message.job.js';
 import { JOB_FAILURE_POLICY, type RetryPolicy } from './retry-policy.js';
 
 export { JOB_KINDS, type JobKind } from '../core/delivery/job-kinds.js';
@@ -110,7 +110,22 @@ const receivedMessage = Type.Object({
   accountId: Type.Optional(Type.String()),
 });
 
+const keywordConfirmation = Type.Object({
+  messageId: Type.String(),
+  accountId: Type.String(),
+  channel: Type.String({ pattern: CHANNEL_NAME.source }),
+  to: Type.String(),
+  from: Type.String(),
+  action: Type.Union([Type.Literal('stop'), Type.Literal('start')]),
+  language: Type.String(),
+});
+
 export const JOB_CATALOGUE: { readonly [K in JobKind]: JobSpec<K> } = {
+  confirm_keyword: {
+    payload: payloadCheck<'confirm_keyword', typeof keywordConfirmation>(keywordConfirmation),
+    run: { one: sendKeywordConfirmation },
+    failures: JOB_FAILURE_POLICY,
+  },
   receive_message: {
     payload: payloadCheck<'receive_message', typeof receivedMessage>(receivedMessage),
     run: { one: receiveQueuedMessage },

@@ -1,4 +1,4 @@
-import { receiveMessage } from '../core/inbound/receive-messages.js';
+import { receiveMessage, sendConfirmation } from '../core/inbound/receive-messages.js';
 import { DONE, type JobHandler } from './job.js';
 
 /**
@@ -14,6 +14,23 @@ export const receiveQueuedMessage: JobHandler<'receive_message'> = async (ctx, j
   );
   if (reception.outcome === 'unrouted') {
     ctx.logger.warn({ channel: received.channel, to: received.to }, 'queued inbound message to an address no account has; dropped');
+  }
+  return DONE;
+};
+
+/**
+ * Sends the confirmation of a STOP or START keyword. What the account's state refuses (no credits,
+ * suspended, the recipient still suppressed) is logged and the job ends; any other failure throws,
+ * and the job is tried again (JOB_FAILURE_POLICY).
+ */
+export const sendKeywordConfirmation: JobHandler<'confirm_keyword'> = async (ctx, job) => {
+  const { payload } = job;
+  const outcome = await sendConfirmation({ store: ctx.store, clock: ctx.clock, prices: ctx.prices }, payload);
+  if ('refused' in outcome) {
+    ctx.logger.warn(
+      { account_id: payload.accountId, channel: payload.channel, keyword: payload.action, error: outcome.refused },
+      'keyword confirmation not sent',
+    );
   }
   return DONE;
 };

@@ -5,6 +5,7 @@ import { startReceiver } from '../../test/webhook-receiver.js';
 import { assignAddress } from '../core/inbound/addresses.js';
 import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
 import { keywordOf } from '../core/inbound/keywords.js';
+import { sendConfirmation } from '../core/inbound/receive-messages.js';
 import { verifyWebhook } from '../webhooks/verify.js';
 
 describe('opt-out keywords', () => {
@@ -137,17 +138,25 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
   });
 
   describe('STOP and START', () => {
+    /** The messages the account sent to `to` once the confirmation jobs ran, oldest first. */
+    const sentTo = async (token: string, to: string) => {
+      await t.drain();
+      const all = (await t.call('GET', '/v1/messages?limit=100', token)).json().data.messages as Array<{ to: string; message_id: string }>;
+      const mine = all.filter((m) => m.to === to).reverse();
+      return Promise.all(mine.map(async (m) => (await t.call('GET', `/v1/sms/${m.message_id}`, token)).json().data));
+    };
+
     it('STOP suppresses the writer: the next send is 422 RECIPIENT_SUPPRESSED with nothing charged, and a confirmation is sent', async () => {
       const { number, token } = await accountWithNumber();
       const before = await balance(token);
       const stop = await t.receive(sms(number, '+14155552130', 'STOP'));
       expect(stop).toMatchObject({ outcome: 'stored', keyword: 'stop' });
-      const confirmation = stop.outcome === 'stored' ? stop.confirmation : undefined;
-      expect(confirmation && 'sent' in confirmation ? confirmation.sent : undefined).toMatchObject({
-        channel: 'sms',
+      const [confirmation] = await sentTo(token, '+14155552130');
+      expect(confirmation).toMatchObject({
         to: '+14155552130',
         sender: number,
-        body: 'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.',
+        message: 'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.',
+        status: 'delivered',
       });
       const afterConfirmation = await balance(token);
       expect(afterConfirmation).toBeLessThan(before);
@@ -159,25 +168,32 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
       expect(refused.json().error.code).toBe('RECIPIENT_SUPPRESSED');
       expect(await balance(token)).toBe(afterConfirmation);
 
+      t.clock.advance(1);
       const start = await t.receive(sms(number, '+14155552130', 'start'));
       expect(start).toMatchObject({ outcome: 'stored', keyword: 'start' });
       expect((await t.call('GET', '/v1/suppressions?channel=sms', token)).json().data.suppressions).toEqual([]);
+      expect((await sentTo(token, '+14155552130')).map((m) => m.message)).toEqual([
+        'You have been unsubscribed and will receive no further messages. Reply START to resubscribe.',
+        'You have been resubscribed and will receive messages again. Reply STOP to unsubscribe.',
+      ]);
       expect((await t.call('POST', '/v1/sms/send', token, { to: '+14155552130', message: 'Welcome back' })).statusCode).toBe(200);
     });
 
-    it('START lifts an opt-out only: an entry the account made by hand stays', async () => {
+    it('START lifts only an opt-out a STOP made: an entry the account made, even an opt-out, stays, and gets no confirmation', async () => {
       const { number, token } = await accountWithNumber();
       await t.call('POST', '/v1/suppressions', token, { channel: 'sms', recipient: '+14155552131' });
+      await t.call('POST', '/v1/suppressions', token, { channel: 'sms', recipient: '+14155552135', reason: 'opt_out' });
       await t.receive(sms(number, '+14155552131', 'START'));
-      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(1);
+      await t.receive(sms(number, '+14155552135', 'START'));
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(2);
+      expect(await sentTo(token, '+14155552131')).toEqual([]);
+      expect(await sentTo(token, '+14155552135')).toEqual([]);
     });
 
     it('answers in the keyword’s language, with the account’s own text, or not at all when it set none', async () => {
       const { number, token } = await accountWithNumber();
-      const spanish = await t.receive(sms(number, '+34612345678', 'BAJA'));
-      expect(
-        spanish.outcome === 'stored' && spanish.confirmation && 'sent' in spanish.confirmation && spanish.confirmation.sent.body,
-      ).toMatch(/^Se ha dado de baja/);
+      await t.receive(sms(number, '+34612345678', 'BAJA'));
+      expect((await sentTo(token, '+34612345678'))[0]?.message).toMatch(/^Se ha dado de baja/);
       const set = await t.call('PUT', '/v1/keyword-replies/en', token, {
         stop_reply: 'Acme: no more texts. Reply START.',
         start_reply: '',
@@ -189,21 +205,38 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
         start_reply: '',
         custom: true,
       });
-      const stop = await t.receive(sms(number, '+14155552132', 'stop'));
-      expect(stop.outcome === 'stored' && stop.confirmation).toMatchObject({ sent: { body: 'Acme: no more texts. Reply START.' } });
-      const start = await t.receive(sms(number, '+14155552132', 'start'));
-      expect(start.outcome === 'stored' && start.confirmation).toEqual({ skipped: 'silenced' });
+      await t.receive(sms(number, '+14155552132', 'stop'));
+      await t.receive(sms(number, '+14155552132', 'start'));
+      expect((await sentTo(token, '+14155552132')).map((m) => m.message)).toEqual(['Acme: no more texts. Reply START.']);
       const languages = (await t.call('GET', '/v1/keyword-replies', token)).json().data.languages;
       expect(languages.map((l: { language: string }) => l.language)).toEqual(['en', 'es', 'fr', 'de']);
       expect(languages[1]).toMatchObject({ language: 'es', custom: false, stop_keywords: expect.arrayContaining(['BAJA']) });
       expect((await t.call('PUT', '/v1/keyword-replies/xx', token, { stop_reply: '', start_reply: '' })).statusCode).toBe(422);
     });
 
-    it('still opts out an account without credits for the confirmation, and says why none was sent', async () => {
+    it('still opts out an account without credits for the confirmation; the confirmation is refused, not retried forever', async () => {
       const { number, token } = await accountWithNumber(0);
-      const stop = await t.receive(sms(number, '+14155552133', 'STOP'));
-      expect(stop.outcome === 'stored' && stop.confirmation).toEqual({ failed: 'INSUFFICIENT_CREDITS' });
+      await t.receive(sms(number, '+14155552133', 'STOP'));
+      expect(await sentTo(token, '+14155552133')).toEqual([]);
       expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions).toHaveLength(1);
+      expect(await t.drain()).toBe(0);
+    });
+
+    it('sends a confirmation once even when its job runs twice (its message id is chosen with the keyword)', async () => {
+      const { account, number, token } = await accountWithNumber();
+      const payload = {
+        messageId: `msg_sms_${'0'.repeat(10)}${'1'.repeat(16)}`,
+        accountId: account.account.id,
+        channel: 'sms',
+        to: '+14155552136',
+        from: number,
+        action: 'stop' as const,
+        language: 'en',
+      };
+      const deps = { store: t.store, clock: t.clock, prices: { smsSegment: 1_000_000 } };
+      expect(await sendConfirmation(deps, payload)).toMatchObject({ sent: { id: payload.messageId } });
+      expect(await sendConfirmation(deps, payload)).toEqual({ skipped: 'already_sent' });
+      expect(await sentTo(token, '+14155552136')).toHaveLength(1);
     });
 
     it('fires suppression.created and suppression.deleted for the keyword’s changes', async () => {
@@ -274,6 +307,20 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
       });
       await t.drain();
       expect((await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.pagination.total).toBe(1);
+    });
+
+    it('a magic recipient that answers STOP is suppressed and says nothing to the confirmation: no loop, one confirmation', async () => {
+      const { number, token } = await accountWithNumber();
+      expect((await t.call('POST', '/v1/sms/send', token, { to: '+15005550007', message: 'Deals!', sender: number })).statusCode).toBe(200);
+      for (let round = 0; round < 5; round++) {
+        await t.drain();
+        t.clock.advance(5);
+      }
+      const inbound = (await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.messages;
+      expect(inbound.map((m: { text: string }) => m.text)).toEqual(['STOP']);
+      const sent = (await t.call('GET', '/v1/messages', token)).json().data.messages;
+      expect(sent).toHaveLength(2);
+      expect((await t.call('GET', '/v1/suppressions', token)).json().data.suppressions[0]).toMatchObject({ recipient: '+15005550007' });
     });
   });
 });

@@ -27,6 +27,7 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
     behaviour: ReturnType<typeof sandboxBehaviour>,
     providerMessageId: string,
     now: number,
+    silent: ReadonlySet<string>,
   ): NewJob[] => {
     const jobs: NewJob[] = [];
     const receipt = behaviour.kind === 'accept' ? behaviour.receipt : 'delivered';
@@ -52,7 +53,7 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
       };
       jobs.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: complaint, runAt: complainedAt });
     }
-    if (behaviour.kind === 'accept' && behaviour.thenReply !== undefined) {
+    if (behaviour.kind === 'accept' && behaviour.thenReply !== undefined && !silent.has(message.id)) {
       // The recipient answers just after the delivery, to the address the message came from; the
       // message's id makes the reply's provider id, so a run of its job twice stores it once.
       const repliedAt = now + 2 * options.receiptDelayMs + 1;
@@ -75,6 +76,15 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
     store.groupedTransaction(async (tx) => {
       const known = await tx.sandbox.findMany(messages.map((message) => message.id));
       const now = clock.now();
+      // A replying recipient who opted out says nothing more (a person who sent STOP does not
+      // answer its confirmation): without this, STOP, its confirmation, STOP... would never end.
+      const silent = new Set<string>();
+      for (const message of messages) {
+        const behaviour = sandboxBehaviour(channel, message.to);
+        if (behaviour.kind !== 'accept' || behaviour.thenReply === undefined) continue;
+        const [suppressed] = await tx.suppressions.findAmong(message.accountId, channel, [tx.channels.recipientKey(channel, message.to)]);
+        if (suppressed) silent.add(message.id);
+      }
       const attempts: Parameters<Store['sandbox']['recordAttempts']>[0][number][] = [];
       const receipts: NewJob[] = [];
       const outcomes: SendOutcome[] = [];
@@ -96,7 +106,7 @@ export function createSandboxProvider(channel: Channel, options: SandboxOptions)
           // Ids that grow with time, as most carriers' SMSCs issue them (from a counter). Random
           // ones would put every acceptance on a page of its own in the provider-id index.
           attempt.providerMessageId = `sbx_${monotonicTimeOrderedId(now)}`;
-          receipts.push(...receiptsFor(message, behaviour, attempt.providerMessageId, now));
+          receipts.push(...receiptsFor(message, behaviour, attempt.providerMessageId, now, silent));
           outcomes.push({ ok: true, providerMessageId: attempt.providerMessageId });
         }
       }

@@ -57,8 +57,9 @@ describeEachDialect('POST /v1/whatsapp/session (the 24 h session window)', (dial
     it('accepts up to the last millisecond of the 24 hours and refuses from the 24th hour on, saying when it closed', async () => {
       const phone = '+14155550101';
       const now = t.clock.now();
-      await openSessionWindow(t, account, phone, now - SESSION_WINDOW_MS + 1);
-      expect((await session(phone)).statusCode).toBe(200);
+      // A later message never moves a window back (a retried webhook is late), so each edge has a number of its own.
+      await openSessionWindow(t, account, '+14155550104', now - SESSION_WINDOW_MS + 1);
+      expect((await session('+14155550104')).statusCode).toBe(200);
       await openSessionWindow(t, account, phone, now - SESSION_WINDOW_MS);
       const error = expectError(await refused(phone), 422, 'SESSION_WINDOW_CLOSED');
       expect(error.message).toBe(

@@ -11,6 +11,8 @@ export const JOB_KINDS = {
   deliverWebhook: 'deliver_webhook',
   /** Take a message a recipient sent, later (the sandbox's replies); providers that hear one on their link take it at once. */
   receiveMessage: 'receive_message',
+  /** Send the confirmation of a STOP or START keyword (core/inbound/receive-messages.ts). */
+  confirmKeyword: 'confirm_keyword',
 } as const;
 
 export type JobKind = (typeof JOB_KINDS)[keyof typeof JOB_KINDS];
@@ -29,6 +31,20 @@ export interface JobPayloads {
   deliver_webhook: { deliveryId: string; receiver?: string };
   /** The message, and the account it is for when it is known without its address (the sandbox's replies). */
   receive_message: { received: ReceivedMessage; accountId?: string };
+  confirm_keyword: KeywordConfirmation;
+}
+
+/** A keyword's confirmation to send: its message id is chosen with the keyword, so a second run sends nothing. */
+export interface KeywordConfirmation {
+  messageId: string;
+  accountId: string;
+  channel: string;
+  /** The recipient who wrote the keyword. */
+  to: string;
+  /** The account's address they wrote to. */
+  from: string;
+  action: 'stop' | 'start';
+  language: string;
 }
 
 /** A job to enqueue: its payload's type follows from its kind, so a wrong one fails to compile. */
@@ -51,4 +67,5 @@ export const JOB_PRIORITY: Record<JobKind, number> = {
   deliver_message: 1,
   deliver_webhook: 1,
   receive_message: 0,
+  confirm_keyword: 1,
 };

@@ -1,3 +1,4 @@
+import { JOB_KINDS, type KeywordConfirmation } from '../delivery/job-kinds.js';
 import { ApiError } from '../errors.js';
 import { emitAccountEvent } from '../events/emit-event.js';
 import { newMessageId } from '../ids.js';
@@ -5,29 +6,25 @@ import { acceptMessages, type SendDeps } from '../messages/accept-messages.js';
 import type { Message } from '../messages/message.js';
 import type { Store } from '../ports.js';
 import { addSuppression, removeSuppression } from '../suppressions/manage-suppressions.js';
+import type { Suppression } from '../suppressions/suppression.js';
 import { accountOfAddress } from './addresses.js';
 import { type InboundMessage, inboundMessageView, type ReceivedMessage } from './inbound-message.js';
 import { confirmationOf, type KeywordAction, keywordOf } from './keywords.js';
 
 /** What became of a received message. */
 export type Reception =
-  | { outcome: 'stored'; message: InboundMessage; keyword?: KeywordAction | undefined; confirmation?: ConfirmationOutcome | undefined }
+  | { outcome: 'stored'; message: InboundMessage; keyword?: KeywordAction | undefined }
   /** The account already had it (the provider sent it again): nothing was written. */
   | { outcome: 'duplicate' }
   /** No account has the address it was sent to (docs/inbound.md, "Addresses"): dropped. */
   | { outcome: 'unrouted' };
 
-/** The keyword's confirmation: the message sent, why none was (the account silenced it), or why it could not be. */
-export type ConfirmationOutcome = { sent: Message } | { skipped: 'silenced' | 'not_supported' } | { failed: string };
-
 /**
  * Takes a message a recipient sent: finds its account by the address it was sent to, stores it
  * with its own id (a provider id seen before adds nothing), lets its channel act on it (WhatsApp's
- * session window), applies a STOP or START keyword to the suppression list, and fires
- * `message.received`; all in one transaction, so the message, its effects and its event exist
- * together or not at all. The keyword's confirmation is sent after that commits, as a message of
- * the account (charged as any other): a confirmation that cannot be sent (no credits) takes
- * nothing back.
+ * session window), applies a STOP or START keyword to the suppression list with the job that will
+ * send its confirmation, and fires `message.received`; all in one transaction, so the message, its
+ * effects and its event exist together or not at all, before the provider is answered.
  */
 export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, known: { accountId?: string } = {}): Promise<Reception> {
   const { store, clock } = deps;
@@ -44,6 +41,7 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
     text: storable(received.text),
     createdAt: now,
   });
+  delete message.joinedFrom;
   // A keyword from someone the channel could not send to (a malformed sender) changes nothing.
   const sendable = store.channels.recipientsOf(received.channel)?.valid(message.from) ?? true;
   const keyword = rules?.keywords && sendable ? keywordOf(received.text) : undefined;
@@ -52,13 +50,12 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
     if (joinedFrom && (await tx.inbound.removeParts(received.channel, joinedFrom)) === 0) return false;
     if (!(await tx.inbound.insertMessage(message))) return false;
     await rules?.received?.(tx, message);
-    if (keyword) await applyKeyword(tx, message, keyword.action, now);
+    if (keyword) await applyKeyword(tx, message, keyword, rules?.reply !== undefined, now);
     await emitAccountEvent(tx, { accountId, type: 'message.received', at: now, messageId: message.id, data: inboundMessageView(message) });
     return true;
   });
   if (!stored) return { outcome: 'duplicate' };
-  if (!keyword) return { outcome: 'stored', message };
-  return { outcome: 'stored', message, keyword: keyword.action, confirmation: await confirm(deps, message, keyword) };
+  return keyword ? { outcome: 'stored', message, keyword: keyword.action } : { outcome: 'stored', message };
 }
 
 /**
@@ -68,29 +65,65 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
  */
 const storable = (text: string): string => (text.replaceAll('\u0000', '\uFFFD') as string & { toWellFormed(): string }).toWellFormed();
 
-/** STOP puts the writer on the list as an opt-out; START takes an opt-out off (never a bounce or a block). */
-async function applyKeyword(tx: Store, message: InboundMessage, action: KeywordAction, at: number): Promise<void> {
-  const entry = { accountId: message.accountId, channel: message.channel, recipient: message.from, source: 'inbound' as const, at };
-  if (action === 'stop') await addSuppression(tx, Object.assign({ reason: 'opt_out' as const }, entry));
-  else await removeSuppression(tx, Object.assign({ onlyReasons: ['opt_out' as const] }, entry));
-}
-
-async function confirm(
-  deps: SendDeps,
+/**
+ * STOP puts the writer on the list as an opt-out; START takes off an opt-out a STOP made (never a
+ * bounce, a block, or an entry the account made itself). The confirmation is a job of the same
+ * transaction: it cannot be lost between the change and its message, and its message id, chosen
+ * now, makes a second run of it send nothing.
+ */
+async function applyKeyword(
+  tx: Store,
   message: InboundMessage,
   keyword: { action: KeywordAction; language: string },
-): Promise<ConfirmationOutcome> {
-  const rules = deps.store.channels.inboundOf(message.channel);
-  if (!rules?.reply) return { skipped: 'not_supported' };
-  const own = (await deps.store.inbound.keywordReplies(message.accountId)).find((r) => r.language === keyword.language);
-  const text = confirmationOf(keyword.action, keyword.language, own);
-  if (text === '') return { skipped: 'silenced' };
+  confirms: boolean,
+  at: number,
+): Promise<void> {
+  const entry = { accountId: message.accountId, channel: message.channel, recipient: message.from, source: 'inbound' as const, at };
+  if (keyword.action === 'stop') await addSuppression(tx, Object.assign({ reason: 'opt_out' as const }, entry));
+  else await removeSuppression(tx, Object.assign({ onlyIf: (s: Suppression) => s.reason === 'opt_out' && s.source === 'inbound' }, entry));
+  if (!confirms) return;
+  const payload: KeywordConfirmation = {
+    messageId: newMessageId(message.channel, at),
+    accountId: message.accountId,
+    channel: message.channel,
+    to: message.from,
+    from: message.to,
+    action: keyword.action,
+    language: keyword.language,
+  };
+  await tx.jobs.enqueueMany([{ kind: JOB_KINDS.confirmKeyword, messageId: null, payload, runAt: at }], at);
+}
+
+/** What became of a keyword's confirmation. */
+export type ConfirmationOutcome =
+  | { sent: Message }
+  /** The account silenced it (an empty text), or a second run found it sent. */
+  | { skipped: 'silenced' | 'already_sent' }
+  /** The account could not send it: no credits, suspended, the recipient still suppressed (after a START). */
+  | { refused: string };
+
+/**
+ * Sends a keyword's confirmation (the `confirm_keyword` job): the account's text in the keyword's
+ * language, or Herald's, as an ordinary message of the account, charged as any other. A STOP's goes
+ * to someone now on the list (the one message they are still sent); a START's is checked like any
+ * send, so it never reaches someone still suppressed for another reason. A refusal by the account's
+ * state is an outcome; any other failure throws, and the job is tried again.
+ */
+export async function sendConfirmation(deps: SendDeps, job: KeywordConfirmation): Promise<ConfirmationOutcome> {
+  const rules = deps.store.channels.inboundOf(job.channel);
+  const own = (await deps.store.inbound.keywordReplies(job.accountId)).find((r) => r.language === job.language);
+  const text = confirmationOf(job.action, job.language, own);
+  if (text === '' || !rules?.reply) return { skipped: 'silenced' };
+  if (await deps.store.messages.findForAccount(job.messageId, job.accountId)) return { skipped: 'already_sent' };
+  const draft = Object.assign(rules.reply({ to: job.to, from: job.from, text }, deps.prices), { id: job.messageId });
   try {
-    const draft = rules.reply({ to: message.from, from: message.to, text }, deps.prices);
-    // The confirmation of a STOP goes to someone now on the list: the one message they are still sent.
-    const [sent] = await acceptMessages(deps, message.accountId, [draft], { suppressionsSetAside: true });
-    return sent ? { sent } : { failed: 'not accepted' };
+    const [sent] = await acceptMessages(deps, job.accountId, [draft], { suppressionsSetAside: job.action === 'stop' });
+    if (!sent) throw new Error('the confirmation was not accepted');
+    return { sent };
   } catch (error) {
-    return { failed: error instanceof ApiError ? error.code : error instanceof Error ? error.message : String(error) };
+    if (error instanceof ApiError) return { refused: error.code };
+    // Accepted by a run that crashed before its job was settled: the same id is already there.
+    if (await deps.store.messages.findForAccount(job.messageId, job.accountId)) return { skipped: 'already_sent' };
+    throw error;
   }
 }

@@ -99,7 +99,7 @@ export async function addSuppression(
 
 /**
  * Takes a recipient off the list (they may be sent to again), firing `suppression.deleted`;
- * NOT_FOUND when they were not on it. `onlyReasons`: only an entry of these reasons is taken off
+ * NOT_FOUND when they were not on it. `onlyIf`: only an entry it accepts is taken off
  * (a START lifts an opt-out, never a hard bounce); another is left and answered undefined.
  */
 export async function removeSuppression(
@@ -110,18 +110,18 @@ export async function removeSuppression(
     recipient: string;
     source: SuppressionSource;
     at: number;
-    onlyReasons?: readonly SuppressionReason[];
+    onlyIf?: (entry: Suppression) => boolean;
   },
 ): Promise<Suppression | undefined> {
   const recipient = store.channels.recipientKey(input.channel, input.recipient);
   return store.transaction(async (tx) => {
-    if (input.onlyReasons) {
+    if (input.onlyIf) {
       const [entry] = await tx.suppressions.findAmong(input.accountId, input.channel, [recipient]);
-      if (!entry || !input.onlyReasons.includes(entry.reason)) return undefined;
+      if (!entry || !input.onlyIf(entry)) return undefined;
     }
     const removed = await tx.suppressions.remove(input.accountId, input.channel, recipient);
     if (!removed) {
-      if (input.onlyReasons) return undefined;
+      if (input.onlyIf) return undefined;
       throw new ApiError('NOT_FOUND', `${input.recipient} is not on this account's ${input.channel} suppression list.`);
     }
     await emitAccountEvent(tx, suppressionEvent('suppression.deleted', Object.assign({}, removed, { source: input.source }), input.at));
