@@ -53,7 +53,7 @@ export interface TestApp {
   /** Runs the worker until no job is due at the clock's current time; returns the jobs run. */
   drain(): Promise<number>;
   /** Hands a message a recipient sent to core, as a provider would (core/inbound/receive-messages.ts). */
-  receive(received: ReceivedMessage): Promise<Reception>;
+  receive(received: ReceivedMessage, known?: { accountId?: string }): Promise<Reception>;
   /** An account with `credits` whole credits (default 100) and all scopes unless given. */
   createAccount(input?: Partial<Omit<CreateAccountInput, 'creditsMicros'>> & { credits?: number }): Promise<CreatedAccount>;
   /** An access token for the account's client, through the real token endpoint. */
@@ -227,7 +227,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     providers,
     dispatch,
     worker,
-    receive: (received) => receiveMessage({ store, clock, prices: config.prices }, received),
+    receive: (received, known) => receiveMessage({ store, clock, prices: config.prices }, received, known),
     async drain() {
       let total = 0;
       for (let round = 0; round < 1_000; round++) {

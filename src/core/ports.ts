@@ -254,7 +254,7 @@ export interface MessagesPort {
   recordParts(messageId: string, channel: Channel, providerMessageIds: readonly string[]): Promise<void>;
   /** Records a part's final state; returns how many parts of its message are not delivered yet. */
   settlePart(channel: Channel, providerMessageId: string, status: 'delivered' | 'failed'): Promise<{ undelivered: number }>;
-  /** Accounts that have sent a WhatsApp message to this number (read through an index of WhatsApp messages only). */
+  /** Accounts that have sent a WhatsApp message to this number, the latest to write first (read through an index of WhatsApp messages only). */
   whatsAppAccountsWriting(recipient: string): Promise<string[]>;
   /** The stored channel-specific fields of a message (JSON), if any. */
   payload(messageId: string): Promise<string | null>;

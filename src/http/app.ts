@@ -213,7 +213,13 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
     bodyLimitBytes: deps.http.bodyLimitBytes,
     checkCallbackUrl: receiverUrlCheck(deps.webhooks),
     tracing: deps.tracing ?? NO_TRACING,
-    receive: (received) => receiveMessage(sendDepsOf(context), received),
+    receive: async (received, known) => {
+      const reception = await receiveMessage(sendDepsOf(context), received, known);
+      // Never the text: it is the recipient's.
+      if (reception.outcome === 'unrouted')
+        app.log.warn({ channel: received.channel, to: received.to }, 'inbound message to an address no account has; dropped');
+      return reception;
+    },
   };
   for (const channel of deps.channels) await channel.open?.(app, context);
   await app.register(async (v1) => {

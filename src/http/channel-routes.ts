@@ -21,7 +21,7 @@ export interface RouteContext {
   /** Spans for accepts, in each request's trace (core/tracing.ts). */
   tracing: Tracing;
   /** Takes a message a recipient sent (core/inbound/receive-messages.ts): a provider's webhook hands them here. */
-  receive(received: ReceivedMessage): Promise<Reception>;
+  receive(received: ReceivedMessage, known?: { accountId?: string }): Promise<Reception>;
 }
 
 /**

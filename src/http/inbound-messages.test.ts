@@ -111,6 +111,30 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
     expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.text).toBe('a\uFFFDb\uFFFD');
   });
 
+  it('refuses a send from another account’s number (its replies and STOPs would go there); its own number and a sender id are fine', async () => {
+    const owner = await accountWithNumber();
+    const other = await accountWithNumber();
+    const foreign = await t.call('POST', '/v1/sms/send', other.token, { to: '+14155552140', message: 'hi', sender: owner.number });
+    expect(foreign.statusCode).toBe(422);
+    expect(foreign.json().error.details).toEqual([{ field: 'sender', message: `${owner.number} is another account's address` }]);
+    const bulk = await t.call('POST', '/v1/sms/bulk', other.token, { recipients: ['+14155552140'], message: 'hi', sender: owner.number });
+    expect(bulk.statusCode).toBe(422);
+    expect(
+      (await t.call('POST', '/v1/sms/send', other.token, { to: '+14155552140', message: 'hi', sender: other.number })).statusCode,
+    ).toBe(200);
+    expect((await t.call('POST', '/v1/sms/send', other.token, { to: '+14155552140', message: 'hi', sender: 'Acme' })).statusCode).toBe(200);
+  });
+
+  it('keeps a number as one address with or without its +: it cannot be given to two accounts', async () => {
+    const a = await t.createAccount();
+    const b = await t.createAccount();
+    const given = await assignAddress(t.store, { accountId: a.account.id, channel: 'sms', address: '1 415 555 0177', at: t.clock.now() });
+    expect(given.address).toBe('+14155550177');
+    await expect(
+      assignAddress(t.store, { accountId: b.account.id, channel: 'sms', address: '+14155550177', at: t.clock.now() }),
+    ).rejects.toThrow('already belongs to an account');
+  });
+
   it('finds the account by the number with or without its +, as an SMSC may write it', async () => {
     const { number } = await accountWithNumber();
     expect((await t.receive(sms(number.slice(1), '+14155552126', 'no plus'))).outcome).toBe('stored');

@@ -334,4 +334,45 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
     expect(send.statusCode).toBe(422);
     expect(send.json().error.code).toBe('RECIPIENT_SUPPRESSED');
   });
+
+  it('on a business number no account has (the installation’s, shared), a reply is the account’s that wrote last; every writer gets the window', async () => {
+    const first = await t.createAccount();
+    const last = await t.createAccount();
+    const template = {
+      to: '+14155552693',
+      template: 'verification_code',
+      language: 'en_US',
+      components: [{ type: 'body', parameters: [{ type: 'text', text: '1' }] }],
+    };
+    const firstToken = await t.tokenFor(first);
+    const lastToken = await t.tokenFor(last);
+    expect((await t.call('POST', '/v1/whatsapp/send', firstToken, template)).statusCode).toBe(200);
+    t.clock.advance(1000);
+    expect((await t.call('POST', '/v1/whatsapp/send', lastToken, template)).statusCode).toBe(200);
+    const now = Math.floor(t.clock.now() / 1000);
+    const reply = {
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { display_phone_number: '15550109999', phone_number_id: '106540352249999' },
+                messages: [
+                  { from: '14155552693', id: 'wamid.SHARED', timestamp: String(now), type: 'text', text: { body: 'Which order?' } },
+                ],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await post(reply)).statusCode).toBe(200);
+    const inboundOf = async (token: string) => (await t.call('GET', '/v1/messages?direction=inbound', token)).json().data.messages;
+    expect((await inboundOf(lastToken)).map((m: { text: string }) => m.text)).toEqual(['Which order?']);
+    expect(await inboundOf(firstToken)).toEqual([]);
+    for (const token of [firstToken, lastToken]) {
+      expect((await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552693', message: 'Happy to help' })).statusCode).toBe(200);
+    }
+  });
 });

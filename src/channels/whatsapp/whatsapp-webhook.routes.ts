@@ -14,8 +14,8 @@ export interface WhatsappWebhookDeps {
   clock: Clock;
   appSecret: string;
   verifyToken: string;
-  /** Takes a customer's message (core/inbound/receive-messages.ts). */
-  receive(received: ReceivedMessage): Promise<Reception>;
+  /** Takes a customer's message (core/inbound/receive-messages.ts); `accountId` when it is known without its address. */
+  receive(received: ReceivedMessage, known?: { accountId?: string }): Promise<Reception>;
 }
 
 interface CloudStatus {
@@ -181,19 +181,16 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
     // Each message is stored with its effects before Meta hears 200 (a failure answers 500: Meta
     // sends it again, and a message it sent before adds nothing).
     for (const received of inbound) {
-      const reception = await deps.receive(received);
-      if (reception.outcome === 'unrouted') {
-        // A number no account has: the accounts that wrote to the customer get the window, as
-        // before numbers were given to accounts (docs/inbound.md).
-        await deps.store.transaction(async (tx) => {
-          for (const accountId of await tx.messages.whatsAppAccountsWriting(received.from))
-            await tx.inbound.recordInbound(accountId, received.from, received.receivedAt);
-        });
-        request.log.warn(
-          { channel: 'whatsapp', to: received.to },
-          'inbound WhatsApp message to a number no account has (herald addresses add)',
-        );
-      }
+      if ((await deps.receive(received)).outcome !== 'unrouted') continue;
+      // A business number no account has is the installation's, shared by its accounts
+      // (docs/inbound.md, "A shared number"): the message is the account's that wrote to the
+      // customer last, and every account that wrote to them gets the window.
+      const [latest, ...others] = await deps.store.messages.whatsAppAccountsWriting(received.from);
+      if (latest === undefined) continue;
+      await deps.receive(received, { accountId: latest });
+      await deps.store.transaction(async (tx) => {
+        for (const accountId of others) await tx.inbound.recordInbound(accountId, received.from, received.receivedAt);
+      });
     }
     return reply.send({ received: receipts.length + inbound.length });
   });

@@ -14,7 +14,11 @@ const CLI: Actor = { actor: 'operator', ip: null };
  */
 export function addressKey(address: string): string {
   const trimmed = address.trim();
-  return /^\+?[\d\s()-]+$/.test(trimmed) ? trimmed.replace(/[\s()-]/g, '') : trimmed.toLowerCase();
+  if (!/^\+?[\d\s()-]+$/.test(trimmed)) return trimmed.toLowerCase();
+  const digits = trimmed.replace(/[\s()-]/g, '');
+  // A number of 10 digits or more is an international one: kept with its +, so +14155550100 and
+  // 14155550100 are one address (short codes, of a few digits, stay as they are).
+  return /^\d{10,15}$/.test(digits) ? `+${digits}` : digits;
 }
 
 /**
@@ -92,4 +96,25 @@ export async function releaseAddress(
     });
     return accountId;
   });
+}
+
+/**
+ * Refuses a send from an address that is another account's (an SMS from its number, an email from
+ * its reply address): replies, and the STOPs among them, would go to that account. One look-up per
+ * distinct sender; an address no account has (an alphanumeric sender id) is free to use.
+ */
+export async function refuseForeignSenders(
+  store: Store,
+  accountId: string,
+  drafts: ReadonlyArray<{ channel: Channel; sender?: string | null | undefined }>,
+): Promise<void> {
+  const seen = new Set<string>();
+  for (const { channel, sender } of drafts) {
+    if (!sender || seen.has(`${channel} ${sender}`)) continue;
+    seen.add(`${channel} ${sender}`);
+    const owner = await accountOfAddress(store, channel, sender);
+    if (owner !== undefined && owner !== accountId) {
+      throw validationError([{ field: channel === 'email' ? 'from' : 'sender', message: `${sender} is another account's address` }]);
+    }
+  }
 }

@@ -2,6 +2,7 @@ import type { Clock } from '../clock.js';
 import { creditsText } from '../credits.js';
 import { ApiError, accountSuspended, validationError } from '../errors.js';
 import { type Channel, newMessageId } from '../ids.js';
+import { refuseForeignSenders } from '../inbound/addresses.js';
 import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
 import { refuseSuppressed } from '../suppressions/manage-suppressions.js';
@@ -113,6 +114,8 @@ export async function acceptMessages(
   // A suppressed recipient is refused before anything is written or charged (a bulk send has
   // already set them aside, in `rejected`).
   if (!options.suppressionsSetAside) await refuseSuppressed(deps.store, accountId, drafts);
+  // A sender that is another account's number or address would have its replies go there.
+  await refuseForeignSenders(deps.store, accountId, drafts);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;

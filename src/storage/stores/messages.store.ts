@@ -444,10 +444,11 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       // WhatsApp recipients (migration 0012, partial) covers the query, whatever it does with bound values.
       const rows = await db
         .selectFrom('messages')
-        .select('account_id')
-        .distinct()
+        .select((eb) => ['account_id', eb.fn.max('created_at').as('last')])
         .where('channel', '=', sql.lit('whatsapp'))
         .where('recipient', '=', recipient)
+        .groupBy('account_id')
+        .orderBy('last', 'desc')
         .execute();
       return rows.map((row) => row.account_id);
     },
