@@ -1706,7 +1706,7 @@ export interface components {
             to: string;
             /** @description The message's text (SMS parts joined; an email's plain-text body). */
             text: string;
-            /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID) and `in_reply_to` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+            /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
             details: {
                 [key: string]: unknown;
             };
@@ -1868,7 +1868,7 @@ export interface components {
                 to: string;
                 /** @description The message's text (SMS parts joined; an email's plain-text body). */
                 text: string;
-                /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID) and `in_reply_to` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+                /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
                 details: {
                     [key: string]: unknown;
                 };

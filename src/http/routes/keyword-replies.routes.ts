@@ -9,7 +9,7 @@ import { commonErrors, Envelope, ErrorEnvelope } from '../envelope.js';
 const SCOPE = { scope: 'suppressions:manage' } as const;
 const SECURITY = [{ oauth2: ['suppressions:manage'] }];
 const TAGS = ['Suppressions'];
-/** Long enough for a two-segment SMS, short enough never to be more. */
+/** Two GSM-7 segments (300 characters); a text needing UCS-2 takes up to five. */
 const MAX_REPLY = 300;
 
 const KeywordLanguage = Type.Object(
