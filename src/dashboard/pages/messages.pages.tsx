@@ -4,6 +4,7 @@ import { listMessages } from '../../core/messages/list-messages.js';
 import { creditsUsedMicros, historyAsOf, MESSAGE_STATUSES, type Message, type MessageStatus } from '../../core/messages/message.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
+import { ChannelSelect, Paging } from '../views/components.js';
 import { credits, when } from '../views/format.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -81,22 +82,11 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
           limit: PAGE_SIZE,
           offset: (filters.page - 1) * PAGE_SIZE,
         });
-    const last = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
     return sendPage(
       reply,
       <Page title="Messages" frame={frameOf(request, reply, '/dashboard/messages')}>
         <form method="get" action="/dashboard/messages" class="filters" aria-label="Filter messages">
-          <label>
-            Channel
-            <select name="channel">
-              <option value="">all</option>
-              {channels.map((c) => (
-                <option key={c} value={c} selected={filters.channel === c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChannelSelect channels={channels} selected={filters.channel} />
           <label>
             Status
             <select name="status">
@@ -127,10 +117,7 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
             {problem}
           </Notice>
         ))}
-        <p class="count">
-          {page.total.toLocaleString('en-US')} message{page.total === 1 ? '' : 's'}
-          {page.total > PAGE_SIZE ? `, page ${filters.page} of ${last.toLocaleString('en-US')}` : ''}
-        </p>
+        <Paging position="count" total={page.total} page={filters.page} pageSize={PAGE_SIZE} linkTo={(n) => linkTo(filters, n)} />
         <table class="log">
           <thead>
             <tr>
@@ -161,10 +148,7 @@ export async function messagesPages(app: FastifyInstance, deps: DashboardDeps): 
             ))}
           </tbody>
         </table>
-        <nav class="pages" aria-label="Pages">
-          {filters.page > 1 && <a href={linkTo(filters, filters.page - 1)}>← Newer</a>}
-          {filters.page < last && <a href={linkTo(filters, filters.page + 1)}>Older →</a>}
-        </nav>
+        <Paging position="links" total={page.total} page={filters.page} pageSize={PAGE_SIZE} linkTo={(n) => linkTo(filters, n)} />
       </Page>,
     );
   });

@@ -4,6 +4,7 @@ import type { InboundMessage } from '../../core/inbound/inbound-message.js';
 import { listReceivedMessages } from '../../core/inbound/list-received.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
+import { ChannelSelect, Paging } from '../views/components.js';
 import { when } from '../views/format.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -45,7 +46,6 @@ export async function receivedPages(app: FastifyInstance, deps: DashboardDeps): 
           offset: (pageNumber - 1) * PAGE_SIZE,
         });
     const addresses = await deps.store.inbound.listAddresses(account.id);
-    const last = Math.max(1, Math.ceil(page.total / PAGE_SIZE));
     const link = (n: number) => `/dashboard/received?${new URLSearchParams(channel ? { channel, page: String(n) } : { page: String(n) })}`;
     return sendPage(
       reply,
@@ -62,17 +62,7 @@ export async function receivedPages(app: FastifyInstance, deps: DashboardDeps): 
               ))}
         </p>
         <form method="get" action="/dashboard/received" class="filters" aria-label="Filter received messages">
-          <label>
-            Channel
-            <select name="channel">
-              <option value="">all</option>
-              {channels.map((c) => (
-                <option key={c} value={c} selected={channel === c}>
-                  {c}
-                </option>
-              ))}
-            </select>
-          </label>
+          <ChannelSelect channels={channels} selected={channel} />
           <button type="submit">Show</button>
         </form>
         {problems.map((problem) => (
@@ -80,10 +70,7 @@ export async function receivedPages(app: FastifyInstance, deps: DashboardDeps): 
             {problem}
           </Notice>
         ))}
-        <p class="count">
-          {page.total.toLocaleString('en-US')} message{page.total === 1 ? '' : 's'}
-          {page.total > PAGE_SIZE ? `, page ${pageNumber} of ${last.toLocaleString('en-US')}` : ''}
-        </p>
+        <Paging position="count" total={page.total} page={pageNumber} pageSize={PAGE_SIZE} linkTo={link} />
         <table class="log">
           <thead>
             <tr>
@@ -108,10 +95,7 @@ export async function receivedPages(app: FastifyInstance, deps: DashboardDeps): 
             ))}
           </tbody>
         </table>
-        <nav class="pages" aria-label="Pages">
-          {pageNumber > 1 && <a href={link(pageNumber - 1)}>← Newer</a>}
-          {pageNumber < last && <a href={link(pageNumber + 1)}>Older →</a>}
-        </nav>
+        <Paging position="links" total={page.total} page={pageNumber} pageSize={PAGE_SIZE} linkTo={link} />
       </Page>,
     );
   });

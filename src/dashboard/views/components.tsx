@@ -64,3 +64,51 @@ export function AuditTable({ entries, names }: { entries: readonly AuditEntry[];
     </table>
   );
 }
+
+/** A select of the channels served, "all" first: the filter of the message lists. */
+export function ChannelSelect({ channels, selected }: { channels: readonly string[]; selected: string | undefined }) {
+  return (
+    <label>
+      Channel
+      <select name="channel">
+        <option value="">all</option>
+        {channels.map((c) => (
+          <option key={c} value={c} selected={selected === c}>
+            {c}
+          </option>
+        ))}
+      </select>
+    </label>
+  );
+}
+
+/** "1,234 messages, page 2 of 25" and the links to the pages beside it, for a list shown `pageSize` at a time. */
+export function Paging({
+  total,
+  page,
+  pageSize,
+  linkTo,
+  position,
+}: {
+  total: number;
+  page: number;
+  pageSize: number;
+  linkTo: (page: number) => string;
+  position: 'count' | 'links';
+}) {
+  const last = Math.max(1, Math.ceil(total / pageSize));
+  if (position === 'count') {
+    return (
+      <p class="count">
+        {total.toLocaleString('en-US')} message{total === 1 ? '' : 's'}
+        {total > pageSize ? `, page ${page} of ${last.toLocaleString('en-US')}` : ''}
+      </p>
+    );
+  }
+  return (
+    <nav class="pages" aria-label="Pages">
+      {page > 1 && <a href={linkTo(page - 1)}>← Newer</a>}
+      {page < last && <a href={linkTo(page + 1)}>Older →</a>}
+    </nav>
+  );
+}
