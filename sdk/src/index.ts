@@ -66,6 +66,9 @@ export class Herald {
   readonly email = {
     send: (body: RequestBody<'sendEmail'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'sendEmail'>>('POST', '/v1/email/send', { ...options, body }),
+    /** What this send would do (price, size against the limit, suppressed recipients, `from`, credits), without sending. */
+    preview: (body: RequestBody<'previewEmail'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'previewEmail'>>('POST', '/v1/email/preview', { ...options, body }),
     get: (messageId: string, options?: CallOptions) =>
       this.#http.request<ResponseData<'getEmail'>>('GET', `/v1/email/${id(messageId)}`, { ...options }),
     events: (messageId: string, options?: CallOptions) =>
@@ -77,6 +80,12 @@ export class Herald {
       this.#http.request<ResponseData<'sendTelegramMessage'>>('POST', '/v1/telegram/send', { ...options, body }),
     sendPhoto: (body: RequestBody<'sendTelegramPhoto'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'sendTelegramPhoto'>>('POST', '/v1/telegram/photo', { ...options, body }),
+    /** What this text send would do (price, length after the markup is parsed, suppression, credits), without sending. */
+    preview: (body: RequestBody<'previewTelegramMessage'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'previewTelegramMessage'>>('POST', '/v1/telegram/preview', { ...options, body }),
+    /** What this photo send would do (price, the caption's length, suppression, credits), without sending. */
+    previewPhoto: (body: RequestBody<'previewTelegramPhoto'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'previewTelegramPhoto'>>('POST', '/v1/telegram/photo/preview', { ...options, body }),
     get: (messageId: string, options?: CallOptions) =>
       this.#http.request<ResponseData<'getTelegramMessage'>>('GET', `/v1/telegram/${id(messageId)}`, { ...options }),
   };

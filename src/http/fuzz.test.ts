@@ -150,8 +150,11 @@ const SAMPLES: Record<string, Record<string, unknown>> = {
   '/v1/whatsapp/session': { to: '+14155552671', message: 'fuzz' },
   '/v1/whatsapp/preview': { to: '+14155552671', message: 'fuzz' },
   '/v1/email/send': { to: 'a@example.com', from: 'b@acme.example', subject: 's', text: 't', html: '<p>t</p>', cc: ['c@example.com'] },
+  '/v1/email/preview': { to: 'a@example.com', from: 'b@acme.example', subject: 's', text: 't', html: '<p>t</p>', cc: ['c@example.com'] },
   '/v1/telegram/send': { chat_id: '4242', message: 'fuzz', reply_markup: { inline_keyboard: [[{ text: 'Yes', callback_data: 'y' }]] } },
   '/v1/telegram/photo': { chat_id: '4242', photo_url: 'https://example.com/p.jpg', caption: 'c' },
+  '/v1/telegram/preview': { chat_id: '4242', message: 'fuzz', parse_mode: 'HTML' },
+  '/v1/telegram/photo/preview': { chat_id: '4242', photo_url: 'https://example.com/p.jpg', caption: 'c' },
   '/v1/webhooks': { url: 'https://hooks.example.com/h', events: ['*'], description: 'd' },
   '/oauth/token': { grant_type: 'client_credentials', client_id: 'cli_x', client_secret: 'hsec_x' },
 };

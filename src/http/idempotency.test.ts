@@ -186,7 +186,7 @@ describeEachDialect('Idempotency-Key on POST /v1', (dialect) => {
     expect(list.statusCode).toBe(200);
   });
 
-  const PREVIEWS = ['/v1/sms/preview', '/v1/whatsapp/preview'];
+  const PREVIEWS = ['/v1/sms/preview', '/v1/whatsapp/preview', '/v1/email/preview', '/v1/telegram/preview', '/v1/telegram/photo/preview'];
   it('documents the header and its answers on every POST route of the OpenAPI document, but a preview, which keeps nothing', async () => {
     const document = (await t.app.inject({ method: 'GET', url: '/openapi.json' })).json();
     const posts = Object.entries(

@@ -126,3 +126,31 @@ export const presentProgress = (message: Message) => ({
 export const MessageIdParams = Type.Object({
   message_id: Type.String({ description: 'A message id, `msg_<channel>_<id>`.' }),
 });
+
+/** The properties every send preview ends with (email, Telegram): what the send would answer now. */
+export const PreviewVerdictProperties = {
+  credits: Type.Number({ description: 'What the send costs.' }),
+  available: Type.Number({ description: 'Credits available now (balance − reserved).' }),
+  affordable: Type.Boolean({ description: 'Whether `available` covers `credits` now.' }),
+  sendable: Type.Boolean({ description: 'Whether the send would be accepted now (`refusal` is null).' }),
+  refusal: Nullable(
+    Type.Object(
+      { code: Type.String(), message: Type.String() },
+      { description: "The first of the send's checks that would refuse it, with the send's code and message; null when none would." },
+    ),
+  ),
+};
+
+/** What presentVerdict shows of a preview: its price, the balance, and the refusal the send would answer. */
+export const presentVerdict = (preview: {
+  costMicros: number;
+  availableMicros: number;
+  affordable: boolean;
+  refusal: { code: string; message: string } | null;
+}) => ({
+  credits: microsToCredits(preview.costMicros),
+  available: microsToCredits(preview.availableMicros),
+  affordable: preview.affordable,
+  sendable: preview.refusal === null,
+  refusal: preview.refusal,
+});

@@ -324,6 +324,26 @@ export interface paths {
         patch?: never;
         trace?: never;
     };
+    "/v1/email/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview an email
+         * @description What sending this email (the body of POST /v1/email/send) would do, without sending or charging: its price, its size against EMAIL_MAX_BYTES, which of `to` and cc are suppressed, whether `from` may be used, whether the available credits cover it, and the refusal the send would answer (size, suppression list, `from`, credits), from the send's own checks. 422 VALIDATION_ERROR for a body the send would refuse as malformed.
+         */
+        post: operations["previewEmail"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
     "/v1/email/{message_id}": {
         parameters: {
             query?: never;
@@ -398,6 +418,46 @@ export interface paths {
          * @description Sends a photo by URL, with an optional caption of up to 1024 characters. Costs 0.1 credits by default. An inline keyboard (`reply_markup.inline_keyboard`) has 1 to 100 rows of 1 to 8 buttons, at most 100 buttons in all; each button has `text` (1 to 64 characters) and exactly one of `callback_data` (1 to 64 bytes of UTF-8) or `url` (http, https or tg). Errors: 422 VALIDATION_ERROR, 402 INSUFFICIENT_CREDITS.
          */
         post: operations["sendTelegramPhoto"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a Telegram message
+         * @description What sending this text (the body of POST /v1/telegram/send) would do, without sending or charging: its price, the length of its text as Telegram counts it (after the `parse_mode` markup is parsed) against its limit, whether the chat is suppressed, whether the available credits cover it, and the refusal the send would answer (the text's length, the suppression list, credits), from the send's own checks. 422 VALIDATION_ERROR for any other problem the send would refuse (a chat id, a keyboard), with all its problems.
+         */
+        post: operations["previewTelegramMessage"];
+        delete?: never;
+        options?: never;
+        head?: never;
+        patch?: never;
+        trace?: never;
+    };
+    "/v1/telegram/photo/preview": {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        get?: never;
+        put?: never;
+        /**
+         * Preview a Telegram photo
+         * @description What sending this photo (the body of POST /v1/telegram/photo; a caption is its text) would do, without sending or charging: its price, the length of its text as Telegram counts it (after the `parse_mode` markup is parsed) against its limit, whether the chat is suppressed, whether the available credits cover it, and the refusal the send would answer (the text's length, the suppression list, credits), from the send's own checks. 422 VALIDATION_ERROR for any other problem the send would refuse (a chat id, a keyboard), with all its problems.
+         */
+        post: operations["previewTelegramPhoto"];
         delete?: never;
         options?: never;
         head?: never;
@@ -1535,6 +1595,29 @@ export interface components {
              */
             created_at: string;
         };
+        /** EmailPreview */
+        EmailPreview: {
+            /** @description Subject, bodies and decoded attachments in bytes, as the send counts them. */
+            size_bytes: number;
+            /** @description EMAIL_MAX_BYTES: the send refuses a larger email (413 PAYLOAD_TOO_LARGE). */
+            max_bytes: number;
+            /** @description The recipients (`to` and cc) on the account's email suppression list; the send refuses any of them. */
+            suppressed: string[];
+            /** @description Whether `from` may be used: false when it (or its @domain) is another account's address, whose replies go there. */
+            from_allowed: boolean;
+            /** @description What the send costs. */
+            credits: number;
+            /** @description Credits available now (balance − reserved). */
+            available: number;
+            /** @description Whether `available` covers `credits` now. */
+            affordable: boolean;
+            /** @description Whether the send would be accepted now (`refusal` is null). */
+            sendable: boolean;
+            refusal: {
+                code: string;
+                message: string;
+            } | null;
+        };
         /** EmailDetail */
         EmailDetail: {
             /** @description `msg_email_<id>` */
@@ -1645,6 +1728,29 @@ export interface components {
                     url?: string;
                 }[][];
             };
+        };
+        /** TelegramPreview */
+        TelegramPreview: {
+            /** @description The text's (a photo's caption's) length as Telegram counts it: UTF-16 code units after the `parse_mode` markup is parsed. */
+            length: number;
+            /** @description Its limit: 4096 for a text, 1024 for a caption; the send refuses a longer one (422). */
+            limit: number;
+            /** @description Whether the `parse_mode` markup parses; when not, the send is accepted but Telegram refuses the message (can't parse entities). */
+            markup_parses: boolean;
+            /** @description Whether the chat is on the account's Telegram suppression list. */
+            suppressed: boolean;
+            /** @description What the send costs. */
+            credits: number;
+            /** @description Credits available now (balance − reserved). */
+            available: number;
+            /** @description Whether `available` covers `credits` now. */
+            affordable: boolean;
+            /** @description Whether the send would be accepted now (`refusal` is null). */
+            sendable: boolean;
+            refusal: {
+                code: string;
+                message: string;
+            } | null;
         };
         /** TelegramDetail */
         TelegramDetail: {
@@ -4221,6 +4327,164 @@ export interface operations {
             };
         };
     };
+    previewEmail: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "to": "ada@example.com",
+                 *       "from": "orders@acme.example",
+                 *       "from_name": "Acme",
+                 *       "subject": "Your order has shipped",
+                 *       "text": "Your order #1042 is on its way.",
+                 *       "html": "<p>Your order <b>#1042</b> is on its way.</p>"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SendEmailRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["EmailPreview"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
     getEmail: {
         parameters: {
             query?: never;
@@ -4833,6 +5097,315 @@ export interface operations {
                 };
                 content: {
                     "application/json": components["schemas"]["Error409"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    previewTelegramMessage: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chat_id": "123456789",
+                 *       "message": "Your order #1042 has shipped."
+                 *     }
+                 */
+                "application/json": components["schemas"]["SendTelegramRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TelegramPreview"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
+                };
+            };
+            /** @description The body is too large: PAYLOAD_TOO_LARGE */
+            413: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error413"];
+                };
+            };
+            /** @description The request is well-formed but invalid: VALIDATION_ERROR, INVALID_PHONE, TEMPLATE_NOT_FOUND, TEMPLATE_NOT_APPROVED, TEMPLATE_PARAMS_MISMATCH, SESSION_WINDOW_CLOSED, RECIPIENT_SUPPRESSED, IDEMPOTENCY_KEY_REUSED */
+            422: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error422"];
+                };
+            };
+            /** @description Too many requests: RATE_LIMITED */
+            429: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description Seconds to wait before sending the request again: on a 429 (rate limited), a 503 (shed, draining, the store out of reach) and a 409 IDEMPOTENCY_KEY_IN_USE. */
+                    "Retry-After"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error429"];
+                };
+            };
+            /** @description A failure on our side: INTERNAL_ERROR */
+            500: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error500"];
+                };
+            };
+            /** @description The node is shutting down, or overloaded and shedding load: the request was refused before any work was done (nothing stored, nothing charged, the Idempotency-Key not used), so it is safe to send again after `Retry-After` seconds, here or on another node. While a node is behind it lets in only the share of requests it can serve in time: sends while the oldest send waiting to be stored has waited longer than `OVERLOAD_MAX_QUEUE_WAIT_MS` (default 200 ms) or more than `OVERLOAD_MAX_QUEUED_MESSAGES` (default 20,000) wait; every request but the health checks and email tracking links while its event loop keeps stalling (three checks in a row) longer than `OVERLOAD_MAX_EVENT_LOOP_DELAY_MS` (default 50 ms) or is saturated (busy more than `OVERLOAD_MAX_EVENT_LOOP_BUSY_PERCENT`, default 98 %, of the time in long turns), or is past `OVERLOAD_MAX_HEAP_USED_BYTES` / `OVERLOAD_MAX_RSS_BYTES` when set. */
+            503: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Seconds to wait before sending the request again. */
+                    "retry-after"?: number;
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error503"];
+                };
+            };
+        };
+    };
+    previewTelegramPhoto: {
+        parameters: {
+            query?: never;
+            header?: never;
+            path?: never;
+            cookie?: never;
+        };
+        requestBody: {
+            content: {
+                /**
+                 * @example {
+                 *       "chat_id": "123456789",
+                 *       "photo_url": "https://example.com/receipts/1042.png",
+                 *       "caption": "Your receipt"
+                 *     }
+                 */
+                "application/json": components["schemas"]["SendTelegramPhotoRequest"];
+            };
+        };
+        responses: {
+            /** @description OK */
+            200: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description Requests the client's plan allows in a burst. */
+                    "RateLimit-Limit"?: number;
+                    /** @description Requests left in the burst now. */
+                    "RateLimit-Remaining"?: number;
+                    /** @description Seconds until the burst is whole again. */
+                    "RateLimit-Reset"?: number;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": {
+                        /** @enum {boolean} */
+                        success: true;
+                        data: components["schemas"]["TelegramPreview"];
+                    };
+                };
+            };
+            /** @description The request is malformed: INVALID_REQUEST */
+            400: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error400"];
+                };
+            };
+            /** @description No valid access token: UNAUTHORIZED */
+            401: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error401"];
+                };
+            };
+            /** @description Not allowed to this token or address: INSUFFICIENT_SCOPE, IP_NOT_ALLOWED, ACCOUNT_SUSPENDED, HTTPS_REQUIRED */
+            403: {
+                headers: {
+                    /** @description The id of the request (the X-Request-Id sent, or one made for it): in every log line of the request; quote it to support. */
+                    "X-Request-Id"?: string;
+                    /** @description `true` when this is the kept answer to an earlier request with the same Idempotency-Key, not a new one. */
+                    "Idempotent-Replayed"?: "true";
+                    [name: string]: unknown;
+                };
+                content: {
+                    "application/json": components["schemas"]["Error403"];
                 };
             };
             /** @description The body is too large: PAYLOAD_TOO_LARGE */

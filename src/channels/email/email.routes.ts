@@ -7,9 +7,10 @@ import { requirePrincipal } from '../../http/auth.js';
 import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
 import { toApiError } from '../../http/error-handler.js';
-import { MessageIdParams, presentAccepted, presentProgress } from '../../http/message-view.js';
+import { MessageIdParams, presentAccepted, presentProgress, presentVerdict } from '../../http/message-view.js';
 import { sendRequest } from '../../http/request-origin.js';
-import { EmailAccepted, EmailDetail, EmailEvents, SendEmailBody } from './email.schema.js';
+import { EmailAccepted, EmailDetail, EmailEvents, EmailPreview, SendEmailBody } from './email.schema.js';
+import { previewEmail } from './preview-email.js';
 import { base64DecodedBytes, type EmailPayload, sendEmail } from './send-email.js';
 import { createEmailTracking } from './tracking.js';
 import { trackingRoutes } from './tracking.routes.js';
@@ -66,6 +67,43 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
       const present = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
       const send = sendRequest(request, reply, 200, present);
       return present(await sendEmail(deps, principal.accountId, request.body, schemaError?.details ?? [], send));
+    },
+  );
+
+  app.post(
+    '/v1/email/preview',
+    {
+      config: { scope: 'email:send', changesNothing: true },
+      bodyLimit: emailBodyLimit(options.maxBytes, options.bodyLimitBytes),
+      attachValidation: true,
+      schema: {
+        summary: 'Preview an email',
+        operationId: 'previewEmail',
+        description:
+          'What sending this email (the body of POST /v1/email/send) would do, without sending or charging: its price, its ' +
+          'size against EMAIL_MAX_BYTES, which of `to` and cc are suppressed, whether `from` may be used, whether the available ' +
+          "credits cover it, and the refusal the send would answer (size, suppression list, `from`, credits), from the send's own " +
+          'checks. 422 VALIDATION_ERROR for a body the send would refuse as malformed.',
+        tags: ['Email'],
+        security: [{ oauth2: ['email:send'] }],
+        body: SendEmailBody,
+        response: { 200: Envelope(EmailPreview), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => {
+      const schemaError = request.validationError ? toApiError(request.validationError) : undefined;
+      if (schemaError && schemaError.code !== 'VALIDATION_ERROR') throw schemaError;
+      const preview = await previewEmail(deps, requirePrincipal(request).accountId, request.body, schemaError?.details ?? []);
+      return {
+        success: true as const,
+        data: {
+          size_bytes: preview.sizeBytes,
+          max_bytes: preview.maxBytes,
+          suppressed: preview.suppressed,
+          from_allowed: preview.fromAllowed,
+          ...presentVerdict(preview),
+        },
+      };
     },
   );
 

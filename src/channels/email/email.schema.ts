@@ -1,7 +1,7 @@
 import Type from 'typebox';
 import { EMAIL_EVENT_TYPES } from '../../core/ports.js';
 import { Nullable, Timestamp } from '../../http/envelope.js';
-import { ProgressProperties } from '../../http/message-view.js';
+import { PreviewVerdictProperties, ProgressProperties } from '../../http/message-view.js';
 import { EMAIL_ADDRESS_MAX_LENGTH, EMAIL_ADDRESS_PATTERN } from './email-address.js';
 
 /** Most cc recipients one email may have. */
@@ -165,3 +165,19 @@ export const EmailEvents = Type.Object({
   message_id: Type.String(),
   events: Type.Array(EmailEventSchema, { description: 'Oldest first.' }),
 });
+
+/** What an email send would do (docs/email.md, "Preview before sending"). */
+export const EmailPreview = Type.Object(
+  {
+    size_bytes: Type.Integer({ description: 'Subject, bodies and decoded attachments in bytes, as the send counts them.' }),
+    max_bytes: Type.Integer({ description: 'EMAIL_MAX_BYTES: the send refuses a larger email (413 PAYLOAD_TOO_LARGE).' }),
+    suppressed: Type.Array(Type.String(), {
+      description: "The recipients (`to` and cc) on the account's email suppression list; the send refuses any of them.",
+    }),
+    from_allowed: Type.Boolean({
+      description: "Whether `from` may be used: false when it (or its @domain) is another account's address, whose replies go there.",
+    }),
+    ...PreviewVerdictProperties,
+  },
+  { title: 'EmailPreview' },
+);

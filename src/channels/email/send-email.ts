@@ -1,9 +1,9 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { ApiError, type FieldProblem } from '../../core/errors.js';
 import { newMessageId } from '../../core/ids.js';
-import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
+import { acceptOne, type MessageDraft, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
-import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
 import type { SendEmailBody } from './email.schema.js';
 import type { EmailTracking } from './tracking.js';
 
@@ -116,9 +116,40 @@ async function emailPayload(input: SendEmailBody, messageId: string, tracking: E
 }
 
 /**
- * Accepts an email: reports every field problem at once (those the schema found, passed in, and
- * the email's own rules), refuses one over the size limit (413), adds the tracking asked for, and
- * in one transaction reserves its cost and stores it as `queued` with its parts as the payload.
+ * The body of an email send, checked: every field problem at once (those the schema found, passed
+ * in, and the email's own rules) is one 422. What is left may still be too large (emailTooLarge).
+ */
+export function checkEmailBody(body: unknown, schemaProblems: readonly FieldProblem[] = []): SendEmailBody {
+  // One problem per field: what the schema already said about a field is not said twice.
+  const reported = new Set(schemaProblems.map((p) => p.field));
+  const problems = [...schemaProblems, ...emailContentProblems(body).filter((p) => !reported.has(p.field))];
+  if (problems.length > 0) throw invalid(problems);
+  return body as SendEmailBody;
+}
+
+/** The refusal (413) of an email of `size` bytes (emailSizeBytes) over EMAIL_MAX_BYTES; undefined when it fits. */
+export function emailTooLarge(size: number, maxBytes: number): ApiError | undefined {
+  if (size <= maxBytes) return undefined;
+  return new ApiError(
+    'PAYLOAD_TOO_LARGE',
+    `This email has ${size} bytes of subject, bodies and decoded attachments, more than the limit of ${maxBytes} bytes.`,
+  );
+}
+
+/** An email's message as it is accepted, but for its id and parts (emailPayload): its recipients (cc too), sender and price. */
+export const emailDraft = (prices: PriceList, input: SendEmailBody): MessageDraft => ({
+  channel: 'email',
+  to: input.to,
+  alsoTo: input.cc,
+  sender: input.from as string,
+  body: input.subject,
+  costMicros: priceOf(prices, EMAIL_PRICE.key),
+});
+
+/**
+ * Accepts an email: refuses one with field problems (422, checkEmailBody) or over the size limit
+ * (413), adds the tracking asked for, and in one transaction reserves its cost and stores it as
+ * `queued` with its parts as the payload.
  */
 export async function sendEmail(
   deps: SendEmailDeps,
@@ -127,36 +158,11 @@ export async function sendEmail(
   schemaProblems: readonly FieldProblem[] = [],
   request: SendRequest<Message> = {},
 ): Promise<Message> {
-  // One problem per field: what the schema already said about a field is not said twice.
-  const reported = new Set(schemaProblems.map((p) => p.field));
-  const problems = [...schemaProblems, ...emailContentProblems(body).filter((p) => !reported.has(p.field))];
-  if (problems.length > 0) throw invalid(problems);
-  const input = body as SendEmailBody;
-
-  const size = emailSizeBytes(input);
-  if (size > deps.maxBytes) {
-    throw new ApiError(
-      'PAYLOAD_TOO_LARGE',
-      `This email has ${size} bytes of subject, bodies and decoded attachments, more than the limit of ${deps.maxBytes} bytes.`,
-    );
-  }
-
+  const input = checkEmailBody(body, schemaProblems);
+  const tooLarge = emailTooLarge(emailSizeBytes(input), deps.maxBytes);
+  if (tooLarge) throw tooLarge;
   // The id is made first: the tracking links in the HTML carry it.
   const id = newMessageId('email', deps.clock.now());
   const payload = await emailPayload(input, id, deps.tracking);
-  return acceptOne(
-    deps,
-    accountId,
-    {
-      id,
-      channel: 'email',
-      to: input.to,
-      alsoTo: input.cc,
-      sender: payload.from,
-      body: input.subject,
-      payload: { ...payload },
-      costMicros: priceOf(deps.prices, EMAIL_PRICE.key),
-    },
-    request,
-  );
+  return acceptOne(deps, accountId, Object.assign(emailDraft(deps.prices, input), { id, payload: { ...payload } }), request);
 }

@@ -1,8 +1,8 @@
 import { MICROS_PER_CREDIT } from '../../core/credits.js';
 import { type FieldProblem, validationError } from '../../core/errors.js';
-import { acceptOne, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
+import { acceptOne, type MessageDraft, type SendDeps, type SendRequest } from '../../core/messages/accept-messages.js';
 import type { Message } from '../../core/messages/message.js';
-import { type PriceSetting, priceOf } from '../../core/pricing.js';
+import { type PriceList, type PriceSetting, priceOf } from '../../core/pricing.js';
 import { telegramTextLength } from './telegram-markup.js';
 
 /** A Telegram text message costs 0.05 credits by default. */
@@ -75,26 +75,36 @@ export type TelegramPayload = {
   reply_markup?: { inline_keyboard: InlineButton[][] };
 };
 
+/** A text with its limit: a message's 4096 characters, a caption's 1024. */
+interface LimitedText {
+  field: 'message' | 'caption';
+  value: string;
+  limit: number;
+}
+
+/**
+ * The problem of a text's length, counted as Telegram counts it, after its markup is parsed
+ * (telegram-markup.ts), which no schema can say; undefined when it fits.
+ */
+function textProblem(text: LimitedText, parseMode: TelegramParseMode | undefined): FieldProblem | undefined {
+  const length = telegramTextLength(text.value, parseMode);
+  const counted = parseMode ? ` after its ${parseMode} markup is parsed` : '';
+  if (length > text.limit) {
+    return {
+      field: text.field,
+      message: `must be at most ${text.limit} characters${counted}, as Telegram counts them (UTF-16 code units); it has ${length}`,
+    };
+  }
+  if (length === 0 && text.field === 'message') return { field: text.field, message: `must have at least 1 character${counted}` };
+  return undefined;
+}
+
 /**
  * The rules of a chat id and an inline keyboard. The HTTP schema checks the same ones (and says
  * so for every field at once); they are repeated here for callers that do not come through it.
- * The text's length is checked here only: it is counted as Telegram counts it, after its markup
- * is parsed, which no schema can say.
  */
-function telegramProblems(input: TelegramOptions, text?: { field: 'message' | 'caption'; value: string; limit: number }): FieldProblem[] {
+function optionProblems(input: TelegramOptions): FieldProblem[] {
   const problems: FieldProblem[] = [];
-  if (text) {
-    const length = telegramTextLength(text.value, input.parse_mode);
-    const counted = input.parse_mode ? ` after its ${input.parse_mode} markup is parsed` : '';
-    if (length > text.limit) {
-      problems.push({
-        field: text.field,
-        message: `must be at most ${text.limit} characters${counted}, as Telegram counts them (UTF-16 code units); it has ${length}`,
-      });
-    } else if (length === 0 && text.field === 'message') {
-      problems.push({ field: text.field, message: `must have at least 1 character${counted}` });
-    }
-  }
   if (!TELEGRAM_CHAT_ID.test(input.chat_id)) {
     problems.push({ field: 'chat_id', message: 'must be a numeric chat id or a @channelusername' });
   }
@@ -130,50 +140,76 @@ function payloadOf(method: TelegramPayload['method'], input: TelegramOptions): T
   };
 }
 
-/** Accepts a Telegram text message to a chat (`to` is the chat id), priced per message. */
-export async function sendTelegramMessage(
-  deps: SendDeps,
-  accountId: string,
-  input: SendTelegramMessageInput,
-  request: SendRequest<Message> = {},
-): Promise<Message> {
-  const problems = telegramProblems(input, { field: 'message', value: input.message, limit: TELEGRAM_LIMITS.text });
-  if (problems.length > 0) throw validationError(problems);
-  return acceptOne(
-    deps,
-    accountId,
+/**
+ * A Telegram send checked and priced, as the send accepts it: its draft, the length of its text as
+ * Telegram counts it (of `limit`), and its problems (a 422 when there are any), the text's first.
+ */
+export interface CheckedTelegram {
+  draft: MessageDraft;
+  length: number;
+  limit: number;
+  /** The text's length problem, when it has one (it is in `problems` too). */
+  textProblem: FieldProblem | undefined;
+  problems: FieldProblem[];
+}
+
+function checked(draft: MessageDraft, input: TelegramOptions, text: LimitedText): CheckedTelegram {
+  const problem = textProblem(text, input.parse_mode);
+  return {
+    draft,
+    length: telegramTextLength(text.value, input.parse_mode),
+    limit: text.limit,
+    textProblem: problem,
+    problems: [...(problem ? [problem] : []), ...optionProblems(input)],
+  };
+}
+
+/** A text message to a chat (`to` is the chat id), priced per message. */
+export const checkTelegramMessage = (prices: PriceList, input: SendTelegramMessageInput): CheckedTelegram =>
+  checked(
     {
       channel: 'telegram',
       to: input.chat_id,
       body: input.message,
       payload: payloadOf('sendMessage', input),
-      costMicros: priceOf(deps.prices, TELEGRAM_MESSAGE_PRICE.key),
+      costMicros: priceOf(prices, TELEGRAM_MESSAGE_PRICE.key),
     },
-    request,
+    input,
+    { field: 'message', value: input.message, limit: TELEGRAM_LIMITS.text },
   );
-}
 
-/** Accepts a Telegram photo, sent by URL (Telegram fetches it), with an optional caption as its text. */
-export async function sendTelegramPhoto(
-  deps: SendDeps,
-  accountId: string,
-  input: SendTelegramPhotoInput,
-  request: SendRequest<Message> = {},
-): Promise<Message> {
-  const caption =
-    input.caption === undefined ? undefined : { field: 'caption' as const, value: input.caption, limit: TELEGRAM_LIMITS.caption };
-  const problems = telegramProblems(input, caption);
-  if (problems.length > 0) throw validationError(problems);
-  return acceptOne(
-    deps,
-    accountId,
+/** A photo by URL (Telegram fetches it), with an optional caption as its text (of length 0 without one). */
+export const checkTelegramPhoto = (prices: PriceList, input: SendTelegramPhotoInput): CheckedTelegram =>
+  checked(
     {
       channel: 'telegram',
       to: input.chat_id,
       body: input.caption ?? null,
       payload: Object.assign(payloadOf('sendPhoto', input), { photo_url: input.photo_url }),
-      costMicros: priceOf(deps.prices, TELEGRAM_PHOTO_PRICE.key),
+      costMicros: priceOf(prices, TELEGRAM_PHOTO_PRICE.key),
     },
-    request,
+    input,
+    { field: 'caption', value: input.caption ?? '', limit: TELEGRAM_LIMITS.caption },
   );
+
+/** Accepts a checked send (422 with its problems when it has any). */
+function acceptChecked(deps: SendDeps, accountId: string, send: CheckedTelegram, request: SendRequest<Message>): Promise<Message> {
+  if (send.problems.length > 0) throw validationError(send.problems);
+  return acceptOne(deps, accountId, send.draft, request);
 }
+
+/** Accepts a Telegram text message to a chat (`to` is the chat id), priced per message. */
+export const sendTelegramMessage = (
+  deps: SendDeps,
+  accountId: string,
+  input: SendTelegramMessageInput,
+  request: SendRequest<Message> = {},
+): Promise<Message> => acceptChecked(deps, accountId, checkTelegramMessage(deps.prices, input), request);
+
+/** Accepts a Telegram photo, sent by URL (Telegram fetches it), with an optional caption as its text. */
+export const sendTelegramPhoto = (
+  deps: SendDeps,
+  accountId: string,
+  input: SendTelegramPhotoInput,
+  request: SendRequest<Message> = {},
+): Promise<Message> => acceptChecked(deps, accountId, checkTelegramPhoto(deps.prices, input), request);

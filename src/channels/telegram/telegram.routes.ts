@@ -5,10 +5,17 @@ import type { Message } from '../../core/messages/message.js';
 import { requirePrincipal } from '../../http/auth.js';
 import { type ChannelRoutes, sendDepsOf } from '../../http/channel-routes.js';
 import { commonErrors, Envelope, ErrorEnvelope } from '../../http/envelope.js';
-import { MessageIdParams, presentAccepted, presentProgress, sendErrors } from '../../http/message-view.js';
+import { MessageIdParams, presentAccepted, presentProgress, presentVerdict, sendErrors } from '../../http/message-view.js';
 import { sendRequest } from '../../http/request-origin.js';
+import { previewTelegramMessage, previewTelegramPhoto, type TelegramPreview } from './preview-telegram.js';
 import { sendTelegramMessage, sendTelegramPhoto, type TelegramPayload } from './send-telegram.js';
-import { SendTelegramBody, SendTelegramPhotoBody, TelegramAccepted, TelegramDetail } from './telegram.schema.js';
+import {
+  SendTelegramBody,
+  SendTelegramPhotoBody,
+  TelegramAccepted,
+  TelegramDetail,
+  TelegramPreview as TelegramPreviewSchema,
+} from './telegram.schema.js';
 
 const accepted = (message: Message) => ({ success: true as const, data: presentAccepted(message) });
 
@@ -60,6 +67,56 @@ export async function telegramRoutes(app: FastifyInstance, deps: SendDeps): Prom
       accepted(
         await sendTelegramPhoto(deps, requirePrincipal(request).accountId, request.body, sendRequest(request, reply, 200, accepted)),
       ),
+  );
+
+  const present = (preview: TelegramPreview) => ({
+    success: true as const,
+    data: {
+      length: preview.length,
+      limit: preview.limit,
+      markup_parses: preview.markupParses,
+      suppressed: preview.suppressed,
+      ...presentVerdict(preview),
+    },
+  });
+  const PREVIEWED =
+    'without sending or charging: its price, the length of its text as Telegram counts it (after the `parse_mode` markup is ' +
+    'parsed) against its limit, whether the chat is suppressed, whether the available credits cover it, and the refusal the ' +
+    "send would answer (the text's length, the suppression list, credits), from the send's own checks. 422 VALIDATION_ERROR " +
+    'for any other problem the send would refuse (a chat id, a keyboard), with all its problems.';
+
+  app.post<{ Body: SendTelegramBody }>(
+    '/v1/telegram/preview',
+    {
+      config: { scope: 'telegram:send', changesNothing: true },
+      schema: {
+        summary: 'Preview a Telegram message',
+        operationId: 'previewTelegramMessage',
+        description: `What sending this text (the body of POST /v1/telegram/send) would do, ${PREVIEWED}`,
+        tags: ['Telegram'],
+        security: [{ oauth2: ['telegram:send'] }],
+        body: SendTelegramBody,
+        response: { 200: Envelope(TelegramPreviewSchema), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => present(await previewTelegramMessage(deps, requirePrincipal(request).accountId, request.body)),
+  );
+
+  app.post<{ Body: SendTelegramPhotoBody }>(
+    '/v1/telegram/photo/preview',
+    {
+      config: { scope: 'telegram:send', changesNothing: true },
+      schema: {
+        summary: 'Preview a Telegram photo',
+        operationId: 'previewTelegramPhoto',
+        description: `What sending this photo (the body of POST /v1/telegram/photo; a caption is its text) would do, ${PREVIEWED}`,
+        tags: ['Telegram'],
+        security: [{ oauth2: ['telegram:send'] }],
+        body: SendTelegramPhotoBody,
+        response: { 200: Envelope(TelegramPreviewSchema), 422: ErrorEnvelope, ...commonErrors },
+      },
+    },
+    async (request) => present(await previewTelegramPhoto(deps, requirePrincipal(request).accountId, request.body)),
   );
 
   app.get<{ Params: { message_id: string } }>(

@@ -1,6 +1,6 @@
 import Type from 'typebox';
 import { Nullable, Timestamp } from '../../http/envelope.js';
-import { ProgressProperties } from '../../http/message-view.js';
+import { PreviewVerdictProperties, ProgressProperties } from '../../http/message-view.js';
 import { TELEGRAM_CHAT_ID, TELEGRAM_LIMITS, TELEGRAM_PARSE_MODES } from './send-telegram.js';
 
 const HTTP_URL = '^[Hh][Tt][Tt][Pp][Ss]?://[^\\s/?#]+[^\\s]*$';
@@ -146,4 +146,22 @@ export const TelegramDetail = Type.Object(
     ...ProgressProperties,
   },
   { title: 'TelegramDetail' },
+);
+
+/** What a Telegram text or photo send would do (docs/telegram.md, "Preview before sending"). */
+export const TelegramPreview = Type.Object(
+  {
+    length: Type.Integer({
+      description:
+        "The text's (a photo's caption's) length as Telegram counts it: UTF-16 code units after the `parse_mode` markup is parsed.",
+    }),
+    limit: Type.Integer({ description: 'Its limit: 4096 for a text, 1024 for a caption; the send refuses a longer one (422).' }),
+    markup_parses: Type.Boolean({
+      description:
+        "Whether the `parse_mode` markup parses; when not, the send is accepted but Telegram refuses the message (can't parse entities).",
+    }),
+    suppressed: Type.Boolean({ description: "Whether the chat is on the account's Telegram suppression list." }),
+    ...PreviewVerdictProperties,
+  },
+  { title: 'TelegramPreview' },
 );

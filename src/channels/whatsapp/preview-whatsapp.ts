@@ -1,7 +1,6 @@
 import { balanceOf } from '../../core/accounts/account.js';
-import { creditsText } from '../../core/credits.js';
 import { ApiError, notFound, validationError } from '../../core/errors.js';
-import type { MessageDraft, SendDeps } from '../../core/messages/accept-messages.js';
+import { insufficientCredits, type MessageDraft, type SendDeps } from '../../core/messages/accept-messages.js';
 import { recipientSuppressed, suppressedAmong } from '../../core/suppressions/manage-suppressions.js';
 import {
   requireValidPhone,
@@ -78,10 +77,7 @@ export async function previewWhatsapp(deps: SendDeps, accountId: string, input: 
   if (!account) throw notFound('Account');
   const { availableMicros } = balanceOf(account);
   const affordable = costMicros <= availableMicros;
-  const insufficient = affordable
-    ? undefined
-    : // The send's words (core/messages/accept-messages.ts).
-      { code: 'INSUFFICIENT_CREDITS', message: `This message costs ${creditsText(costMicros)}, more than the available balance.` };
+  const insufficient = affordable ? undefined : asRefusal(insufficientCredits(1, costMicros));
   return {
     type,
     text: refusal ? null : (draft?.body ?? null),

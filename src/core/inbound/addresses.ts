@@ -98,6 +98,12 @@ export async function releaseAddress(
   });
 }
 
+/** Whether `sender` is an address another account has (or one of its forms: a number without its +, an email's @domain). */
+export async function isForeignSender(store: Store, accountId: string, channel: Channel, sender: string): Promise<boolean> {
+  const owner = await accountOfAddress(store, channel, sender);
+  return owner !== undefined && owner !== accountId;
+}
+
 /**
  * Refuses a send from an address that is another account's (an SMS from its number, an email from
  * its reply address): replies, and the STOPs among them, would go to that account. One look-up per
@@ -112,8 +118,7 @@ export async function refuseForeignSenders(
   for (const { channel, sender } of drafts) {
     if (!sender || seen.has(`${channel} ${sender}`)) continue;
     seen.add(`${channel} ${sender}`);
-    const owner = await accountOfAddress(store, channel, sender);
-    if (owner !== undefined && owner !== accountId) {
+    if (await isForeignSender(store, accountId, channel, sender)) {
       throw validationError([{ field: channel === 'email' ? 'from' : 'sender', message: `${sender} is another account's address` }]);
     }
   }

@@ -90,6 +90,34 @@ export function queuedMessage(
 }
 
 /**
+ * The checks acceptMessages makes before it writes anything, in its order (a preview asks the same):
+ * a suspended account sends nothing, whichever way it asks (the API refuses it earlier; this holds
+ * for the dashboard's test messages too; read with the account's access, kept in memory where the
+ * store announces changes); a suppressed recipient is refused before anything is written or
+ * charged (unless the caller set them aside: a bulk send lists them in `rejected`); a sender that
+ * is another account's number or address would have its replies go there.
+ */
+export async function refuseBeforeAccepting(
+  store: Store,
+  accountId: string,
+  drafts: readonly MessageDraft[],
+  suppressionsSetAside = false,
+): Promise<void> {
+  if ((await store.accounts.access(accountId)).suspended) throw accountSuspended();
+  if (!suppressionsSetAside) await refuseSuppressed(store, accountId, drafts);
+  await refuseForeignSenders(store, accountId, drafts);
+}
+
+/** The refusal (402) of `count` messages costing `totalMicros` in all, more than the available balance. */
+export const insufficientCredits = (count: number, totalMicros: number): ApiError =>
+  new ApiError(
+    'INSUFFICIENT_CREDITS',
+    count === 1
+      ? `This message costs ${creditsText(totalMicros)}, more than the available balance.`
+      : `These ${count} messages cost ${creditsText(totalMicros)}, more than the available balance.`,
+  );
+
+/**
  * Accepts messages in one transaction, all or none: holds their total cost (402 when the available
  * balance does not cover it), stores them as `queued`, and adds their delivery jobs (the
  * transactional outbox). One message or a thousand, it is one transaction, and the request's
@@ -107,15 +135,7 @@ export async function acceptMessages(
     suppressionsSetAside?: boolean;
   } = {},
 ): Promise<Message[]> {
-  // A suspended account sends nothing, whichever way it asks (the API refuses it earlier; this holds
-  // for the dashboard's test messages too). Read with the account's access: kept in memory where the
-  // store announces changes.
-  if ((await deps.store.accounts.access(accountId)).suspended) throw accountSuspended();
-  // A suppressed recipient is refused before anything is written or charged (a bulk send has
-  // already set them aside, in `rejected`).
-  if (!options.suppressionsSetAside) await refuseSuppressed(deps.store, accountId, drafts);
-  // A sender that is another account's number or address would have its replies go there.
-  await refuseForeignSenders(deps.store, accountId, drafts);
+  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;
@@ -132,13 +152,7 @@ export async function acceptMessages(
   const messages = drafts.map((draft) => queuedMessage(draft, accountId, now, batchId, traced));
   const total = messages.reduce((sum, m) => sum + m.costMicros, 0);
 
-  const insufficient = () =>
-    new ApiError(
-      'INSUFFICIENT_CREDITS',
-      messages.length === 1
-        ? `This message costs ${creditsText(total)}, more than the available balance.`
-        : `These ${messages.length} messages cost ${creditsText(total)}, more than the available balance.`,
-    );
+  const insufficient = () => insufficientCredits(messages.length, total);
 
   const unit: AcceptUnit = {
     accountId,
