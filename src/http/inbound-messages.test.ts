@@ -106,7 +106,7 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
 
   it('keeps a text with a NUL or half an emoji, each replaced by U+FFFD, on both stores', async () => {
     const { number, token } = await accountWithNumber();
-    const received = await t.receive(sms(number, '+14155552128', 'a\u0000b\ud83d'));
+    const received = await t.receive(sms(number, '+14155552128', 'a\u0000b\ud83d', { providerMessageId: '<ab\u0000cd@x.y>' }));
     const id = received.outcome === 'stored' ? received.message.id : '';
     expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.text).toBe('a\uFFFDb\uFFFD');
   });

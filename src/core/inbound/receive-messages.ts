@@ -39,6 +39,7 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
     from: storable(store.channels.recipientKey(received.channel, received.from)),
     to: storable(received.to),
     text: storable(received.text),
+    providerMessageId: received.providerMessageId === undefined ? undefined : storable(received.providerMessageId),
     createdAt: now,
   });
   delete message.joinedFrom;
