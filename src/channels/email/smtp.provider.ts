@@ -121,7 +121,11 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
         const refused = (info as { rejectedErrors?: SmtpError[] }).rejectedErrors?.find(
           (e) => (e as SmtpError & { recipient?: string }).recipient === message.to,
         );
-        if (refused) return outcomeOfSmtpError(refused);
+        // The others (cc) have it already: sent again, on this relay or the next, they would get it twice.
+        if (refused)
+          return info.accepted.length > 0
+            ? Object.assign(outcomeOfSmtpError(refused), { maybeAccepted: true })
+            : outcomeOfSmtpError(refused);
         if (info.rejected.includes(message.to)) {
           return { ok: false, retryable: false, code: 'SMTP_REJECTED', message: 'The SMTP server refused the recipient.' };
         }
