@@ -3,6 +3,7 @@ import {
   type HandOverGate,
   holdsInDoubt,
   type OutboundMessage,
+  operatorText,
   type Provider,
   providerOf,
   recoveryPolicyOf,
@@ -22,12 +23,14 @@ import type { SettleJobs } from './settle-jobs.js';
 
 const EXPIRED = { code: 'EXPIRED', message: 'No provider accepted the message within the delivery time limit.' };
 
+/** A hand-over that threw: in doubt. The error's own text (a socket error naming a host) is the operator's. */
 const unknownOutcome = (error: unknown): SendOutcome => ({
   ok: false,
   retryable: true,
   code: 'PROVIDER_UNREACHABLE',
   maybeAccepted: true,
-  message: error instanceof Error ? error.message : String(error),
+  message: 'The provider did not answer the hand-over; whether it took the message is unknown.',
+  detail: error instanceof Error ? error.message : String(error),
 });
 
 function toOutbound(message: Message, payload: string | null): OutboundMessage {
@@ -436,7 +439,7 @@ function conclude(
           kind: 'retry',
           job,
           message,
-          result: { done: false, retryAt: askAt, error: `${outcome.code}: ${outcome.message}` },
+          result: { done: false, retryAt: askAt, error: operatorText(outcome) },
           clearInFlight: false,
           reason,
         };
@@ -462,7 +465,7 @@ function conclude(
     kind: 'retry',
     job,
     message,
-    result: { done: false, retryAt, error: `${outcome.code}: ${outcome.message}` },
+    result: { done: false, retryAt, error: operatorText(outcome) },
     clearInFlight: !outcome.maybeAccepted,
     // Shown as the message's `error` while it waits (docs/messages-and-credits.md, "Statuses"). An
     // outage's own text (a socket error naming the SMSC's address, a refused bind) is the

@@ -219,6 +219,43 @@ describeEachDialect('message delivery through the sandbox', (dialect) => {
     expect(message?.providerMessageId).toBe('prov-1');
   });
 
+  it("never shows the account our own links' trouble (a host, a bind error): it reads the provider's answer", async () => {
+    const outage: SendOutcome = {
+      ok: false,
+      retryable: true,
+      unavailable: true,
+      code: 'SMPP_NOT_BOUND',
+      message: 'No SMPP link to the SMSC is up.',
+      detail: 'No SMPP link to the SMSC: connect ECONNREFUSED 10.20.30.40:2775',
+    };
+    let thrown = true;
+    t.providers.sms = {
+      name: 'private',
+      channel: 'sms',
+      async send() {
+        if (thrown) {
+          thrown = false;
+          throw new Error('read ECONNRESET 10.20.30.40:2775');
+        }
+        return outage;
+      },
+    };
+    const id = await send('+14155552671');
+    await t.drain();
+    const waiting = await status(id);
+    expect(waiting.status).toBe('queued');
+    expect(waiting.error.code).toBe('PROVIDER_UNREACHABLE');
+    // Past the age limit, failed with the outage's code and the account's words.
+    for (let hour = 0; hour < 26; hour++) {
+      t.clock.advance(3_600_000);
+      await t.drain();
+    }
+    const failed = await status(id);
+    expect(failed.status).toBe('failed');
+    expect(failed.error.code).toBe('SMPP_NOT_BOUND');
+    for (const shown of [waiting, failed]) expect(JSON.stringify(shown)).not.toMatch(/10\.20\.30\.40|ECONN/);
+  });
+
   it('recovers a message a dead worker left in flight without sending it to the sandbox twice', async () => {
     const id = await send('+15005550003'); // no receipt: only the recovery can record the acceptance
     // A worker claims the job, hands the message over, then dies before recording anything.

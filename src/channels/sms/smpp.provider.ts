@@ -240,7 +240,8 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     retryable: true,
     unavailable: true,
     code: 'SMPP_NOT_BOUND',
-    message: `No SMPP link to the SMSC: ${why}`,
+    message: 'No SMPP link to the SMSC is up.',
+    detail: `No SMPP link to the SMSC: ${why}`,
     retryAfterMs: linkDownRetryMs(message.attempt),
   });
   const withdrawn = (): SendOutcome => ({

@@ -1,5 +1,5 @@
 import type { Clock } from '../clock.js';
-import type { HandOverGate, OutboundMessage, Provider, ProviderHealth, SendOutcome } from './provider.js';
+import { type HandOverGate, type OutboundMessage, operatorText, type Provider, type ProviderHealth, type SendOutcome } from './provider.js';
 
 const MINUTE_MS = 60_000;
 
@@ -52,7 +52,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     } else if (isProviderTrouble(outcome)) {
       // Answered normally (a retryable refusal), as opposed to unreachable or lost mid-send.
       reached = !outcome.maybeAccepted && !outcome.unavailable;
-      lastError = { message: `${outcome.code}: ${outcome.message}`, at: now };
+      lastError = { message: operatorText(outcome), at: now };
       setFailing(true, lastError.message);
     } else {
       reached = true; // a permanent refusal of one message: the provider answered

@@ -35,7 +35,13 @@ export type SendOutcome =
       ok: false;
       retryable: boolean;
       code: string;
+      /** What the account sees (the message's `error`, its webhooks): the provider's answer, never our own links' trouble. */
       message: string;
+      /**
+       * The operator's words for it, where they say more than `message` (a socket error naming the
+       * SMSC's host, a refused bind): logged and shown in `/readyz`, never to the account.
+       */
+      detail?: string;
       retryAfterMs?: number;
       /**
        * The provider may hold the message anyway (the connection dropped after the request was
@@ -197,4 +203,9 @@ export function providerOf(providers: ProviderRegistry, channel: Channel): Provi
 /** The policy in force for `provider`: the configured one, else the provider's own default. */
 export function recoveryPolicyOf(provider: Provider, configured?: RecoveryPolicy): RecoveryPolicy {
   return configured ?? provider.recovery ?? (provider.lookup ? 'ask' : 'resend');
+}
+
+/** A refusal as the operator reads it (logs, `/readyz`, a job's last error): its code and its fullest words. */
+export function operatorText(outcome: Extract<SendOutcome, { ok: false }>): string {
+  return `${outcome.code}: ${outcome.detail ?? outcome.message}`;
 }

@@ -137,6 +137,15 @@ describe('a provider over several routes', () => {
     );
     expect(down).toMatchObject({ ok: false, retryable: true, unavailable: true, code: 'SMPP_NOT_BOUND', retryAfterMs: 1_000 });
     expect(!down.ok && down.message).toBe('route a: down route b: down');
+    // Each route's own words (a host, a bind error) are the operator's: in `detail`, not `message`.
+    const hosts = await routed(
+      route('a', [Object.assign({}, NOT_BOUND, { detail: 'connect ECONNREFUSED 10.0.0.1:2775' })]),
+      route('b', [SYSERR]),
+    ).send(message, signal);
+    expect(hosts).toMatchObject({
+      message: 'route a: down route b: try later',
+      detail: 'route a: connect ECONNREFUSED 10.0.0.1:2775 route b: try later',
+    });
     const mixed = await routed(route('a', [NOT_BOUND]), route('b', [SYSERR])).send(message, signal);
     expect(mixed).toMatchObject({ ok: false, retryable: true, code: 'ESME_RSYSERR', retryAfterMs: 1_000 });
     expect(mixed).not.toHaveProperty('unavailable');

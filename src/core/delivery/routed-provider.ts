@@ -1,6 +1,6 @@
 import { BoundedMap } from '../bounded-map.js';
 import type { Channel } from '../ids.js';
-import type { HandOverGate, OutboundMessage, Provider, RouteHealth, SendOutcome } from './provider.js';
+import { type HandOverGate, type OutboundMessage, operatorText, type Provider, type RouteHealth, type SendOutcome } from './provider.js';
 
 /** One way out for a channel's messages (an SMSC, an SMTP relay), with its own name. */
 export interface Route {
@@ -128,7 +128,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
     else if (outcome.code !== WITHDRAWN.code) {
       // Not reached: no link, or a connection that failed before anything was said (SMTP_UNREACHABLE).
       const reached = !outcome.maybeAccepted && !outcome.unavailable && !outcome.code.endsWith('_UNREACHABLE');
-      note(name, reached, `${outcome.code}: ${outcome.message}`);
+      note(name, reached, operatorText(outcome));
     }
   };
 
@@ -226,7 +226,9 @@ function refusedEverywhere(refusals: ReadonlyArray<{ name: string; outcome: Extr
       ok: false as const,
       retryable: true,
       code: last.outcome.code,
+      // The account reads each route's answer; the operator, each route's own words too.
       message: refusals.map(({ name, outcome }) => `route ${name}: ${outcome.message}`).join(' '),
+      detail: refusals.map(({ name, outcome }) => `route ${name}: ${outcome.detail ?? outcome.message}`).join(' '),
     },
     delays.length > 0 ? { retryAfterMs: Math.min(...delays) } : {},
     refusals.every(({ outcome }) => outcome.unavailable) ? { unavailable: true } : {},
