@@ -68,6 +68,8 @@ describe('SMS routes from the environment', () => {
     [{ SMS_ROUTES: 'eu,1st' }, /^SMS_ROUTES: must list route names .* \(got "1st"\)$/],
     [{ SMS_ROUTES: 'eu,us,asia' }, /^SMPP_ROUTE_ASIA_URL: is required for the route asia of SMS_ROUTES/],
     [{ SMPP_ROUTE_US_URL: 'smpp://herald:hunter2@[bad' }, /^SMPP_ROUTE_US_URL: is not a valid URL$/],
+    [{ SMPP_ROUTE_US_URL: 'smpp://herald:hunter2%zz@smsc.example.com' }, /^SMPP_ROUTE_US_URL: has a malformed %-escape/],
+    [{ SMPP_ROUTE_EU_URL: 'smpp://her%ald:hunter2@smsc.example.com' }, /^SMPP_ROUTE_EU_URL: has a malformed %-escape/],
     [{ SMPP_ROUTE_US_URL: 'http://herald:hunter2@smsc.example.com' }, /^SMPP_ROUTE_US_URL: must start with smpp:\/\/$/],
     [{ SMPP_ROUTE_EU_WINDOW: '0' }, /^SMPP_ROUTE_EU_WINDOW: /],
     [{ SMPP_BINDS: '99' }, /^SMPP_BINDS: /],
