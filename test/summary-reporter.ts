@@ -26,8 +26,20 @@ export default class SummaryReporter implements Reporter {
       if (failedHere === 0 && module.state() === 'failed') failedHere = 1;
       failed += failedHere;
     }
+    this.printSlowest(testModules);
     failed += this.scanTheRunsLogs();
     process.stdout.write(`\n${passed} passed, ${failed} failed, ${skipped} skipped\n`);
+  }
+
+  /** The ten files that took longest (tests and hooks), so the suite's time has names. */
+  private printSlowest(testModules: ReadonlyArray<TestModule>): void {
+    const timed = testModules
+      .map((module) => ({ file: module.relativeModuleId, ms: module.diagnostic().duration }))
+      .sort((a, b) => b.ms - a.ms)
+      .slice(0, 10);
+    if (timed.length < 2) return;
+    process.stdout.write('\nslowest files:\n');
+    for (const { file, ms } of timed) process.stdout.write(`  ${(ms / 1000).toFixed(1).padStart(6)} s  ${file}\n`);
   }
 
   /** The number of leaks found in this run's logs, each printed with its file and line. */
