@@ -1,5 +1,5 @@
 import type { AddressInfo } from 'node:net';
-import { createServer } from 'node:net';
+import { createServer, type Socket } from 'node:net';
 import { SMTPServer, type SMTPServerAddress } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { OutboundMessage } from '../../core/delivery/provider.js';
@@ -28,6 +28,59 @@ async function startRelay(): Promise<{ url: string; received: string[][]; close:
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const { port } = server.server.address() as AddressInfo;
   return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+/**
+ * A relay on loopback that breaks off (a raw socket, not an SMTP server library, to break off
+ * exactly there): `after-dot` reads the whole message, its final `.` included, and drops the
+ * connection without a reply; `at-data` drops it on the DATA command, before its 354; `at-once`
+ * drops it as soon as it is opened; `not-smtp` greets as an SSH server does (a wrong port).
+ * `received` counts the messages read whole.
+ */
+async function startBrokenRelay(
+  mode: 'after-dot' | 'at-data' | 'at-once' | 'not-smtp',
+): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
+  let received = 0;
+  const sockets = new Set<Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on('close', () => sockets.delete(socket));
+    if (mode === 'at-once') return void socket.destroy();
+    if (mode === 'not-smtp') return void socket.write('SSH-2.0-OpenSSH_9.6\r\n');
+    socket.write('220 relay.test ESMTP\r\n');
+    let buffered = '';
+    let content = false;
+    socket.on('data', (chunk: Buffer) => {
+      buffered += chunk.toString('latin1');
+      if (content) {
+        if (!buffered.includes('\r\n.\r\n')) return;
+        received++;
+        return void socket.destroy();
+      }
+      for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
+        const verb = buffered.slice(0, 4).toUpperCase();
+        buffered = buffered.slice(end + 2);
+        if (verb === 'EHLO') socket.write('250-relay.test\r\n250 8BITMIME\r\n');
+        else if (verb !== 'DATA') socket.write('250 OK\r\n');
+        else if (mode === 'at-data') return void socket.destroy();
+        else {
+          content = true;
+          return void socket.write('354 End data with <CR><LF>.<CR><LF>\r\n');
+        }
+      }
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return {
+    url: `smtp://127.0.0.1:${port}`,
+    received: () => received,
+    close: () =>
+      new Promise<void>((resolve) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => resolve());
+      }),
+  };
 }
 
 /** A loopback port nothing listens on. */
@@ -101,5 +154,63 @@ describe('email through several SMTP relays', () => {
     expect(() => loadConfig(Object.assign({}, base, { SMTP_URL_3: 'smtp://u:hunter2@three.example.com' }))).toThrow(
       /^SMTP_URL_3: is set without SMTP_URL_2/,
     );
+  });
+});
+
+describe('email relays: failed over only when the first relay certainly has nothing', () => {
+  it('holds an email in doubt on its relay when the connection drops after the whole message was written, before the 250: the next relay gets nothing', async () => {
+    const [broken, next] = await Promise.all([startBrokenRelay('after-dot'), startRelay()]);
+    const relays = createSmtpRelays({ url: broken.url, poolSize: 1, fallbacks: [next.url] });
+    try {
+      const message = email('ann@example.com');
+      const outcome = await relays.send(message, signal());
+      expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', maybeAccepted: true });
+      expect(broken.received()).toBe(1);
+      expect(next.received).toEqual([]);
+      // Sent again (EMAIL_RECOVERY=resend), it goes to the relay that may have it, never to the next.
+      expect(await relays.send(message, signal())).toMatchObject({ ok: false, maybeAccepted: true });
+      expect(broken.received()).toBe(2);
+      expect(next.received).toEqual([]);
+    } finally {
+      await relays.close?.();
+      await Promise.all([broken.close(), next.close()]);
+    }
+  });
+
+  it('moves an email to the next relay, which gets it once, when the first broke off before the content left: at DATA, at once, or not speaking SMTP', async () => {
+    const next = await startRelay();
+    try {
+      for (const mode of ['at-data', 'at-once', 'not-smtp'] as const) {
+        const broken = await startBrokenRelay(mode);
+        const relays = createSmtpRelays({ url: broken.url, poolSize: 1, fallbacks: [next.url] });
+        try {
+          const outcome = await relays.send(email(`${mode}@example.com`), signal());
+          expect(outcome, mode).toMatchObject({ ok: true, route: 'relay2' });
+          expect(relays.routes?.()[0], mode).toMatchObject({ name: 'relay1', last_error: expect.stringMatching(/^SMTP_UNREACHABLE: /) });
+          expect(broken.received(), mode).toBe(0);
+        } finally {
+          await relays.close?.();
+          await broken.close();
+        }
+      }
+      expect(next.received).toEqual([['at-data@example.com'], ['at-once@example.com'], ['not-smtp@example.com']]);
+    } finally {
+      await next.close();
+    }
+  });
+
+  it('holds an email in doubt, not failed over, when the relay refused its addressee 4xx but took it for its cc: the cc gets it once', async () => {
+    const [first, second] = await Promise.all([startRelay(), startRelay()]);
+    const relays = createSmtpRelays({ url: first.url, poolSize: 1, fallbacks: [second.url] });
+    try {
+      const message = email('busy@example.com');
+      message.payload = Object.assign({}, message.payload, { cc: ['books@acme.example'] });
+      expect(await relays.send(message, signal())).toMatchObject({ ok: false, retryable: true, code: 'SMTP_451', maybeAccepted: true });
+      expect(first.received).toEqual([['books@acme.example']]);
+      expect(second.received).toEqual([]);
+    } finally {
+      await relays.close?.();
+      await Promise.all([first.close(), second.close()]);
+    }
   });
 });

@@ -35,9 +35,11 @@ export function readFallbackRelays(env: SettingsReader): string[] {
 /**
  * Email through SMTP_URL, or through it and its fallback relays with failover (docs/routing.md,
  * "Email relays"): relays `relay1` (SMTP_URL), `relay2` (SMTP_URL_2)... tried in that order. A
- * message moves on when a relay could not be reached (SMTP_UNREACHABLE), refused our credentials
- * (SMTP_AUTH) or answered 4xx; never after a 5xx, nor when the connection dropped after the message
- * was written (PROVIDER_UNREACHABLE, in doubt). SMTP_MAX_PER_SECOND is for all relays together.
+ * message moves on when a relay could not be reached or broke off before the message's content left
+ * (SMTP_UNREACHABLE), refused our credentials (SMTP_AUTH) or answered 4xx; never after a 5xx, nor
+ * when the connection broke once the content began to leave, even after its final `.`
+ * (PROVIDER_UNREACHABLE, in doubt), nor when a cc recipient was taken (smtp.provider.ts).
+ * SMTP_MAX_PER_SECOND is for all relays together.
  */
 export function createSmtpRelays(settings: SmtpSettings & { fallbacks?: readonly string[] | undefined }): Provider {
   const { fallbacks, ...smtp } = settings;

@@ -105,6 +105,39 @@ describe('SMTP refusals as outcomes', () => {
     expect(refusal('RCPT TO', 550, '550 5.7.1 Relaying denied')).toMatchObject({ code: 'SMTP_POLICY_550' });
     expect(refusal('RCPT TO', 451, '451 4.3.0 Try later')).toMatchObject({ retryable: true, code: 'SMTP_451' });
   });
+
+  it('holds in doubt what broke off once the content began to leave; before, it was not delivered', () => {
+    const broke = (code: string, command: string, response?: string) =>
+      Object.assign(new Error('Connection closed unexpectedly'), { code, command }, response ? { response, responseCode: 421 } : {});
+    const inDoubt = { ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', maybeAccepted: true };
+    // After the final `.`, before the 250: nodemailer says ECONNECTION/ESOCKET/ETIMEDOUT at `CONN`.
+    expect(outcomeOfSmtpError(broke('ECONNECTION', 'CONN'), 'content')).toEqual(expect.objectContaining(inDoubt));
+    expect(outcomeOfSmtpError(broke('ESOCKET', 'CONN'), 'content')).toEqual(expect.objectContaining(inDoubt));
+    expect(outcomeOfSmtpError(broke('ETIMEDOUT', 'CONN'), 'content')).toEqual(expect.objectContaining(inDoubt));
+    // A reply code read from the line the connection was cut off in is no answer to the content.
+    expect(outcomeOfSmtpError(broke('ECONNECTION', 'CONN', '421 4.4.2 Timeout'), 'content')).toEqual(expect.objectContaining(inDoubt));
+    // Unsure of the stage: in doubt.
+    expect(outcomeOfSmtpError(broke('ECONNECTION', 'CONN'))).toEqual(expect.objectContaining(inDoubt));
+    // The server's reply to the content is an answer.
+    const refusedContent = Object.assign(new Error('Message failed'), {
+      code: 'EMESSAGE',
+      command: 'DATA',
+      responseCode: 451,
+      response: '451 4.3.0 Try later',
+    });
+    expect(outcomeOfSmtpError(refusedContent, 'content')).toEqual({
+      ok: false,
+      retryable: true,
+      code: 'SMTP_451',
+      message: '451 4.3.0 Try later',
+    });
+    // Before: nothing of the message left.
+    for (const code of ['ECONNECTION', 'ESOCKET', 'ETIMEDOUT', 'EPROTOCOL']) {
+      const outcome = outcomeOfSmtpError(broke(code, 'CONN'), 'envelope');
+      expect(outcome, code).toMatchObject({ ok: false, retryable: true, code: 'SMTP_UNREACHABLE' });
+      expect(outcome, code).not.toHaveProperty('maybeAccepted');
+    }
+  });
 });
 
 describe('SMTP provider against a real SMTP server on loopback', () => {

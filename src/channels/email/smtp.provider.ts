@@ -1,3 +1,4 @@
+import { Readable } from 'node:stream';
 import nodemailer from 'nodemailer';
 import type { Provider, SendOutcome } from '../../core/delivery/provider.js';
 import type { EmailPayload } from './send-email.js';
@@ -42,26 +43,57 @@ function permanentCode(error: SmtpError, code: number, reply: string): string {
   return `SMTP_${code}`;
 }
 
-/** Connection-level failures that certainly happened before the server took the message. */
-const NOT_DELIVERED = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ECONNECTION', 'EDNS', 'ESOCKET', 'ETLS', 'EAUTH']);
+/**
+ * How far one hand-over got. The message's content leaves only after the server answered DATA with
+ * 354 (nodemailer pipes it then, and not before); from then on a server may hold the message as
+ * soon as it has read the final `.`, whether or not its 250 reaches us.
+ */
+export type SmtpStage = 'envelope' | 'content';
 
-/** An SMTP reply as a send outcome: 4xx try again later, 5xx permanent, with the server's words. */
-export function outcomeOfSmtpError(error: SmtpError): SendOutcome {
+/**
+ * A reply of the server to one of our commands, read whole. Not a connection that closed or broke
+ * (nodemailer's `CONN`, even with a reply code read from the line it was cut off in), nor our own
+ * error (`API`).
+ */
+function isReply(error: SmtpError): boolean {
+  const command = (error.command ?? '').toUpperCase();
+  return error.responseCode !== undefined && command !== '' && command !== 'CONN' && command !== 'API';
+}
+
+/**
+ * An error of a hand-over as a send outcome. Before the content left (`envelope`: connecting, TLS,
+ * EHLO, AUTH, MAIL FROM, RCPT TO, the DATA command itself), the server cannot hold the message:
+ * a reply is 4xx try again later (failed over, with relays) or 5xx permanent, anything else is
+ * `SMTP_UNREACHABLE`, not delivered. Once the content began to leave (`content`), only the server's
+ * reply to it is an answer; a connection lost, cut off or timed out then (even after the final `.`,
+ * before the 250) may have left the message with the server: in doubt (`maybeAccepted`), never
+ * failed over nor sent again blind. The stage defaults to `content`: unsure, in doubt.
+ */
+export function outcomeOfSmtpError(error: SmtpError, stage: SmtpStage = 'content'): SendOutcome {
   const code = error.responseCode;
   const reply = (error.response ?? error.message).slice(0, 500);
+  if (stage === 'content' && !isReply(error)) {
+    return { ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', message: reply, maybeAccepted: true };
+  }
   // Our credentials are a configuration problem an operator fixes, never the recipient's bounce.
   if (error.code === 'EAUTH') return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.' };
   if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: permanentCode(error, code, reply), message: reply };
   if (code !== undefined && code >= 400) return { ok: false, retryable: true, code: `SMTP_${code}`, message: reply };
-  // Anything else (a timeout mid-DATA) may or may not have left the message with the server.
-  const surelyNotDelivered = error.code !== undefined && NOT_DELIVERED.has(error.code);
-  return {
-    ok: false,
-    retryable: true,
-    code: surelyNotDelivered ? 'SMTP_UNREACHABLE' : 'PROVIDER_UNREACHABLE',
-    message: reply,
-    ...(surelyNotDelivered ? {} : { maybeAccepted: true }),
-  };
+  // Refused, unreachable, cut off or timed out before the content left: the server has nothing.
+  return { ok: false, retryable: true, code: 'SMTP_UNREACHABLE', message: reply };
+}
+
+/** Where a send's stage is handed to the transport's stream plugin, in the mail's options. */
+const STAGE = Symbol('herald.smtp.stage');
+type StageOf = { stage: SmtpStage };
+
+/** `source`, read only when its reader first asks for it: then `stage` becomes `content`. */
+function watchedContent(source: Readable, stage: StageOf): Readable {
+  async function* content() {
+    stage.stage = 'content';
+    yield* source;
+  }
+  return Readable.from(content(), { objectMode: false });
 }
 
 /**
@@ -80,8 +112,21 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
     ...(url.username ? { auth: { user: decodeURIComponent(url.username), pass: decodeURIComponent(url.password) } } : {}),
     pool: true,
     maxConnections: settings.poolSize,
+    // A connection that closes quietly mid-send fails the send instead of nodemailer sending it
+    // again on its own, unseen (by default without end): whether to send it again is ours to say.
+    maxRequeues: 0,
     ...(settings.tlsCa ? { tls: { ca: settings.tlsCa } } : {}),
   } as Parameters<typeof nodemailer.createTransport>[0]);
+  // The content's stream is read only once the server answered DATA with 354: watched, it tells each
+  // send's stage (outcomeOfSmtpError). Any other reader of it would make every error in doubt.
+  transport.use('stream', (mail, done) => {
+    const stage = (mail.data as { [STAGE]?: StageOf })[STAGE];
+    if (stage) {
+      const create = mail.message.createReadStream.bind(mail.message);
+      mail.message.createReadStream = (options) => watchedContent(create(options), stage);
+    }
+    done();
+  });
 
   return {
     name: 'smtp',
@@ -95,44 +140,52 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
       // one-click link, which puts the address on the account's suppression list.
       const unsubscribe = settings.listUnsubscribe?.replaceAll('{message_id}', message.id) ?? email.list_unsubscribe;
       const domain = email.from.split('@')[1] ?? 'herald.invalid';
-      try {
-        const info = await transport.sendMail({
-          messageId: `<${message.id}@${domain}>`,
-          from: email.from_name ? { name: email.from_name, address: email.from } : email.from,
-          to: message.to,
-          ...(email.cc?.length ? { cc: email.cc } : {}),
-          ...(email.reply_to ? { replyTo: email.reply_to } : {}),
-          subject: email.subject,
-          ...(email.text !== undefined ? { text: email.text } : {}),
-          ...(email.html !== undefined ? { html: email.html } : {}),
-          attachments: (email.attachments ?? []).map((a) => ({
-            filename: a.filename,
-            content: Buffer.from(a.content, 'base64'),
-            contentType: a.content_type,
-          })),
-          headers: {
-            'X-Herald-Message-Id': message.id,
-            ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe}>` } : {}),
-            ...(unsubscribe?.startsWith('https://') ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
-          },
-        });
-        // With cc recipients the server may take the message for them and refuse the addressee:
-        // the addressee's answer is the message's outcome.
-        const refused = (info as { rejectedErrors?: SmtpError[] }).rejectedErrors?.find(
-          (e) => (e as SmtpError & { recipient?: string }).recipient === message.to,
-        );
-        // The others (cc) have it already: sent again, on this relay or the next, they would get it twice.
-        if (refused)
-          return info.accepted.length > 0
-            ? Object.assign(outcomeOfSmtpError(refused), { maybeAccepted: true })
-            : outcomeOfSmtpError(refused);
-        if (info.rejected.includes(message.to)) {
-          return { ok: false, retryable: false, code: 'SMTP_REJECTED', message: 'The SMTP server refused the recipient.' };
-        }
-        return { ok: true, providerMessageId: info.messageId };
-      } catch (error) {
-        return outcomeOfSmtpError(error as SmtpError);
+      const options = {
+        messageId: `<${message.id}@${domain}>`,
+        from: email.from_name ? { name: email.from_name, address: email.from } : email.from,
+        to: message.to,
+        ...(email.cc?.length ? { cc: email.cc } : {}),
+        ...(email.reply_to ? { replyTo: email.reply_to } : {}),
+        subject: email.subject,
+        ...(email.text !== undefined ? { text: email.text } : {}),
+        ...(email.html !== undefined ? { html: email.html } : {}),
+        attachments: (email.attachments ?? []).map((a) => ({
+          filename: a.filename,
+          content: Buffer.from(a.content, 'base64'),
+          contentType: a.content_type,
+        })),
+        headers: {
+          'X-Herald-Message-Id': message.id,
+          ...(unsubscribe ? { 'List-Unsubscribe': `<${unsubscribe}>` } : {}),
+          ...(unsubscribe?.startsWith('https://') ? { 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' } : {}),
+        },
+      };
+      const watched: StageOf = { stage: 'envelope' };
+      // The stage is read in the callback, as the error is reported: the content's stream may yet be
+      // drained after an error (nodemailer does, to free it), which must not make that error in doubt.
+      const sent = await new Promise<{ info: Awaited<ReturnType<typeof transport.sendMail>> } | { error: SmtpError; stage: SmtpStage }>(
+        (resolve) => {
+          transport.sendMail(Object.assign(options, { [STAGE]: watched }), (error, info) => {
+            resolve(error ? { error: error as SmtpError, stage: watched.stage } : { info });
+          });
+        },
+      );
+      if ('error' in sent) return outcomeOfSmtpError(sent.error, sent.stage);
+      const { info } = sent;
+      // With cc recipients the server may take the message for them and refuse the addressee:
+      // the addressee's answer (to RCPT TO) is the message's outcome.
+      const refused = (info as { rejectedErrors?: SmtpError[] }).rejectedErrors?.find(
+        (e) => (e as SmtpError & { recipient?: string }).recipient === message.to,
+      );
+      // The others (cc) have it already: sent again, on this relay or the next, they would get it twice.
+      if (refused)
+        return info.accepted.length > 0
+          ? Object.assign(outcomeOfSmtpError(refused, 'envelope'), { maybeAccepted: true })
+          : outcomeOfSmtpError(refused, 'envelope');
+      if (info.rejected.includes(message.to)) {
+        return { ok: false, retryable: false, code: 'SMTP_REJECTED', message: 'The SMTP server refused the recipient.' };
       }
+      return { ok: true, providerMessageId: info.messageId };
     },
 
     close: () => transport.close(),
