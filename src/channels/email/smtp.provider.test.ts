@@ -225,11 +225,11 @@ describe('SMTP provider against a real SMTP server on loopback', () => {
     await closed.close();
     const nowhere = createSmtpProvider({ url: `smtp://herald:x@127.0.0.1:${closed.port}`, poolSize: 1 });
     try {
-      expect(await nowhere.send(outbound('ada@example.com', PAYLOAD), signal)).toMatchObject({
-        ok: false,
-        retryable: true,
-        code: 'SMTP_UNREACHABLE',
-      });
+      const outcome = await nowhere.send(outbound('ada@example.com', PAYLOAD), signal);
+      expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'SMTP_UNREACHABLE' });
+      // The socket's words name the relay's address: the operator's (detail), not the account's.
+      expect(outcome).toMatchObject({ detail: expect.stringContaining(`127.0.0.1:${closed.port}`) });
+      expect(!outcome.ok && outcome.message).not.toContain('127.0.0.1');
     } finally {
       await nowhere.close();
     }

@@ -73,15 +73,20 @@ export function outcomeOfSmtpError(error: SmtpError, stage: SmtpStage = 'content
   const code = error.responseCode;
   const reply = (error.response ?? error.message).slice(0, 500);
   if (stage === 'content' && !isReply(error)) {
-    return { ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', message: reply, maybeAccepted: true };
+    return { ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', message: CUT_OFF, detail: reply, maybeAccepted: true };
   }
   // Our credentials are a configuration problem an operator fixes, never the recipient's bounce.
   if (error.code === 'EAUTH') return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.' };
   if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: permanentCode(error, code, reply), message: reply };
   if (code !== undefined && code >= 400) return { ok: false, retryable: true, code: `SMTP_${code}`, message: reply };
   // Refused, unreachable, cut off or timed out before the content left: the server has nothing.
-  return { ok: false, retryable: true, code: 'SMTP_UNREACHABLE', message: reply };
+  return { ok: false, retryable: true, code: 'SMTP_UNREACHABLE', message: UNREACHABLE, detail: reply };
 }
+
+// What the account reads when no reply came: the socket's own words (a relay's host and port, a TLS
+// failure) are the operator's, in `detail`.
+const CUT_OFF = 'The connection to the SMTP server broke while the email was handed over; whether the server took it is unknown.';
+const UNREACHABLE = 'The SMTP server could not be reached; the email waits and is tried again.';
 
 /** Where a send's stage is handed to the transport's stream plugin, in the mail's options. */
 const STAGE = Symbol('herald.smtp.stage');
