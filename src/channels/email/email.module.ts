@@ -7,7 +7,7 @@ import { emailTestMessage } from './email-test-message.js';
 import { type InboundSmtpSettings, inboundSmtpSettings, receivingMail } from './inbound-smtp.js';
 import { EMAIL_PRICE } from './send-email.js';
 import type { SmtpSettings } from './smtp.provider.js';
-import { createSmtpRelays, readFallbackRelays } from './smtp-relays.js';
+import { checkSmtpUrl, createSmtpRelays, readFallbackRelays } from './smtp-relays.js';
 
 export interface EmailSettings {
   /** EMAIL_MAX_BYTES: the largest email (text parts plus decoded attachments) POST /v1/email/send accepts. */
@@ -31,14 +31,7 @@ function outgoingSettings(env: SettingsReader): EmailSettings {
   if (kind === 'sandbox') return { maxBytes, provider: { kind } };
   if (kind !== 'smtp') env.fail('EMAIL_PROVIDER', `must be sandbox or smtp (got "${env.text('EMAIL_PROVIDER')}")`);
   const url = env.required('SMTP_URL', 'when EMAIL_PROVIDER=smtp, e.g. smtp://user:password@mail.example.com:587');
-  let parsed: URL;
-  try {
-    parsed = new URL(url);
-  } catch {
-    // Never echo the value: it carries the SMTP password.
-    env.fail('SMTP_URL', 'is not a valid URL');
-  }
-  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') env.fail('SMTP_URL', 'must start with smtp:// or smtps://');
+  checkSmtpUrl(env, 'SMTP_URL', url);
   const unsubscribe = env.text('SMTP_LIST_UNSUBSCRIBE');
   if (unsubscribe && !/^(mailto:|https:\/\/)/.test(unsubscribe)) env.fail('SMTP_LIST_UNSUBSCRIBE', 'must be a mailto: or https:// target');
   const maxPerSecond = env.integer('SMTP_MAX_PER_SECOND', 0, 0, 100_000);

@@ -154,6 +154,15 @@ describe('email through several SMTP relays', () => {
     expect(() => loadConfig(Object.assign({}, base, { SMTP_URL_3: 'smtp://u:hunter2@three.example.com' }))).toThrow(
       /^SMTP_URL_3: is set without SMTP_URL_2/,
     );
+    // A malformed %-escape would otherwise throw a bare URIError when the relay is made.
+    for (const [key, url] of [
+      ['SMTP_URL_2', 'smtp://u:hunter2%zz@two.example.com'],
+      ['SMTP_URL', 'smtp://u%:hunter2@one.example.com'],
+    ]) {
+      expect(() => loadConfig(Object.assign({}, base, { [key as string]: url }))).toThrow(
+        new RegExp(`^${key}: has a malformed %-escape in its user or password`),
+      );
+    }
   });
 });
 

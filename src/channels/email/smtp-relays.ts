@@ -20,16 +20,30 @@ export function readFallbackRelays(env: SettingsReader): string[] {
       if (later) env.fail(later, `is set without ${key}: relays are numbered from 2 without gaps`);
       break;
     }
-    let parsed: URL;
-    try {
-      parsed = new URL(url);
-    } catch {
-      env.fail(key, 'is not a valid URL');
-    }
-    if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') env.fail(key, 'must start with smtp:// or smtps://');
+    checkSmtpUrl(env, key, url);
     urls.push(url);
   }
   return urls;
+}
+
+/**
+ * Refuses, naming `key` and never echoing the value (it carries a password), an SMTP relay's URL
+ * that is not smtp:// or smtps://, or whose user or password has a malformed %-escape.
+ */
+export function checkSmtpUrl(env: SettingsReader, key: string, url: string): void {
+  let parsed: URL;
+  try {
+    parsed = new URL(url);
+  } catch {
+    env.fail(key, 'is not a valid URL');
+  }
+  if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') env.fail(key, 'must start with smtp:// or smtps://');
+  try {
+    decodeURIComponent(parsed.username);
+    decodeURIComponent(parsed.password);
+  } catch {
+    env.fail(key, 'has a malformed %-escape in its user or password (write % itself as %25)');
+  }
 }
 
 /**
