@@ -38,7 +38,7 @@ async function startRelay(): Promise<{ url: string; received: string[][]; close:
  * `received` counts the messages read whole.
  */
 async function startBrokenRelay(
-  mode: 'after-dot' | 'at-data' | 'at-once' | 'not-smtp',
+  mode: 'after-dot' | 'silent-after-dot' | 'at-data' | 'at-once' | 'not-smtp',
 ): Promise<{ url: string; received: () => number; close: () => Promise<void> }> {
   let received = 0;
   const sockets = new Set<Socket>();
@@ -55,6 +55,8 @@ async function startBrokenRelay(
       if (content) {
         if (!buffered.includes('\r\n.\r\n')) return;
         received++;
+        // Hangs: reads on, answers nothing, keeps the connection open.
+        if (mode === 'silent-after-dot') return;
         return void socket.destroy();
       }
       for (let end = buffered.indexOf('\r\n'); end >= 0; end = buffered.indexOf('\r\n')) {
@@ -205,6 +207,26 @@ describe('email relays: failed over only when the first relay certainly has noth
       expect(next.received).toEqual([['at-data@example.com'], ['at-once@example.com'], ['not-smtp@example.com']]);
     } finally {
       await next.close();
+    }
+  });
+
+  it('holds an email in doubt when the send timeout passes with the relay silent after the final dot: answered at the deadline, not after a socket timeout', async () => {
+    const [silent, next] = await Promise.all([startBrokenRelay('silent-after-dot'), startRelay()]);
+    const relays = createSmtpRelays({ url: silent.url, poolSize: 1, fallbacks: [next.url] });
+    try {
+      const started = Date.now();
+      const outcome = await relays.send(email('slow@example.com'), AbortSignal.timeout(500));
+      expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'PROVIDER_TIMEOUT', maybeAccepted: true });
+      expect(Date.now() - started).toBeLessThan(9_000);
+      expect(silent.received()).toBe(1);
+      expect(next.received).toEqual([]);
+      // A send whose time ran out before it began leaves nothing anywhere.
+      const late = AbortSignal.abort();
+      expect(await relays.send(email('late@example.com'), late)).toMatchObject({ ok: false, retryable: true });
+      expect(await relays.send(email('late@example.com'), late)).not.toHaveProperty('maybeAccepted');
+    } finally {
+      await relays.close?.();
+      await Promise.all([silent.close(), next.close()]);
     }
   });
 
