@@ -1,3 +1,4 @@
+import { connect } from 'node:net';
 import nodemailer from 'nodemailer';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../../test/app-harness.js';
@@ -7,12 +8,24 @@ import { freePort } from '../../../test/ports.js';
 import { selfSignedCertificate } from '../../../test/tls.js';
 import { until } from '../../../test/wait.js';
 import { startReceiver } from '../../../test/webhook-receiver.js';
-import { assignAddress } from '../../core/inbound/addresses.js';
+import { assignAddress, releaseAddress } from '../../core/inbound/addresses.js';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import type { Store } from '../../core/ports.js';
 import { loadConfig } from '../../main/config.js';
 import { verifyWebhook } from '../../webhooks/verify.js';
 import type { EmailSettings } from './email.module.js';
-import { createInboundSmtpListener, INBOUND_SMTP_MAX_RECIPIENTS } from './inbound-smtp.js';
+import {
+  createInboundSmtpListener,
+  DEFAULT_INBOUND_SMTP_MAX_BYTES,
+  defaultInboundSmtpLimits,
+  type InboundSmtpSettings,
+} from './inbound-smtp.js';
+
+const INBOUND_SMTP_MAX_RECIPIENTS = defaultInboundSmtpLimits(DEFAULT_INBOUND_SMTP_MAX_BYTES).maxRecipients;
+
+/** A listener's settings on a port of the system's choosing: the defaults for `maxBytes`, and `limits`. */
+const listenerSettings = (maxBytes: number, limits: Partial<InboundSmtpSettings> = {}): InboundSmtpSettings =>
+  Object.assign({ host: '127.0.0.1', port: 0, maxBytes }, defaultInboundSmtpLimits(maxBytes), limits);
 
 /** What nodemailer's SMTP client throws for a refusal. */
 interface SmtpRefusal {
@@ -242,18 +255,15 @@ describeEachDialect('inbound SMTP listener, failures and STARTTLS', (dialect) =>
 
   it('answers 451 while the message cannot be stored, and the resend stores it once', async () => {
     let failures = 1;
-    const listener = createInboundSmtpListener(
-      { host: '127.0.0.1', port: 0, maxBytes: 1024 * 1024 },
-      {
-        store: t.store,
-        clock: t.clock,
-        logger: testLogger('inbound-smtp'),
-        onInbound: async (received: ReceivedMessage) => {
-          if (failures-- > 0) throw new Error('database unavailable');
-          return t.receive(received);
-        },
+    const listener = createInboundSmtpListener(listenerSettings(1024 * 1024), {
+      store: t.store,
+      clock: t.clock,
+      logger: testLogger('inbound-smtp'),
+      onInbound: async (received: ReceivedMessage) => {
+        if (failures-- > 0) throw new Error('database unavailable');
+        return t.receive(received);
       },
-    );
+    });
     listener.start();
     const port = await until(async () => listener.address()?.port, 'the listener');
     const mta = client(port);
@@ -287,10 +297,10 @@ describeEachDialect('inbound SMTP listener, failures and STARTTLS', (dialect) =>
       logger: { info() {}, warn: (_: object, message: string) => warnings.push(message) },
       onInbound: (received: ReceivedMessage) => t.receive(received),
     };
-    const first = createInboundSmtpListener({ host: '127.0.0.1', port: 0, maxBytes: 1024 }, deps);
+    const first = createInboundSmtpListener(listenerSettings(1024), deps);
     first.start();
     const port = await until(async () => first.address()?.port, 'the first listener');
-    const second = createInboundSmtpListener({ host: '127.0.0.1', port, maxBytes: 1024 }, deps);
+    const second = createInboundSmtpListener(Object.assign(listenerSettings(1024), { port }), deps);
     try {
       second.start();
       await until(async () => warnings.length > 0, 'the warning');
@@ -331,6 +341,280 @@ describeEachDialect('inbound SMTP listener, failures and STARTTLS', (dialect) =>
   });
 });
 
+/** A reply of the server: its code and whole text (the last line of a multi-line one). */
+interface Reply {
+  code: number;
+  text: string;
+}
+
+/**
+ * A sending MTA at the SMTP level, on its own connection: each command waits for its reply, and
+ * `closed` resolves once the server has ended the session.
+ */
+async function rawSmtp(port: number) {
+  const socket = connect(port, '127.0.0.1');
+  socket.setEncoding('utf8');
+  socket.on('error', () => {});
+  let pending = '';
+  const replies: Reply[] = [];
+  let wake: (() => void) | undefined;
+  let isClosed = false;
+  const closed = new Promise<void>((resolve) =>
+    socket.once('close', () => {
+      isClosed = true;
+      wake?.();
+      resolve();
+    }),
+  );
+  socket.on('data', (data: string) => {
+    pending += data;
+    for (let end = pending.indexOf('\r\n'); end >= 0; end = pending.indexOf('\r\n')) {
+      const line = pending.slice(0, end);
+      pending = pending.slice(end + 2);
+      // "250-..." goes on; "250 ..." ends the reply.
+      if (/^\d{3}(?: |$)/.test(line)) replies.push({ code: Number(line.slice(0, 3)), text: line });
+    }
+    wake?.();
+  });
+  const next = async (): Promise<Reply> => {
+    for (;;) {
+      const reply = replies.shift();
+      if (reply) return reply;
+      if (isClosed) throw new Error('the server closed the connection');
+      await new Promise<void>((resolve) => {
+        wake = resolve;
+      });
+    }
+  };
+  return {
+    /** The greeting, or the refusal of the connection. */
+    greeting: next,
+    command: (line: string) => {
+      socket.write(`${line}\r\n`);
+      return next();
+    },
+    write: (text: string) => socket.write(text),
+    next,
+    closed,
+    isClosed: () => isClosed,
+    end: () => socket.destroy(),
+  };
+}
+
+type RawSmtp = Awaited<ReturnType<typeof rawSmtp>>;
+
+/** Greeted, EHLO and MAIL FROM answered 250. */
+async function openTransaction(port: number, from: string): Promise<RawSmtp> {
+  const smtp = await rawSmtp(port);
+  expect((await smtp.greeting()).code).toBe(220);
+  expect((await smtp.command('EHLO mta.customer.example')).code).toBe(250);
+  expect((await smtp.command(`MAIL FROM:<${from}>`)).code).toBe(250);
+  return smtp;
+}
+
+/** A message of about `bodyBytes` bytes in lines of 76 characters, for DATA (without its final dot). */
+const messageOf = (from: string, to: string, subject: string, bodyBytes: number): string =>
+  `From: ${from}\r\nTo: ${to}\r\nSubject: ${subject}\r\n\r\n${`${'y'.repeat(76)}\r\n`.repeat(Math.ceil(bodyBytes / 78))}`;
+
+/** The store, counting the recipient look-ups the listener makes (each one is a query). */
+function countingLookups(store: Store): { store: Store; lookups: () => number } {
+  let lookups = 0;
+  const inbound: Store['inbound'] = Object.assign(Object.create(store.inbound), {
+    accountOfAddress: (...args: Parameters<Store['inbound']['accountOfAddress']>) => {
+      lookups++;
+      return store.inbound.accountOfAddress(...args);
+    },
+  });
+  return { store: Object.assign(Object.create(store), { inbound }), lookups: () => lookups };
+}
+
+/** What clients cannot make the listener hold or do, each limit set small so that a test reaches it. */
+describeEachDialect('inbound SMTP listener limits', (dialect) => {
+  let t: TestApp;
+  let token: string;
+  const listeners: Array<ReturnType<typeof createInboundSmtpListener>> = [];
+  const sessions: RawSmtp[] = [];
+  beforeAll(async () => {
+    t = await createTestApp(dialect);
+    const account = await t.createAccount();
+    token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address: 'replies@example.com', at: t.clock.now() });
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address: '@many.example', at: t.clock.now() });
+  });
+  afterAll(async () => {
+    for (const session of sessions) session.end();
+    for (const listener of listeners) await listener.close();
+    await t?.close();
+  });
+
+  /** A listener of its own with these limits; the port it listens on, and it. */
+  const listen = async (maxBytes: number, limits: Partial<InboundSmtpSettings> = {}, store: Store = t.store) => {
+    const listener = createInboundSmtpListener(listenerSettings(maxBytes, limits), {
+      store,
+      clock: t.clock,
+      logger: testLogger('inbound-smtp'),
+      onInbound: (received) => t.receive(received),
+    });
+    listeners.push(listener);
+    listener.start();
+    const port = await until(async () => listener.address()?.port, 'the listener');
+    return { port, listener };
+  };
+  const session = async (port: number) => {
+    const smtp = await rawSmtp(port);
+    sessions.push(smtp);
+    return smtp;
+  };
+  const transaction = async (port: number, from: string) => {
+    const smtp = await openTransaction(port, from);
+    sessions.push(smtp);
+    return smtp;
+  };
+  const inboundFrom = async (from: string) =>
+    (await t.call('GET', '/v1/messages?direction=inbound&channel=email&limit=100', token))
+      .json()
+      .data.messages.filter((m: { from: string }) => m.from === from);
+
+  it('refuses a connection past INBOUND_SMTP_MAX_CONNECTIONS_PER_IP with 421, and takes one again once another ends', async () => {
+    const { port } = await listen(64 * 1024, { maxConnectionsPerIp: 2 });
+    const [first, second] = [await session(port), await session(port)];
+    expect((await first.greeting()).code).toBe(220);
+    expect((await second.greeting()).code).toBe(220);
+    const third = await session(port);
+    const refused = await third.greeting();
+    expect(refused.code).toBe(421);
+    expect(refused.text).toMatch(/^421 Too many connections from your address/);
+    await third.closed;
+    // The two taken still work.
+    expect((await second.command('EHLO mta.customer.example')).code).toBe(250);
+    first.end();
+    await first.closed;
+    const greeted = await until(async () => {
+      const next = await session(port);
+      const greeting = await next.greeting();
+      return greeting.code === 220 ? greeting : false;
+    }, 'a connection taken again');
+    expect(greeted.code).toBe(220);
+  });
+
+  it('ends a session with 421 once it has named INBOUND_SMTP_MAX_REFUSED_RECIPIENTS recipients no account has, without looking more up', async () => {
+    const counted = countingLookups(t.store);
+    const { port } = await listen(64 * 1024, { maxRefusedRecipients: 3 }, counted.store);
+    const smtp = await transaction(port, `prober.${dialect}@spam.example`);
+    for (const name of ['alice', 'bob', 'carol']) {
+      expect((await smtp.command(`RCPT TO:<${name}@example.com>`)).text).toMatch(/^550 5\.1\.1 /);
+    }
+    // Even an address an account has: the session is over.
+    const cut = await smtp.command('RCPT TO:<replies@example.com>');
+    expect(cut.code).toBe(421);
+    expect(cut.text).toMatch(/^421 4\.4\.2 Too many unknown recipients/);
+    await smtp.closed;
+    expect(counted.lookups()).toBe(3);
+  });
+
+  it('refuses recipients past INBOUND_SMTP_MAX_RECIPIENTS with 452 4.5.3 without looking them up, and stores the message', async () => {
+    const counted = countingLookups(t.store);
+    const { port } = await listen(64 * 1024, { maxRecipients: 3 }, counted.store);
+    const mta = client(port);
+    const from = `many.${dialect}@customer.example`;
+    try {
+      const to = ['a', 'b', 'c', 'd', 'e'].map((name) => `${name}@many.example`);
+      const info = await mta.sendMail({
+        from,
+        to,
+        subject: 'Many',
+        text: 'To many.',
+        messageId: `<limits-many.${dialect}@customer.example>`,
+      });
+      expect(info.accepted).toEqual(to.slice(0, 3));
+      expect(info.rejected).toEqual(to.slice(3));
+      const errors = (info as unknown as { rejectedErrors: SmtpRefusal[] }).rejectedErrors;
+      expect(errors.map((e) => e.response)).toEqual([expect.stringMatching(/^452 4\.5\.3 /), expect.stringMatching(/^452 4\.5\.3 /)]);
+    } finally {
+      mta.close();
+    }
+    expect(counted.lookups()).toBe(3);
+    // One account, one Message-ID: one message.
+    expect(await inboundFrom(from)).toHaveLength(1);
+  });
+
+  it('answers 550 5.1.1 after DATA, and stores nothing, when the address was released since RCPT TO', async () => {
+    const { port } = await listen(64 * 1024);
+    const account = await t.createAccount();
+    const other = await t.tokenFor(account);
+    const address = `leaving.${dialect}@gone.example`;
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address, at: t.clock.now() });
+    const from = `late.${dialect}@customer.example`;
+    const smtp = await transaction(port, from);
+    expect((await smtp.command(`RCPT TO:<${address}>`)).code).toBe(250);
+    expect(await releaseAddress(t.store, { channel: 'email', address, at: t.clock.now() })).toBe(account.account.id);
+    expect((await smtp.command('DATA')).code).toBe(354);
+    const answer = await smtp.command(`${messageOf(from, address, 'Late', 200)}.`);
+    expect(answer.text).toMatch(/^550 5\.1\.1 /);
+    const listed = (await t.call('GET', '/v1/messages?direction=inbound&channel=email', other)).json().data.messages;
+    expect(listed).toEqual([]);
+    // With another recipient still an account's, the message is that one's alone.
+    expect((await smtp.command(`MAIL FROM:<${from}>`)).code).toBe(250);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'email', address, at: t.clock.now() });
+    expect((await smtp.command(`RCPT TO:<${address}>`)).code).toBe(250);
+    expect((await smtp.command('RCPT TO:<replies@example.com>')).code).toBe(250);
+    await releaseAddress(t.store, { channel: 'email', address, at: t.clock.now() });
+    expect((await smtp.command('DATA')).code).toBe(354);
+    expect((await smtp.command(`${messageOf(from, address, 'Partly late', 200)}.`)).code).toBe(250);
+    expect((await t.call('GET', '/v1/messages?direction=inbound&channel=email', other)).json().data.messages).toEqual([]);
+    expect(await inboundFrom(from)).toMatchObject([{ to: 'replies@example.com', details: { subject: 'Partly late' } }]);
+  });
+
+  it('answers 451 4.3.0 to a message the INBOUND_SMTP_MAX_BUFFERED_BYTES of all sessions cannot hold, and takes it once there is room', async () => {
+    const { port, listener } = await listen(64 * 1024, { maxBufferedBytes: 64 * 1024 });
+    // One session holds 40 KiB of a message it has not finished.
+    const first = `holder.${dialect}@customer.example`;
+    const holder = await transaction(port, first);
+    expect((await holder.command('RCPT TO:<replies@example.com>')).code).toBe(250);
+    expect((await holder.command('DATA')).code).toBe(354);
+    holder.write(messageOf(first, 'replies@example.com', 'Held', 40 * 1024));
+    await until(async () => listener.bufferedBytes() >= 40 * 1024, 'the first message in memory');
+    // Another one's 40 KiB would pass the 64 KiB of all sessions: refused, nothing more held.
+    const second = `waiting.${dialect}@customer.example`;
+    const mta = client(port);
+    try {
+      const mail = { from: second, to: 'replies@example.com', subject: 'Waits', text: 'z'.repeat(40 * 1024) };
+      const refusal = await refusalOf(mta.sendMail(mail));
+      expect(refusal.responseCode).toBe(451);
+      expect(refusal.response).toMatch(/^451 4\.3\.0 /);
+      expect(listener.bufferedBytes()).toBeLessThan(64 * 1024);
+      expect(await inboundFrom(second)).toEqual([]);
+      // The first ends and is stored; its bytes are given back, and the second's resend is taken.
+      expect((await holder.command('.')).code).toBe(250);
+      expect(listener.bufferedBytes()).toBe(0);
+      expect((await mta.sendMail(mail)).response).toMatch(/^250 /);
+      expect(listener.bufferedBytes()).toBe(0);
+    } finally {
+      mta.close();
+    }
+    expect(await inboundFrom(first)).toMatchObject([{ details: { subject: 'Held' } }]);
+    expect(await inboundFrom(second)).toMatchObject([{ details: { subject: 'Waits' } }]);
+  });
+
+  it('refuses a message going past INBOUND_SMTP_MAX_BYTES with 552 5.3.4 at the end of DATA, holding none of it, and the session goes on', async () => {
+    const { port, listener } = await listen(16 * 1024, { maxBufferedBytes: 16 * 1024 });
+    const from = `big.${dialect}@customer.example`;
+    const smtp = await transaction(port, from);
+    expect((await smtp.command('RCPT TO:<replies@example.com>')).code).toBe(250);
+    expect((await smtp.command('DATA')).code).toBe(354);
+    // No SIZE declared: only the stream tells. Ten times the limit, none of it kept.
+    const refused = await smtp.command(`${messageOf(from, 'replies@example.com', 'Too big', 160 * 1024)}.`);
+    expect(refused.text).toMatch(/^552 5\.3\.4 /);
+    expect(listener.bufferedBytes()).toBe(0);
+    expect(await inboundFrom(from)).toEqual([]);
+    expect((await smtp.command(`MAIL FROM:<${from}>`)).code).toBe(250);
+    expect((await smtp.command('RCPT TO:<replies@example.com>')).code).toBe(250);
+    expect((await smtp.command('DATA')).code).toBe(354);
+    expect((await smtp.command(`${messageOf(from, 'replies@example.com', 'Fits', 8 * 1024)}.`)).code).toBe(250);
+    expect(await inboundFrom(from)).toMatchObject([{ details: { subject: 'Fits' } }]);
+  });
+});
+
 describe('inbound SMTP settings', () => {
   it('is off without INBOUND_SMTP_PORT, and its other settings need it', () => {
     expect(inboundSettingsOf({})).toBeUndefined();
@@ -339,12 +623,52 @@ describe('inbound SMTP settings', () => {
       host: '0.0.0.0',
       port: 2525,
       maxBytes: 10 * 1024 * 1024,
+      maxBufferedBytes: 40 * 1024 * 1024,
+      maxParses: 2,
+      maxConnectionsPerIp: 20,
+      maxRecipients: 100,
+      maxRefusedRecipients: 20,
     });
     expect(() => loadConfig({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_HOST: 'mx.example.com' })).toThrow(
       /^INBOUND_SMTP_HOST: must be an IP/,
     );
     expect(() => loadConfig({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_TLS_CERT: '/etc/ssl/mx.pem' })).toThrow(
       /^INBOUND_SMTP_TLS_KEY: is required/,
+    );
+  });
+
+  it('reads the limits from INBOUND_SMTP_MAX_*, and refuses a value out of range naming its variable', () => {
+    expect(
+      inboundSettingsOf({
+        INBOUND_SMTP_PORT: '2525',
+        INBOUND_SMTP_MAX_BYTES: '65536',
+        INBOUND_SMTP_MAX_PARSES: '1',
+        INBOUND_SMTP_MAX_CONNECTIONS_PER_IP: '3',
+        INBOUND_SMTP_MAX_RECIPIENTS: '50',
+        INBOUND_SMTP_MAX_REFUSED_RECIPIENTS: '5',
+      }),
+    ).toMatchObject({
+      maxBytes: 65536,
+      // Four messages of the largest size unless set.
+      maxBufferedBytes: 4 * 65536,
+      maxParses: 1,
+      maxConnectionsPerIp: 3,
+      maxRecipients: 50,
+      maxRefusedRecipients: 5,
+    });
+    expect(inboundSettingsOf({ INBOUND_SMTP_PORT: '2525', INBOUND_SMTP_MAX_BUFFERED_BYTES: '20971520' })).toMatchObject({
+      maxBufferedBytes: 20 * 1024 * 1024,
+    });
+    expect(() => loadConfig({ INBOUND_SMTP_MAX_RECIPIENTS: '50' })).toThrow(/^INBOUND_SMTP_MAX_RECIPIENTS: needs INBOUND_SMTP_PORT/);
+    const refused = (variable: string, value: string) => () => loadConfig({ INBOUND_SMTP_PORT: '2525', [variable]: value });
+    expect(refused('INBOUND_SMTP_MAX_CONNECTIONS_PER_IP', '0')).toThrow(
+      /^INBOUND_SMTP_MAX_CONNECTIONS_PER_IP: must be a whole number from 1 to 200 \(got "0"\)$/,
+    );
+    expect(refused('INBOUND_SMTP_MAX_PARSES', 'many')).toThrow(/^INBOUND_SMTP_MAX_PARSES: must be a whole number/);
+    expect(refused('INBOUND_SMTP_MAX_RECIPIENTS', '1.5')).toThrow(/^INBOUND_SMTP_MAX_RECIPIENTS: must be a whole number/);
+    expect(refused('INBOUND_SMTP_MAX_REFUSED_RECIPIENTS', '-1')).toThrow(/^INBOUND_SMTP_MAX_REFUSED_RECIPIENTS: must be a whole number/);
+    expect(refused('INBOUND_SMTP_MAX_BUFFERED_BYTES', '1048576')).toThrow(
+      /^INBOUND_SMTP_MAX_BUFFERED_BYTES: must be at least INBOUND_SMTP_MAX_BYTES \(10485760\)/,
     );
   });
 
