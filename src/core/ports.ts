@@ -238,22 +238,25 @@ export interface MessagesPort {
   findByProviderId(channel: Channel, providerMessageId: string): Promise<Message | undefined>;
   /**
    * The message a provider's id belongs to, trying each form of the id in turn: the id of the
-   * message itself, or of one of its parts (then `part` says which).
+   * message itself, or of one of its parts (then `part` says which). With `route` (the route a
+   * receipt came on), only a message or part that route carried (core/delivery/provider.ts, receiptRoutes).
    */
-  findByProviderIds(
-    channel: Channel,
-    ids: readonly string[],
-  ): Promise<{ message: Message; part?: { providerMessageId: string } } | undefined>;
+  findByProviderIds(channel: Channel, ids: readonly string[], route?: string): Promise<{ message: Message; part?: PartKey } | undefined>;
   /**
-   * `findByProviderIds` for many receipts in two queries: for each group of id forms, the id of the
-   * message it names as a whole (the newest with one of the forms), `part` when a form names a part
-   * of a message (that path needs the part: findByProviderIds), or undefined when none matches.
+   * `findByProviderIds` for many receipts of one route (or none) in two queries: for each group of
+   * id forms, the id of the message it names as a whole (the newest with one of the forms), `part`
+   * when a form names a part of a message (that path needs the part: findByProviderIds), or
+   * undefined when none matches.
    */
-  messageIdsByProviderIds(channel: Channel, idGroups: ReadonlyArray<readonly string[]>): Promise<Array<string | 'part' | undefined>>;
-  /** Remembers the provider's id of each part of a multi-part message, in order. */
-  recordParts(messageId: string, channel: Channel, providerMessageIds: readonly string[]): Promise<void>;
+  messageIdsByProviderIds(
+    channel: Channel,
+    idGroups: ReadonlyArray<readonly string[]>,
+    route?: string,
+  ): Promise<Array<string | 'part' | undefined>>;
+  /** Remembers the provider's id of each part of a multi-part message, in order, under the route that carried it. */
+  recordParts(messageId: string, channel: Channel, providerMessageIds: readonly string[], route?: string): Promise<void>;
   /** Records a part's final state; returns how many parts of its message are not delivered yet. */
-  settlePart(channel: Channel, providerMessageId: string, status: 'delivered' | 'failed'): Promise<{ undelivered: number }>;
+  settlePart(channel: Channel, part: PartKey, status: 'delivered' | 'failed'): Promise<{ undelivered: number }>;
   /** Accounts that have sent a WhatsApp message to this number, the latest to write first (read through an index of WhatsApp messages only). */
   whatsAppAccountsWriting(recipient: string): Promise<string[]>;
   /** The stored channel-specific fields of a message (JSON), if any. */
@@ -558,14 +561,28 @@ export interface InboundPort {
    */
   addPart(part: InboundPart): Promise<string[] | undefined>;
   /** Removes the parts of one long message; how many there were (0: another took them first). */
-  removeParts(channel: Channel, key: { from: string; to: string; reference: number }): Promise<number>;
+  removeParts(channel: Channel, key: { from: string; to: string; reference: number; route?: string | undefined }): Promise<number>;
   keywordReplies(accountId: string): Promise<KeywordReplies[]>;
   setKeywordReplies(accountId: string, replies: KeywordReplies, at: number): Promise<void>;
+}
+
+/**
+ * A part of a multi-part message as recorded (`recordParts`): the provider's id of it and the route
+ * that carried it (null: a provider with no routes). Two routes' SMSCs may give parts the same id.
+ */
+export interface PartKey {
+  providerMessageId: string;
+  route: string | null;
 }
 
 /** One part of a long inbound message (an SMS in several segments). */
 export interface InboundPart {
   channel: Channel;
+  /**
+   * The route (SMSC link) it came on: parts join only with parts of the same route, as two SMSCs
+   * may pass on two messages with the same sender, number and reference. Without one: DEFAULT_ROUTE.
+   */
+  route?: string | undefined;
   from: string;
   to: string;
   /** The sender's reference shared by the parts (8 or 16 bits). */

@@ -112,7 +112,9 @@ export class EndingRecorder {
       this.ctx.clock.now(),
     );
     for (const { message, outcome } of accepted) {
-      if (outcome.partIds && outcome.partIds.length > 1) await tx.messages.recordParts(message.id, message.channel, outcome.partIds);
+      if (outcome.partIds && outcome.partIds.length > 1) {
+        await tx.messages.recordParts(message.id, message.channel, outcome.partIds, outcome.route);
+      }
     }
     // The provider's acceptance is the delivery itself (Telegram): applied as its receipt.
     const receipts = accepted

@@ -105,7 +105,9 @@ const receivedMessage = Type.Object({
     receivedAt: Type.Number(),
     providerMessageId: Type.Optional(Type.String()),
     details: Type.Optional(Type.Record(Type.String(), Type.Unknown())),
-    joinedFrom: Type.Optional(Type.Object({ from: Type.String(), to: Type.String(), reference: Type.Number() })),
+    joinedFrom: Type.Optional(
+      Type.Object({ from: Type.String(), to: Type.String(), reference: Type.Number(), route: Type.Optional(Type.String()) }),
+    ),
   }),
   accountId: Type.Optional(Type.String()),
 });

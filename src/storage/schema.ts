@@ -184,6 +184,8 @@ export interface IdempotencyKeysTable {
 export interface MessagePartsTable {
   channel: string;
   provider_message_id: string;
+  /** The route that carried the message ('' for a provider with no routes): part of the key (migration 0024). */
+  route: string;
   message_id: string;
   part: number;
   status: 'delivered' | 'failed' | null;
@@ -247,6 +249,8 @@ export interface ChannelAddressesTable {
 /** A part of a long inbound SMS, kept until every part has come. */
 export interface InboundPartsTable {
   channel: string;
+  /** The route (SMSC link) the part came on, `default` for the single link: part of the key (migration 0024). */
+  route: string;
   sender: string;
   recipient: string;
   reference: number;

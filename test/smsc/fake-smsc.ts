@@ -53,6 +53,12 @@ export interface FakeSmsc {
   bound(): number;
   /** Decides each submit's answer (default: accept). */
   answerWith(decide: (submit: Omit<ReceivedSubmit, 'messageId' | 'status'>, n: number) => SubmitAnswer): void;
+  /**
+   * The id the next accepted submit gets (written in hex, upper case, as every id), the next one
+   * after it, and so on: two SMSCs told the same start hand out the same ids, as two SMSCs that
+   * each count from 1 do.
+   */
+  idsFrom(first: number): void;
   /** Sends a receipt after each accepted submit when `decide` names a stat (none by default). */
   receiptsFor(decide: (submit: ReceivedSubmit) => { stat: string; tlv?: boolean; decimal?: boolean } | null): void;
   /**
@@ -183,6 +189,9 @@ export async function startFakeSmsc(
     enquireLinks: () => enquireLinks,
     answerWith(next) {
       decide = next;
+    },
+    idsFrom(first) {
+      nextId = first;
     },
     receiptsFor(next) {
       receiptDecide = next;

@@ -46,6 +46,12 @@ export interface SmppProviderDeps {
    * answers the texts of all its parts once every one has come; required with `onInbound`.
    */
   addPart?(part: InboundPart): Promise<string[] | undefined>;
+  /**
+   * The route this link is (docs/routing.md; `default` when not given): the parts of long inbound
+   * messages are kept and joined under it, so parts from two SMSCs never join. (Its receipts are
+   * marked with it by routeSms.)
+   */
+  route?: string | undefined;
   logger: { info(obj: object, msg: string): void; warn(obj: object, msg: string): void };
 }
 
@@ -219,7 +225,9 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
   ): Promise<void> {
     const segment = received.segment as NonNullable<MobileOriginated['segment']>;
     const part = (number: number, text: string): InboundPart =>
-      Object.assign({ channel: 'sms', from: received.from, to: received.to, text, receivedAt: at }, segment, { part: number });
+      Object.assign({ channel: 'sms', route: deps.route, from: received.from, to: received.to, text, receivedAt: at }, segment, {
+        part: number,
+      });
     const texts = await addPart(part(segment.part, storablePart(received.text)));
     if (!texts) return;
     // The parts are removed in the transaction that stores the message: until it commits they stay,
@@ -231,7 +239,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
       text: joinParts(texts),
       receivedAt: at,
       details: { parts: segment.total },
-      joinedFrom: { from: received.from, to: received.to, reference: segment.reference },
+      joinedFrom: { from: received.from, to: received.to, reference: segment.reference, route: deps.route },
     });
   }
 

@@ -44,6 +44,7 @@ export const smsModule: ChannelModule<SmsSettings> = {
             onReceipt,
             onInbound: deps.onInbound,
             addPart: (part) => deps.store.transaction((tx) => tx.inbound.addPart(part)),
+            route: route.name,
             clock: deps.clock,
             logger,
           }),

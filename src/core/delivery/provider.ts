@@ -173,6 +173,31 @@ export interface ProviderHealth {
   routes?: RouteHealth[];
 }
 
+/**
+ * The route a single link is (SMPP_URL without SMS_ROUTES), recorded on each message it carries.
+ * Messages sent before routes were recorded (migration 0023) have none: every SMS then went out
+ * through that single link, so they are taken as this route's when a receipt is matched.
+ */
+export const DEFAULT_ROUTE = 'default';
+
+/**
+ * The recorded routes of the messages (and parts) a receipt that came on `route` may be about,
+ * for the stores' look-ups by the provider's id: undefined when any (a receipt of a provider with
+ * no routes, WhatsApp's or an email bounce's). Otherwise that route's own, and for DEFAULT_ROUTE
+ * also those recorded with none (`orNone`): messages sent before migration 0023 went out through
+ * the single link that is now the route `default`, so that route's receipts still find them.
+ *
+ * A receipt from another route never matches a message with no route: SMSCs that count from 1
+ * give ids an older message of the single link also has, and such a receipt (one that overtook the
+ * record of its own message's acceptance, or came after a restart) would settle that message.
+ * So after a switch from SMPP_URL to SMS_ROUTES with no route named `default`, receipts still due
+ * for the single link's messages are dropped as unmatched rather than applied to a guess
+ * (docs/routing.md says to keep the name `default` for that SMSC).
+ */
+export function receiptRoutes(route: string | undefined): { route: string; orNone: boolean } | undefined {
+  return route === undefined ? undefined : { route, orNone: route === DEFAULT_ROUTE };
+}
+
 /** A delivery report from a provider, matched to a message by the provider's id or by ours. */
 export interface ProviderReceipt {
   channel: Channel;
@@ -181,7 +206,12 @@ export interface ProviderReceipt {
   alternativeIds?: string[] | undefined;
   /** Set when the provider echoes our id back (the sandbox does). */
   messageId?: string | undefined;
-  /** The route it came on, for a provider with several: recorded if the receipt is what says the message was taken. */
+  /**
+   * The route it came on, for a provider with several (each SMPP route: docs/routing.md). It is
+   * matched only to messages (and parts) that route carried: two SMSCs may give the same id to two
+   * messages. Without one (a provider with no routes), any message of the channel with the id
+   * matches. Recorded if the receipt is what says the message was taken.
+   */
   route?: string | undefined;
   /** `complained` (email): the recipient marked it as spam; an event that changes no status. */
   status: 'delivered' | 'failed' | 'read' | 'complained';

@@ -19,9 +19,9 @@ export interface ReceivedMessage {
   /**
    * A long message joined from parts kept by `InboundPort.addPart` under this key: they are removed
    * in the transaction that stores it (and when they are already gone, another node or a resend
-   * stored it first: nothing is added).
+   * stored it first: nothing is added). `route`: the route its parts came on (InboundPart).
    */
-  joinedFrom?: { from: string; to: string; reference: number } | undefined;
+  joinedFrom?: { from: string; to: string; reference: number; route?: string | undefined } | undefined;
 }
 
 /** A received message stored for its account: `GET /v1/messages/{id}`, `direction: inbound`. */

@@ -3,7 +3,7 @@ import { emitEvent, emitEvents } from '../events/emit-event.js';
 import { statusEventType } from '../events/event-types.js';
 import { NO_TRAIL } from '../message-trail.js';
 import { NO_METER } from '../meter.js';
-import type { MovedMessage, Store, Transition } from '../ports.js';
+import type { MovedMessage, PartKey, Store, Transition } from '../ports.js';
 import { withChanges } from '../with-changes.js';
 import type { Message, MessageStatus } from './message.js';
 
@@ -426,22 +426,25 @@ export function countReceipts(
  * part of a message, or for no message, is left as it is (the one-by-one path handles it).
  */
 async function withMessageIds(tx: Store, receipts: readonly ProviderReceipt[]): Promise<readonly ProviderReceipt[]> {
-  const byChannel = new Map<ProviderReceipt['channel'], number[]>();
+  // By channel and route: each route's ids are its own (two SMSCs may give the same id).
+  const byKey = new Map<string, { channel: ProviderReceipt['channel']; route: string | undefined; indexes: number[] }>();
   for (const [i, receipt] of receipts.entries()) {
     if (receipt.messageId !== undefined) continue;
-    const list = byChannel.get(receipt.channel);
-    if (list) list.push(i);
-    else byChannel.set(receipt.channel, [i]);
+    const key = `${receipt.channel}\n${receipt.route ?? ''}`;
+    const group = byKey.get(key);
+    if (group) group.indexes.push(i);
+    else byKey.set(key, { channel: receipt.channel, route: receipt.route, indexes: [i] });
   }
-  if (byChannel.size === 0) return receipts;
+  if (byKey.size === 0) return receipts;
   const named = [...receipts];
-  for (const [channel, indexes] of byChannel) {
+  for (const { channel, route, indexes } of byKey.values()) {
     const ids = await tx.messages.messageIdsByProviderIds(
       channel,
       indexes.map((i) => {
         const receipt = receipts[i] as ProviderReceipt;
         return [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])];
       }),
+      route,
     );
     indexes.forEach((i, k) => {
       const messageId = ids[k];
@@ -452,9 +455,9 @@ async function withMessageIds(tx: Store, receipts: readonly ProviderReceipt[]): 
 }
 
 async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<ReceiptResult> {
-  const match: { message?: Message | undefined; part?: { providerMessageId: string } | undefined } | undefined = receipt.messageId
+  const match: { message?: Message | undefined; part?: PartKey | undefined } | undefined = receipt.messageId
     ? { message: await tx.messages.findById(receipt.messageId) }
-    : await tx.messages.findByProviderIds(receipt.channel, [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])]);
+    : await tx.messages.findByProviderIds(receipt.channel, [receipt.providerMessageId, ...(receipt.alternativeIds ?? [])], receipt.route);
   const found = match?.message;
   if (!found || found.channel !== receipt.channel) return 'unmatched';
   let message = found;
@@ -462,7 +465,7 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
   // A receipt for one part of a multi-part message: a failed part fails the message; a delivered
   // one delivers it only once every part is delivered.
   if (match?.part && (receipt.status === 'delivered' || receipt.status === 'failed')) {
-    const { undelivered } = await tx.messages.settlePart(receipt.channel, match.part.providerMessageId, receipt.status);
+    const { undelivered } = await tx.messages.settlePart(receipt.channel, match.part, receipt.status);
     if (receipt.status === 'delivered' && undelivered > 0) return 'applied';
   }
   // A receipt that is the channel's own event (an email complaint), not a status: it neither

@@ -22,6 +22,7 @@ import * as m0020 from './0020-failed-messages-index.js';
 import * as m0021 from './0021-suppressions.js';
 import * as m0022 from './0022-inbound-messages.js';
 import * as m0023 from './0023-message-route.js';
+import * as m0024 from './0024-route-keys.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -51,4 +52,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0021-suppressions': m0021,
   '0022-inbound-messages': m0022,
   '0023-message-route': m0023,
+  '0024-route-keys': m0024,
 };

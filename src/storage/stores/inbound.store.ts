@@ -1,4 +1,5 @@
 import { sql } from 'kysely';
+import { DEFAULT_ROUTE } from '../../core/delivery/provider.js';
 import type { ChannelAddress, InboundMessage } from '../../core/inbound/inbound-message.js';
 import type { InboundPort } from '../../core/ports.js';
 import { type Executor, isPostgres } from '../database.js';
@@ -132,11 +133,14 @@ export function inboundStore(db: Executor): InboundPort {
       return (await query.orderBy('channel').orderBy('address').execute()).map(toAddress);
     },
     async addPart(part) {
+      // Each route's parts apart: two SMSCs may each pass on a message with the same sender,
+      // number and reference, and a part of one must never complete the other.
+      const route = part.route ?? DEFAULT_ROUTE;
       // Under read committed, the last two parts taken side by side (two nodes, two binds) would
       // each miss the other's uncommitted row, and the message would never be found whole: one
       // lock per message, held until commit, has them take turns. SQLite has a single writer.
       if (isPostgres(db)) {
-        const key = `inbound_parts:${part.channel}:${part.from}:${part.to}:${part.reference}`;
+        const key = `inbound_parts:${part.channel}:${route}:${part.from}:${part.to}:${part.reference}`;
         await sql`select pg_advisory_xact_lock(hashtext(current_schema() || ${key}))`.execute(db);
       }
       // Parts of an earlier message with the same reference that never completed (a handset's
@@ -144,6 +148,7 @@ export function inboundStore(db: Executor): InboundPort {
       await db
         .deleteFrom('inbound_parts')
         .where('channel', '=', part.channel)
+        .where('route', '=', route)
         .where('sender', '=', part.from)
         .where('recipient', '=', part.to)
         .where('reference', '=', part.reference)
@@ -153,6 +158,7 @@ export function inboundStore(db: Executor): InboundPort {
         .insertInto('inbound_parts')
         .values({
           channel: part.channel,
+          route,
           sender: part.from,
           recipient: part.to,
           reference: part.reference,
@@ -161,11 +167,12 @@ export function inboundStore(db: Executor): InboundPort {
           body: part.text,
           received_at: part.receivedAt,
         })
-        .onConflict((oc) => oc.columns(['channel', 'sender', 'recipient', 'reference', 'part']).doNothing())
+        .onConflict((oc) => oc.columns(['channel', 'route', 'sender', 'recipient', 'reference', 'part']).doNothing())
         .execute();
       const key = db
         .selectFrom('inbound_parts')
         .where('channel', '=', part.channel)
+        .where('route', '=', route)
         .where('sender', '=', part.from)
         .where('recipient', '=', part.to)
         .where('reference', '=', part.reference);
@@ -181,6 +188,7 @@ export function inboundStore(db: Executor): InboundPort {
       const result = await db
         .deleteFrom('inbound_parts')
         .where('channel', '=', channel)
+        .where('route', '=', key.route ?? DEFAULT_ROUTE)
         .where('sender', '=', key.from)
         .where('recipient', '=', key.to)
         .where('reference', '=', key.reference)

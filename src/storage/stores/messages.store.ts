@@ -1,4 +1,5 @@
-import { sql } from 'kysely';
+import { type ExpressionBuilder, sql } from 'kysely';
+import { receiptRoutes } from '../../core/delivery/provider.js';
 import type { Channel } from '../../core/ids.js';
 import { type DispatchState, MESSAGE_STATUSES, type Message, type MessageStatus, type StatusChange } from '../../core/messages/message.js';
 import type {
@@ -10,10 +11,27 @@ import type {
   Transition,
 } from '../../core/ports.js';
 import type { Capabilities, Executor } from '../database.js';
-import type { MessagesTable } from '../schema.js';
+import type { Database, MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
 import { type JsonColumnType, jsonRows } from './json-rows.js';
+
+type Routes = NonNullable<ReturnType<typeof receiptRoutes>>;
+
+/** `message_parts.route` of a part recorded by a provider with no routes (the column is in the key, never null). */
+const NO_ROUTE = '';
+
+/** The messages a receipt of `routes` may be about: its route's, and for the default route those with none (receiptRoutes). */
+const messagesOn =
+  ({ route, orNone }: Routes) =>
+  (eb: ExpressionBuilder<Database, 'messages'>) =>
+    orNone ? eb.or([eb('route', '=', route), eb('route', 'is', null)]) : eb('route', '=', route);
+
+/** The same of message_parts, whose parts recorded without a route hold NO_ROUTE. */
+const partsOn =
+  ({ route, orNone }: Routes) =>
+  (eb: ExpressionBuilder<Database, 'message_parts'>) =>
+    orNone ? eb('route', 'in', [route, NO_ROUTE]) : eb('route', '=', route);
 
 /** The columns `transitionMany` returns: a MovedMessage and the counters. */
 /**
@@ -332,18 +350,22 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return row && toMessage(row);
     },
 
-    async findByProviderIds(channel, ids) {
+    async findByProviderIds(channel, ids, route) {
+      const routes = receiptRoutes(route);
       // Each form in turn (see messageIdsByProviderIds): the first that names a part or a message.
       for (const id of ids) {
+        // One part per route has the id (recordParts replaces a reused one). For the default route,
+        // its own before one recorded with no route, which can only be older (sent before 0023).
         const part = await db
           .selectFrom('message_parts')
-          .select(['message_id', 'provider_message_id'])
+          .select(['message_id', 'provider_message_id', 'route'])
           .where('channel', '=', channel)
           .where('provider_message_id', '=', id)
+          .$if(routes !== undefined, (q) => q.where(partsOn(routes as Routes)).orderBy('route', 'desc'))
           .executeTakeFirst();
         if (part) {
           const row = await db.selectFrom('messages').select(MESSAGE_COLUMNS).where('id', '=', part.message_id).executeTakeFirst();
-          return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id } };
+          return row && { message: toMessage(row), part: { providerMessageId: part.provider_message_id, route: part.route || null } };
         }
         // SMSC ids are counters that wrap or restart: the newest message with the id is the one meant.
         const row = await db
@@ -351,6 +373,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           .select(MESSAGE_COLUMNS)
           .where('channel', '=', channel)
           .where('provider_message_id', '=', id)
+          .$if(routes !== undefined, (q) => q.where(messagesOn(routes as Routes)))
           .orderBy('created_at', 'desc')
           .limit(1)
           .executeTakeFirst();
@@ -359,7 +382,8 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return undefined;
     },
 
-    async messageIdsByProviderIds(channel, idGroups) {
+    async messageIdsByProviderIds(channel, idGroups, route) {
+      const routes = receiptRoutes(route);
       const forms = [...new Set(idGroups.flat())];
       const parts = new Set<string>();
       const newest = new Map<string, { id: string; createdAt: number }>();
@@ -369,13 +393,17 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           .select('provider_message_id')
           .where('channel', '=', channel)
           .where('provider_message_id', 'in', chunk)
+          .$if(routes !== undefined, (q) => q.where(partsOn(routes as Routes)))
           .execute();
         for (const row of partRows) parts.add(row.provider_message_id);
+        // Found through messages_provider_id (channel, provider_message_id): the route is checked on
+        // the few rows with the id, so the index needs no route of its own (migration 0024).
         const rows = await db
           .selectFrom('messages')
           .select(['id', 'provider_message_id', 'created_at'])
           .where('channel', '=', channel)
           .where('provider_message_id', 'in', chunk)
+          .$if(routes !== undefined, (q) => q.where(messagesOn(routes as Routes)))
           .execute();
         for (const row of rows) {
           const key = row.provider_message_id as string;
@@ -396,14 +424,24 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       });
     },
 
-    async recordParts(messageId, channel, providerMessageIds) {
+    async recordParts(messageId, channel, providerMessageIds, route) {
       if (providerMessageIds.length === 0) return;
       await db
         .insertInto('message_parts')
-        .values(providerMessageIds.map((id, i) => ({ channel, provider_message_id: id, message_id: messageId, part: i + 1, status: null })))
-        // An SMSC that reuses an id (its counter wrapped) means the new message from now on.
+        .values(
+          providerMessageIds.map((id, i) => ({
+            channel,
+            provider_message_id: id,
+            route: route ?? NO_ROUTE,
+            message_id: messageId,
+            part: i + 1,
+            status: null,
+          })),
+        )
+        // An SMSC that reuses an id (its counter wrapped) means the new message from now on; another
+        // route's SMSC giving the same id is another part altogether.
         .onConflict((oc) =>
-          oc.columns(['channel', 'provider_message_id']).doUpdateSet((eb) => ({
+          oc.columns(['channel', 'provider_message_id', 'route']).doUpdateSet((eb) => ({
             message_id: eb.ref('excluded.message_id'),
             part: eb.ref('excluded.part'),
             status: null,
@@ -412,12 +450,13 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .execute();
     },
 
-    async settlePart(channel, providerMessageId, status) {
+    async settlePart(channel, { providerMessageId, route }, status) {
       const part = await db
         .selectFrom('message_parts')
         .select('message_id')
         .where('channel', '=', channel)
         .where('provider_message_id', '=', providerMessageId)
+        .where('route', '=', route ?? NO_ROUTE)
         .executeTakeFirst();
       if (!part) return { undelivered: 0 };
       // Receipts of the other parts may be applied at the same moment: each takes the message's
@@ -429,6 +468,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .set({ status })
         .where('channel', '=', channel)
         .where('provider_message_id', '=', providerMessageId)
+        .where('route', '=', route ?? NO_ROUTE)
         .execute();
       const left = await db
         .selectFrom('message_parts')

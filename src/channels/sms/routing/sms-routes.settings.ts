@@ -1,3 +1,4 @@
+import { DEFAULT_ROUTE } from '../../../core/delivery/provider.js';
 import type { SettingsReader } from '../../channel-module.js';
 import type { SmppSettings } from '../smpp.provider.js';
 import { parseRouteRules, type RouteRules, RuleError } from './route-rules.js';
@@ -14,8 +15,8 @@ export interface SmsRouting {
   rules: RouteRules;
 }
 
-/** The route the single-SMSC setup (SMPP_URL) is, recorded on each message it carries. */
-export const DEFAULT_ROUTE = 'default';
+/** The route the single-SMSC setup (SMPP_URL) is, recorded on each message it carries (core/delivery/provider.ts). */
+export { DEFAULT_ROUTE };
 
 const ROUTE_NAME = /^[a-z][a-z0-9_]{0,31}$/;
 
