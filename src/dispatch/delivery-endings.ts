@@ -108,7 +108,9 @@ export class EndingRecorder {
     );
     const unconfirmed = await markUnconfirmedMany(
       tx,
-      endings.filter((e) => e.kind === 'unconfirmed').map((e) => e.message.id),
+      endings
+        .filter((e) => e.kind === 'unconfirmed')
+        .map(({ message }) => ({ messageId: message.id, route: providerOf(this.ctx.providers, message.channel).inDoubtOn?.(message.id) })),
       this.ctx.clock.now(),
     );
     for (const { message, outcome } of accepted) {
@@ -173,7 +175,8 @@ export const giveUpDelivery: OnDropped<'deliver_message'> = async (ctx, tx, job,
     message.dispatchState === 'in_flight' && holdsInDoubt(providerOf(ctx.providers, message.channel), ctx.recovery?.[message.channel]);
   let given: boolean;
   if (held) {
-    const sent = await markUnconfirmedMany(tx, [message.id], at);
+    const route = providerOf(ctx.providers, message.channel).inDoubtOn?.(message.id);
+    const sent = await markUnconfirmedMany(tx, [{ messageId: message.id, route }], at);
     await captureAccepted(tx, sent);
     given = sent.length > 0;
   } else {

@@ -10,6 +10,7 @@ import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { OutboundMessage, Provider, SendOutcome } from '../core/delivery/provider.js';
 import { trackHealth } from '../core/delivery/provider-health.js';
+import { createRoutedProvider } from '../core/delivery/routed-provider.js';
 import type { Store } from '../core/ports.js';
 import { DEFAULT_RETRY_POLICY } from './retry-policy.js';
 import { Worker } from './worker.js';
@@ -617,5 +618,34 @@ describeEachDialect('leases that follow their holder', (dialect) => {
       await started.stop(1_000);
     }
     expect(await leaseEnd()).toBeNull(); // finished and removed
+  });
+});
+
+describeEachDialect('a hand-over in doubt over several routes', (dialect) => {
+  const h = useHarness(dialect);
+  afterEach(() => {
+    h.t.dispatch.retry = DEFAULT_RETRY_POLICY;
+  });
+
+  it('held as unconfirmed, the message records the route that may hold it, not the one that refused it', async () => {
+    h.t.dispatch.retry = { ...DEFAULT_RETRY_POLICY, maxAttempts: 1 };
+    h.t.dispatch.recovery = { sms: 'hold' };
+    const answering = (answer: SendOutcome): Provider => ({ name: 'smpp', channel: 'sms', send: async () => answer });
+    h.t.providers.sms = createRoutedProvider({
+      name: 'smpp',
+      channel: 'sms',
+      routes: [
+        { name: 'eu', provider: answering({ ok: false, retryable: true, code: 'ESME_RSYSERR', message: 'try later' }) },
+        {
+          name: 'us',
+          provider: answering({ ok: false, retryable: true, maybeAccepted: true, code: 'PROVIDER_TIMEOUT', message: 'no answer' }),
+        },
+      ],
+      choose: () => ['eu', 'us'],
+    });
+    const id = await h.send('+15005550003');
+    await h.t.drain();
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+    expect((await h.t.store.messages.findById(id))?.route).toBe('us');
   });
 });

@@ -128,6 +128,11 @@ export interface Provider {
    * missing goes, so nothing is sent twice.
    */
   resumable?(messageId: string): boolean;
+  /**
+   * For a provider with several routes: the route this process last left `messageId` on in doubt
+   * (the one that may hold it), recorded on the message held as HANDOVER_UNCONFIRMED.
+   */
+  inDoubtOn?(messageId: string): string | undefined;
   /** Opens the connections a provider keeps (an SMPP bind); called in processes that dispatch. */
   start?(): void;
   /** Closes them. */

@@ -190,6 +190,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
       channel: options.channel,
       gatesHandOver: gates,
       send,
+      inDoubtOn: (messageId: string) => pins.get(messageId),
       resumable: (messageId: string) => {
         const pinned = pins.get(messageId);
         return pinned !== undefined && routeOf(pinned).provider.resumable?.(messageId) === true;

@@ -177,15 +177,22 @@ export const HANDOVER_UNCONFIRMED: FailureReason = {
  * Messages whose hand-over is in doubt and that are not to be sent again (the `hold` recovery
  * policy): `sent`, with no provider id and the error HANDOVER_UNCONFIRMED, which their
  * `message.sent` event carries as `data.error`. Not yet charged: the caller captures them with the
- * accepted ones (`captureAccepted`), as the provider may well have taken them.
+ * accepted ones (`captureAccepted`), as the provider may well have taken them. Each records the
+ * route it was left on in doubt, where its provider has several (the one that may hold it).
  */
-export async function markUnconfirmedMany(tx: Store, messageIds: readonly string[], at: number): Promise<MovedMessage[]> {
+export async function markUnconfirmedMany(
+  tx: Store,
+  held: ReadonlyArray<{ messageId: string; route?: string | undefined }>,
+  at: number,
+): Promise<MovedMessage[]> {
   const error = { error: HANDOVER_UNCONFIRMED };
   const sent = await moveMany(
     tx,
-    messageIds.map((messageId) => ({
+    held.map(({ messageId, route }) => ({
       messageId,
       change: {
+        // Always set (null without one): the messages of a wave are one update.
+        route: route ?? null,
         from: ['queued'],
         to: 'sent',
         at,
