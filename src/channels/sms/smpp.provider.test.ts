@@ -287,7 +287,9 @@ describe('SMPP provider: binding', () => {
       await until(() => (provider.lastError?.() ?? '').includes('ESME_RINVPASWD'), 'the refused bind');
       const outcome = await provider.send(outbound('hi'), AbortSignal.timeout(200));
       expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'SMPP_NOT_BOUND' });
-      expect(outcome.ok ? '' : outcome.message).toContain('bind refused: ESME_RINVPASWD');
+      // Why, for the operator; the account reads only that no link is up.
+      expect(outcome.ok ? '' : outcome.detail).toContain('bind refused: ESME_RINVPASWD');
+      expect(outcome.ok ? '' : outcome.message).toBe('No SMPP link to the SMSC is up.');
       expect(provider.health()).toMatchObject({ channel: 'sms', provider: 'smpp', connected: false, in_flight: 0, sent_last_minute: 0 });
       expect(provider.health().last_error).toContain('ESME_RINVPASWD');
       expect(JSON.stringify(provider.health())).not.toContain('wrong');
