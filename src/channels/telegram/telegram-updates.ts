@@ -4,7 +4,7 @@ import { accountOfAddress } from '../../core/inbound/addresses.js';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
 import type { Reception } from '../../core/inbound/receive-messages.js';
 import type { Store } from '../../core/ports.js';
-import { addSuppression } from '../../core/suppressions/manage-suppressions.js';
+import { addSuppression, removeSuppression } from '../../core/suppressions/manage-suppressions.js';
 import { TELEGRAM_CHAT_ID } from './send-telegram.js';
 
 /** The Bot API's Chat, as far as Herald reads it. */
@@ -27,6 +27,7 @@ export interface TelegramMessage {
 interface TelegramChatMemberUpdated {
   chat: TelegramChat;
   date?: number;
+  old_chat_member?: { status?: string };
   new_chat_member?: { status?: string };
 }
 
@@ -74,7 +75,7 @@ export function receivedOfMessage(message: TelegramMessage, botAddress: string, 
 }
 
 /** What became of an update. */
-export type UpdateOutcome = Reception['outcome'] | 'suppressed' | 'skipped';
+export type UpdateOutcome = Reception['outcome'] | 'suppressed' | 'unsuppressed' | 'skipped';
 
 export interface UpdateDeps {
   store: Store;
@@ -87,8 +88,10 @@ export interface UpdateDeps {
  * Takes one update for the bot at `botAddress`: a message is received (stored, `message.received`);
  * `my_chat_member` with the bot's new status `kicked` (the user blocked the bot; for a group, the
  * bot was banned from it) puts the chat on the suppression list of the account that has the bot's
- * address, as a 403 "blocked by the user" does. Resolves once that is durable; rejects when it could
- * not be written, so the update is delivered again.
+ * address, as a 403 "blocked by the user" does; from `kicked` back to `member` or `administrator`
+ * (the user unblocked and restarted the bot, or the group took it back) takes off the entry a block
+ * made, never one the account or another source made. Resolves once that is durable; rejects when
+ * it could not be written, so the update is delivered again.
  */
 export async function takeUpdate(deps: UpdateDeps, update: TelegramUpdate, botAddress: string): Promise<UpdateOutcome> {
   if (update.message) {
@@ -97,7 +100,24 @@ export async function takeUpdate(deps: UpdateDeps, update: TelegramUpdate, botAd
   }
   const member = update.my_chat_member;
   if (member?.new_chat_member?.status === 'kicked') return suppressBlockedChat(deps, String(member.chat?.id), botAddress);
+  const back = member?.new_chat_member?.status === 'member' || member?.new_chat_member?.status === 'administrator';
+  if (back && member?.old_chat_member?.status === 'kicked') return liftBlock(deps, String(member.chat?.id), botAddress);
   return 'skipped';
+}
+
+async function liftBlock(deps: UpdateDeps, chatId: string, botAddress: string): Promise<UpdateOutcome> {
+  if (!TELEGRAM_CHAT_ID.test(chatId)) return 'skipped';
+  const accountId = await accountOfAddress(deps.store, 'telegram', botAddress);
+  if (!accountId) return 'unrouted';
+  const lifted = await removeSuppression(deps.store, {
+    accountId,
+    channel: 'telegram',
+    recipient: chatId,
+    source: 'telegram_blocked',
+    at: deps.clock.now(),
+    onlyIf: (entry) => entry.reason === 'blocked' && entry.source === 'telegram_blocked',
+  });
+  return lifted ? 'unsuppressed' : 'skipped';
 }
 
 async function suppressBlockedChat(deps: UpdateDeps, chatId: string, botAddress: string): Promise<UpdateOutcome> {

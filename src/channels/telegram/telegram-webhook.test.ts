@@ -129,9 +129,18 @@ describeEachDialect('Telegram updates by webhook', (dialect) => {
       expect(JSON.stringify(listed)).toContain('818181');
       const send = await t.call('POST', '/v1/telegram/send', token, { chat_id: '818181', message: 'Still there?' });
       expectError(send, 422, 'RECIPIENT_SUPPRESSED');
-      // Unblocking (status member) changes nothing by itself: the entry is removed by the account.
+      // Unblocked (kicked → member: the user restarted the bot): the entry the block made is lifted.
       expect((await post(myChatMember(818181, 'member'))).statusCode).toBe(200);
-      expectError(await t.call('POST', '/v1/telegram/send', token, { chat_id: '818181', message: 'Hello?' }), 422, 'RECIPIENT_SUPPRESSED');
+      expect((await t.call('POST', '/v1/telegram/send', token, { chat_id: '818181', message: 'Hello again' })).statusCode).toBe(200);
+      expect(JSON.stringify((await t.call('GET', '/v1/suppressions?channel=telegram', token)).json().data)).not.toContain('818181');
+    });
+
+    it("an unblock lifts only a block's entry: one the account added stays", async () => {
+      const added = await t.call('POST', '/v1/suppressions', token, { channel: 'telegram', recipient: '828282', reason: 'manual' });
+      expect(added.statusCode).toBeLessThan(300);
+      expect((await post(myChatMember(828282, 'kicked'))).statusCode).toBe(200);
+      expect((await post(myChatMember(828282, 'member'))).statusCode).toBe(200);
+      expectError(await t.call('POST', '/v1/telegram/send', token, { chat_id: '828282', message: 'Hello?' }), 422, 'RECIPIENT_SUPPRESSED');
     });
   });
 
