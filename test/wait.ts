@@ -1,7 +1,10 @@
-/** Polls `check` until it returns a truthy value (returned), or fails naming `what` after `timeoutMs`. */
+/**
+ * Polls `check` until it returns a truthy value (returned), or fails naming `what` after
+ * `timeoutMs` (a function: read then, to say what was still missing).
+ */
 export async function until<T>(
   check: () => Promise<T | undefined | false | null>,
-  what: string,
+  what: string | (() => string),
   timeoutMs = 10_000,
   intervalMs = 20,
 ): Promise<T> {
@@ -9,7 +12,7 @@ export async function until<T>(
   for (;;) {
     const value = await check();
     if (value) return value;
-    if (Date.now() > deadline) throw new Error(`timed out waiting for ${what}`);
+    if (Date.now() > deadline) throw new Error(`timed out waiting for ${typeof what === 'function' ? what() : what}`);
     await new Promise((resolve) => setTimeout(resolve, intervalMs));
   }
 }

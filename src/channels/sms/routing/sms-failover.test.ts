@@ -102,6 +102,7 @@ describeEachDialect('SMS over two SMSCs, one killed mid-run', (dialect) => {
     await killed;
 
     // Until every message has its final state: delivered, or held unconfirmed (in doubt at the kill).
+    let unsettled: unknown[] = [];
     const rows = await until(
       async () => {
         t.clock.advance(1_000);
@@ -111,12 +112,12 @@ describeEachDialect('SMS over two SMSCs, one killed mid-run', (dialect) => {
           .select(['id', 'recipient', 'status', 'route', 'provider_message_id', 'error_code'])
           .where('account_id', '=', account.account.id)
           .execute();
-        const settled = found.every(
-          (row) => row.status === 'delivered' || (row.status === 'sent' && row.error_code === 'HANDOVER_UNCONFIRMED'),
+        unsettled = found.filter(
+          (row) => !(row.status === 'delivered' || (row.status === 'sent' && row.error_code === 'HANDOVER_UNCONFIRMED')),
         );
-        return found.length === sent.length && settled && found;
+        return found.length === sent.length && unsettled.length === 0 && found;
       },
-      'every message delivered or held',
+      () => `every message delivered or held; still unsettled: ${JSON.stringify(unsettled.slice(0, 5))} (${unsettled.length})`,
       // A bound, not a speed goal: on a loaded CI machine the held submits' timeouts took over 20 s (the test's own limit is 60 s).
       45_000,
     );
@@ -133,7 +134,8 @@ describeEachDialect('SMS over two SMSCs, one killed mid-run', (dialect) => {
         unconfirmed++;
         expect(onA.length).toBeLessThanOrEqual(1);
         expect(onB).toHaveLength(0);
-        expect(row.route).toBeNull();
+        // Held as unconfirmed on the route that may have it.
+        expect(row.route).toBe('a');
         continue;
       }
       // Never handed to two SMSCs, never twice to one.
