@@ -17,6 +17,8 @@ export interface SmtpSettings {
   listUnsubscribe?: string | undefined;
   /** PEM certificate(s) to trust for the server's TLS, beside the system's (a private CA, a self-signed server). */
   tlsCa?: string | undefined;
+  /** Silence from the server that ends a session, in ms (60 s). */
+  socketTimeoutMs?: number | undefined;
 }
 
 interface SmtpError extends Error {
@@ -88,15 +90,12 @@ export function outcomeOfSmtpError(error: SmtpError, stage: SmtpStage = 'content
 const CUT_OFF = 'The connection to the SMTP server broke while the email was handed over; whether the server took it is unknown.';
 const UNREACHABLE = 'The SMTP server could not be reached; the email waits and is tried again.';
 
-/** The send's time ran out before it began: nothing left. */
-const OUT_OF_TIME: SendOutcome = { ok: false, retryable: true, code: 'SEND_TIMEOUT', message: 'The email was not handed over in time.' };
-/** The send's time ran out during it: whether the server took the email is unknown. */
-const NO_ANSWER_IN_TIME: SendOutcome = {
+/** The provider was closed (the worker is stopping): nothing was handed over. */
+const CLOSED: SendOutcome = {
   ok: false,
   retryable: true,
-  code: 'PROVIDER_TIMEOUT',
-  message: 'The SMTP server did not answer in time; whether it took the email is unknown.',
-  maybeAccepted: true,
+  code: 'HANDOVER_WITHDRAWN',
+  message: 'The email was not handed over: the worker is stopping.',
 };
 
 /** Where a send's stage is handed to the transport's stream plugin, in the mail's options. */
@@ -131,15 +130,16 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
     // A connection that closes quietly mid-send fails the send instead of nodemailer sending it
     // again on its own, unseen (by default without end): whether to send it again is ours to say.
     maxRequeues: 0,
-    // nodemailer's defaults (2 min to connect, 10 min of silence) would hold a pooled connection
-    // long after the send timeout gave up on it.
+    // nodemailer's defaults (2 min to connect, 10 min of silence) would hold a send, and the
+    // sends queued behind it for a pooled connection, that long on a silent relay.
     connectionTimeout: 15_000,
     greetingTimeout: 15_000,
-    socketTimeout: 60_000,
+    socketTimeout: settings.socketTimeoutMs ?? 60_000,
     ...(settings.tlsCa ? { tls: { ca: settings.tlsCa } } : {}),
   } as Parameters<typeof nodemailer.createTransport>[0]);
   // The content's stream is read only once the server answered DATA with 354: watched, it tells each
   // send's stage (outcomeOfSmtpError). Any other reader of it would make every error in doubt.
+  let closed = false;
   transport.use('stream', (mail, done) => {
     const stage = (mail.data as { [STAGE]?: StageOf })[STAGE];
     if (stage) {
@@ -154,8 +154,9 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
     channel: 'email',
     ...(settings.maxPerSecond ? { maxPerSecond: settings.maxPerSecond } : {}),
 
-    async send(message, signal): Promise<SendOutcome> {
-      if (signal.aborted) return OUT_OF_TIME;
+    async send(message): Promise<SendOutcome> {
+      // A closed pool never calls back: a send then would wait for ever.
+      if (closed) return CLOSED;
       const email = message.payload as unknown as EmailPayload | null;
       if (!email) return { ok: false, retryable: false, code: 'MISSING_CONTENT', message: 'The email has no stored content.' };
       // The operator's own target when SMTP_LIST_UNSUBSCRIBE is set; otherwise Herald's signed
@@ -185,21 +186,16 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
       const watched: StageOf = { stage: 'envelope' };
       // The stage is read in the callback, as the error is reported: the content's stream may yet be
       // drained after an error (nodemailer does, to free it), which must not make that error in doubt.
-      // The send timeout (or a stopping worker) answers at once: nodemailer cannot take a pooled
-      // send back, so a relay silent after the final `.` would otherwise hold it until the socket
-      // times out. Its outcome is then unknown, whatever the stage: a send still waiting for a
-      // pooled connection may yet go.
-      const sent = await new Promise<
-        { info: Awaited<ReturnType<typeof transport.sendMail>> } | { error: SmtpError; stage: SmtpStage } | { timedOut: true }
-      >((resolve) => {
-        const onAbort = () => resolve({ timedOut: true });
-        signal.addEventListener('abort', onAbort, { once: true });
-        transport.sendMail(Object.assign(options, { [STAGE]: watched }), (error, info) => {
-          signal.removeEventListener('abort', onAbort);
-          resolve(error ? { error: error as SmtpError, stage: watched.stage } : { info });
-        });
-      });
-      if ('timedOut' in sent) return NO_ANSWER_IN_TIME;
+      // Not raced against the send timeout: nodemailer cannot take a send back (it may be waiting
+      // for a pooled connection, or be before the 354), so an answer before its own would leave it
+      // going while a retry queues a second copy. The session timeouts above bound the wait.
+      const sent = await new Promise<{ info: Awaited<ReturnType<typeof transport.sendMail>> } | { error: SmtpError; stage: SmtpStage }>(
+        (resolve) => {
+          transport.sendMail(Object.assign(options, { [STAGE]: watched }), (error, info) => {
+            resolve(error ? { error: error as SmtpError, stage: watched.stage } : { info });
+          });
+        },
+      );
       if ('error' in sent) return outcomeOfSmtpError(sent.error, sent.stage);
       const { info } = sent;
       // With cc recipients the server may take the message for them and refuse the addressee:
@@ -218,6 +214,9 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
       return { ok: true, providerMessageId: info.messageId };
     },
 
-    close: () => transport.close(),
+    close: () => {
+      closed = true;
+      transport.close();
+    },
   };
 }
