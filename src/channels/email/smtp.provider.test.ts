@@ -106,6 +106,17 @@ describe('SMTP refusals as outcomes', () => {
     expect(refusal('RCPT TO', 451, '451 4.3.0 Try later')).toMatchObject({ retryable: true, code: 'SMTP_451' });
   });
 
+  it("shows the account the server's words only when they are about the email (RCPT TO, the content); our link's are the operator's", () => {
+    const sender = refusal('MAIL FROM', 553, '553 5.7.1 <b@acme.example>: Sender address rejected: not owned by user herald-prod');
+    expect(sender).toMatchObject({ code: 'SMTP_SENDER_553', detail: expect.stringContaining('herald-prod') });
+    expect(!sender.ok && sender.message).not.toContain('herald-prod');
+    const busy = refusal('RCPT TO', 421, '421 4.7.0 relay.internal Error: too many connections from 203.0.113.7');
+    expect(busy).toMatchObject({ code: 'SMTP_421', retryable: true });
+    expect(!busy.ok && busy.message).not.toMatch(/relay\.internal|203\.0\.113\.7/);
+    expect(refusal('RCPT TO', 550, '550 5.1.1 No such user')).toMatchObject({ message: '550 5.1.1 No such user' });
+    expect(refusal('DATA', 554, '554 5.7.1 Spam detected')).toMatchObject({ message: '554 5.7.1 Spam detected' });
+  });
+
   it('holds in doubt what broke off once the content began to leave; before, it was not delivered', () => {
     const broke = (code: string, command: string, response?: string) =>
       Object.assign(new Error('Connection closed unexpectedly'), { code, command }, response ? { response, responseCode: 421 } : {});

@@ -78,12 +78,27 @@ export function outcomeOfSmtpError(error: SmtpError, stage: SmtpStage = 'content
     return { ok: false, retryable: true, code: 'PROVIDER_UNREACHABLE', message: CUT_OFF, detail: reply, maybeAccepted: true };
   }
   // Our credentials are a configuration problem an operator fixes, never the recipient's bounce.
-  if (error.code === 'EAUTH') return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.' };
-  if (code !== undefined && code >= 500) return { ok: false, retryable: false, code: permanentCode(error, code, reply), message: reply };
-  if (code !== undefined && code >= 400) return { ok: false, retryable: true, code: `SMTP_${code}`, message: reply };
+  if (error.code === 'EAUTH') {
+    return { ok: false, retryable: true, code: 'SMTP_AUTH', message: 'The SMTP server refused our credentials.', detail: reply };
+  }
+  // Only replies to RCPT TO and to the content are about this email; the others (a 421, a refused
+  // greeting, EHLO or MAIL FROM) are about our own link and may name our relay, login or address.
+  const words = aboutTheEmail(error, code) ? { message: reply } : { message: LINK_REFUSED, detail: reply };
+  if (code !== undefined && code >= 500)
+    return Object.assign({ ok: false as const, retryable: false, code: permanentCode(error, code, reply) }, words);
+  if (code !== undefined && code >= 400) return Object.assign({ ok: false as const, retryable: true, code: `SMTP_${code}` }, words);
   // Refused, unreachable, cut off or timed out before the content left: the server has nothing.
   return { ok: false, retryable: true, code: 'SMTP_UNREACHABLE', message: UNREACHABLE, detail: reply };
 }
+
+/** A reply to RCPT TO or to the content (DATA, BDAT, the final dot), other than a 421 (the server closing). */
+function aboutTheEmail(error: SmtpError, code: number | undefined): boolean {
+  const command = (error.command ?? '').toUpperCase();
+  if (code === 421) return false;
+  return command.startsWith('RCPT') || command.startsWith('DATA') || command.startsWith('BDAT');
+}
+
+const LINK_REFUSED = "The SMTP server refused our session (its reply is in the operator's logs).";
 
 // What the account reads when no reply came: the socket's own words (a relay's host and port, a TLS
 // failure) are the operator's, in `detail`.
