@@ -1078,6 +1078,7 @@ export interface components {
             provider: string;
             /** @description Link up (SMPP), or the last hand-over reached the provider; null before any was tried */
             connected: boolean | null;
+            /** @description The last error: its code alone (e.g. SMPP_NOT_BOUND); its reason is in the logs and on the operator page */
             last_error: string | null;
             last_error_at: string | null;
             /** @description Hand-overs under way now in this process */
@@ -1101,7 +1102,7 @@ export interface components {
                     up: number;
                     total: number;
                 };
-                /** @description Why a link of it is down, if one is */
+                /** @description Why a link of it is down, if one is: the error code alone; its reason is in the logs */
                 last_error: string | null;
             }[];
         };

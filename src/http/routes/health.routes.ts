@@ -23,7 +23,9 @@ const ProviderHealth = Type.Object(
     connected: Type.Union([Type.Boolean(), Type.Null()], {
       description: 'Link up (SMPP), or the last hand-over reached the provider; null before any was tried',
     }),
-    last_error: Type.Union([Type.String(), Type.Null()]),
+    last_error: Type.Union([Type.String(), Type.Null()], {
+      description: 'The last error: its code alone (e.g. SMPP_NOT_BOUND); its reason is in the logs and on the operator page',
+    }),
     last_error_at: Type.Union([Type.String({ format: 'date-time' }), Type.Null()]),
     in_flight: Type.Integer({ description: 'Hand-overs under way now in this process' }),
     sent_last_minute: Type.Integer({ description: 'Messages the provider took in the last 60 s, in this process' }),
@@ -43,7 +45,9 @@ const ProviderHealth = Type.Object(
           name: Type.String({ description: 'The route, as SMS_ROUTES names it (`default` with a single SMPP_URL)' }),
           connected: Type.Union([Type.Boolean(), Type.Null()], { description: 'At least one of its links is up' }),
           links: Type.Optional(Type.Object({ up: Type.Integer(), total: Type.Integer() })),
-          last_error: Type.Union([Type.String(), Type.Null()], { description: 'Why a link of it is down, if one is' }),
+          last_error: Type.Union([Type.String(), Type.Null()], {
+            description: 'Why a link of it is down, if one is: the error code alone; its reason is in the logs',
+          }),
         }),
         {
           description:
@@ -119,9 +123,30 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
         ready = false;
       }
       if (deps.load) checks.load = deps.load();
-      const providers = deps.providers ? { providers: await deps.providers() } : {};
+      const providers = deps.providers ? { providers: (await deps.providers()).map(withoutDetails) } : {};
       if (deps.isDraining()) return reply.code(503).send({ status: 'draining', checks, ...providers });
       return reply.code(ready ? 200 : 503).send({ status: ready ? 'ok' : 'unavailable', checks, ...providers });
     },
   );
+}
+
+/**
+ * A provider's health as `/readyz` (no authentication) shows it: a link's error is told by its code
+ * alone (`SMPP_NOT_BOUND`), or that there is one; its words (an SMSC's host and port, a bind or
+ * relay refusal naming our login) are the operator's, in the logs and on the operator's system page.
+ */
+function withoutDetails(health: ProviderHealthValue): ProviderHealthValue {
+  return Object.assign({}, health, {
+    last_error: errorCode(health.last_error),
+    ...(health.routes
+      ? { routes: health.routes.map((route) => Object.assign({}, route, { last_error: errorCode(route.last_error) })) }
+      : {}),
+  });
+}
+
+const LINK_ERROR = 'link error (its reason is in the logs and on the operator page)';
+
+function errorCode(error: string | null): string | null {
+  if (error === null) return null;
+  return /^([A-Z][A-Z0-9_]{2,})(?::|$)/.exec(error)?.[1] ?? LINK_ERROR;
 }

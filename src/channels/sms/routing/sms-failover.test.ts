@@ -170,9 +170,10 @@ describeEachDialect('SMS over two SMSCs, one killed mid-run', (dialect) => {
       provider: 'smpp',
       connected: true,
       links: { up: 1, total: 3 },
-      last_error: expect.stringMatching(/^a: /),
+      // The link's words (the SMSC's host, a bind error) are not shown without authentication.
+      last_error: expect.not.stringMatching(/127\.0\.0\.1|ECONN/),
       routes: [
-        { name: 'a', connected: false, links: { up: 0, total: 2 }, last_error: expect.any(String) },
+        { name: 'a', connected: false, links: { up: 0, total: 2 }, last_error: expect.not.stringMatching(/127\.0\.0\.1|ECONN/) },
         { name: 'b', connected: true, links: { up: 1, total: 1 }, last_error: null },
       ],
     });
