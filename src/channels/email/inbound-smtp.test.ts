@@ -512,6 +512,29 @@ describeEachDialect('inbound SMTP listener limits', (dialect) => {
     expect(counted.lookups()).toBe(3);
   });
 
+  it('counts unknown recipients per client across sessions: reconnecting buys a prober at most five sessions of look-ups in ten minutes', async () => {
+    const counted = countingLookups(t.store);
+    const { port } = await listen(64 * 1024, { maxRefusedRecipients: 2, maxConnectionsPerIp: 50 }, counted.store);
+    const answers: number[] = [];
+    for (let round = 0; round < 7; round++) {
+      const smtp = await transaction(port, `prober${round}.${dialect}@spam.example`);
+      for (const name of ['alice', 'bob']) {
+        const { code } = await smtp.command(`RCPT TO:<${name}${round}@example.com>`);
+        answers.push(code);
+        if (code === 421) break; // the server closes the session
+      }
+      smtp.end();
+      await smtp.closed;
+    }
+    // 5 sessions × 2 refusals looked up; then 421 at once without a look-up, however often it comes back.
+    expect(answers).toEqual([...Array<number>(10).fill(550), 421, 421]);
+    expect(counted.lookups()).toBe(10);
+    // Ten minutes on, it may try again.
+    t.clock.advance(10 * 60_000 + 1);
+    const later = await transaction(port, `prober.later.${dialect}@spam.example`);
+    expect((await later.command('RCPT TO:<dave@example.com>')).code).toBe(550);
+  });
+
   it('refuses recipients past INBOUND_SMTP_MAX_RECIPIENTS with 452 4.5.3 without looking them up, and stores the message', async () => {
     const counted = countingLookups(t.store);
     const { port } = await listen(64 * 1024, { maxRecipients: 3 }, counted.store);

@@ -3,6 +3,7 @@ import { performance } from 'node:perf_hooks';
 import { createSecureContext } from 'node:tls';
 import ipaddr from 'ipaddr.js';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import { BoundedMap } from '../../core/bounded-map.js';
 import type { Provider } from '../../core/delivery/provider.js';
 import type { HealthLogger } from '../../core/delivery/provider-health.js';
 import { addressForms, addressKey } from '../../core/inbound/addresses.js';
@@ -33,6 +34,11 @@ export interface InboundSmtpSettings {
 
 /** The default of INBOUND_SMTP_MAX_BYTES: 10 MiB, as EMAIL_MAX_BYTES. */
 export const DEFAULT_INBOUND_SMTP_MAX_BYTES = 10 * 1024 * 1024;
+/** How long a client's unknown recipients count against it, across its sessions. */
+const REFUSAL_WINDOW_MS = 10 * 60_000;
+/** A client may name unknown recipients for this many sessions' worth (of _MAX_REFUSED_RECIPIENTS) per window. */
+const CLIENT_REFUSAL_SESSIONS = 5;
+
 /** Connections served at once; more are refused (421) until one ends. */
 export const INBOUND_SMTP_MAX_CLIENTS = 200;
 /** The defaults of the listener's limits, for a given INBOUND_SMTP_MAX_BYTES (docs/email.md, "Limits"). */
@@ -177,6 +183,19 @@ export function createInboundSmtpListener(
     return state;
   };
   const perClient = new Map<string, number>();
+  // Unknown (or uncheckable) recipients per client across its sessions, in windows of
+  // REFUSAL_WINDOW_MS: reconnecting does not buy a prober more look-ups.
+  const refusalsOf = new BoundedMap<string, { count: number; since: number }>(10_000);
+  const clientRefusals = (client: string | undefined) => {
+    const now = deps.clock.now();
+    const key = client ?? '?';
+    let entry = refusalsOf.get(key);
+    if (!entry || now - entry.since > REFUSAL_WINDOW_MS) {
+      entry = { count: 0, since: now };
+      refusalsOf.set(key, entry);
+    }
+    return entry;
+  };
   // A prober's recipients or connections cost one log line a minute, not one each.
   const log = {
     refusedRecipient: throttled(logger, 'info', 'inbound SMTP: refused recipients no account has'),
@@ -221,7 +240,8 @@ export function createInboundSmtpListener(
     },
     onRcptTo(address, session, callback) {
       const state = stateOf(session);
-      if (state.refused >= settings.maxRefusedRecipients) {
+      const byClient = clientRefusals(state.client);
+      if (state.refused >= settings.maxRefusedRecipients || byClient.count >= settings.maxRefusedRecipients * CLIENT_REFUSAL_SESSIONS) {
         // 421 ends the session (smtp-server closes it): no more look-ups for it.
         log.cutSession({ remote: session.remoteAddress, refused: state.refused });
         return callback(reply(421, 'Too many unknown recipients, closing'));
@@ -230,11 +250,14 @@ export function createInboundSmtpListener(
         (accountId) => {
           if (accountId) return callback();
           state.refused++;
-          // The recipient is one of the operator's own domains' addresses, never the writer's.
+          byClient.count++;
+          // Any address the client named (a prober's may be anyone's): logged throttled, at info.
           log.refusedRecipient({ to: addressKey(address.address) });
           callback(reply(550, 'No such recipient here'));
         },
         (error: unknown) => {
+          state.refused++;
+          byClient.count++;
           logger.warn({ channel: 'email', err: error }, 'inbound SMTP: could not look a recipient up; answered 451');
           callback(reply(451, 'Cannot check the recipient now, try again later'));
         },
