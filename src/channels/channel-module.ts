@@ -85,3 +85,15 @@ export interface ConfiguredChannel {
   module: AnyChannelModule;
   settings: unknown;
 }
+
+/**
+ * A credentials URL's user and password, %-decoded (SMPP_URL, SMTP_URL...); a malformed escape stops
+ * the start naming `key`, never echoing the value (it carries a password).
+ */
+export function urlCredentials(env: SettingsReader, key: string, url: URL): { user: string; password: string } {
+  try {
+    return { user: decodeURIComponent(url.username), password: decodeURIComponent(url.password) };
+  } catch {
+    env.fail(key, 'has a malformed %-escape in its user or password (write % itself as %25)');
+  }
+}

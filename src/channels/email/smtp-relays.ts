@@ -1,6 +1,6 @@
 import type { Provider } from '../../core/delivery/provider.js';
 import { createRoutedProvider } from '../../core/delivery/routed-provider.js';
-import type { SettingsReader } from '../channel-module.js';
+import { type SettingsReader, urlCredentials } from '../channel-module.js';
 import { createSmtpProvider, type SmtpSettings } from './smtp.provider.js';
 
 /** SMTP_URL_2 ... SMTP_URL_9: the relays tried after SMTP_URL, in order. */
@@ -38,12 +38,7 @@ export function checkSmtpUrl(env: SettingsReader, key: string, url: string): voi
     env.fail(key, 'is not a valid URL');
   }
   if (parsed.protocol !== 'smtp:' && parsed.protocol !== 'smtps:') env.fail(key, 'must start with smtp:// or smtps://');
-  try {
-    decodeURIComponent(parsed.username);
-    decodeURIComponent(parsed.password);
-  } catch {
-    env.fail(key, 'has a malformed %-escape in its user or password (write % itself as %25)');
-  }
+  urlCredentials(env, key, parsed);
 }
 
 /**

@@ -1,5 +1,5 @@
 import { DEFAULT_ROUTE } from '../../../core/delivery/provider.js';
-import type { SettingsReader } from '../../channel-module.js';
+import { type SettingsReader, urlCredentials } from '../../channel-module.js';
 import type { SmppSettings } from '../smpp.provider.js';
 import { parseRouteRules, type RouteRules, RuleError } from './route-rules.js';
 
@@ -61,15 +61,6 @@ function routeReader(env: SettingsReader, name: string): SettingsReader {
   };
 }
 
-/** A URL's user or password, %-decoded; a malformed escape fails naming the variable, never echoing it. */
-function decoded(env: SettingsReader, key: string, part: string): string {
-  try {
-    return decodeURIComponent(part);
-  } catch {
-    env.fail(key, 'has a malformed %-escape in its user or password (write % itself as %25)');
-  }
-}
-
 /**
  * One SMSC link's settings, as `env` reads SMPP_URL (smpp://system_id:password@host:port, required
  * `why`) and the other SMPP_* settings.
@@ -85,9 +76,8 @@ export function readSmppLink(env: SettingsReader, why: string): SmppSettings {
     env.fail(urlKey, 'is not a valid URL');
   }
   if (parsed.protocol !== 'smpp:') env.fail(urlKey, 'must start with smpp://');
-  const systemId = decoded(env, urlKey, parsed.username);
+  const { user: systemId, password } = urlCredentials(env, urlKey, parsed);
   if (!systemId || !parsed.hostname) env.fail(urlKey, 'must name the system_id and the host: smpp://system_id:password@host:2775');
-  const password = decoded(env, urlKey, parsed.password);
   const systemType = env.text('SMPP_SYSTEM_TYPE') ?? '';
   if (systemType.length > 12) env.fail('SMPP_SYSTEM_TYPE', 'must be at most 12 characters');
   const optionalByte = (key: string) => (env.text(key) === undefined ? undefined : env.integer(key, 0, 0, 255));
