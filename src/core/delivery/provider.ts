@@ -39,7 +39,8 @@ export type SendOutcome =
       message: string;
       /**
        * The operator's words for it, where they say more than `message` (a socket error naming the
-       * SMSC's host, a refused bind): logged and shown in `/readyz`, never to the account.
+       * SMSC's host, a refused bind): logged and shown on the operator's system page; never to the
+   * account, nor on `/readyz` (no token), which shows the code alone.
        */
       detail?: string;
       retryAfterMs?: number;
@@ -240,7 +241,7 @@ export function recoveryPolicyOf(provider: Provider, configured?: RecoveryPolicy
   return configured ?? provider.recovery ?? (provider.lookup ? 'ask' : 'resend');
 }
 
-/** A refusal as the operator reads it (logs, `/readyz`, a job's last error): its code and its fullest words. */
+/** A refusal as the operator reads it (logs, the operator's page, a job's last error): its code and its fullest words. */
 export function operatorText(outcome: Extract<SendOutcome, { ok: false }>): string {
   return `${outcome.code}: ${outcome.detail ?? outcome.message}`;
 }
