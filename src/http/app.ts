@@ -169,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // body is refused for its content type rather than validated as a string.
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', null);
+  app.decorateRequest('access', null);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (deps.isDraining() && !request.url.startsWith('/healthz') && !request.url.startsWith('/readyz')) {

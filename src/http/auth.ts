@@ -1,5 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import { InvalidTokenError, type TokenPrincipal } from '../auth/access-tokens.js';
+import type { AccountAccess } from '../core/accounts/account.js';
 import { checkAccess } from '../core/accounts/ip-allow-list.js';
 import type { ChannelCatalogue } from '../core/channels.js';
 import { ApiError } from '../core/errors.js';
@@ -11,6 +12,11 @@ declare module 'fastify' {
   interface FastifyRequest {
     /** The verified caller of an authenticated route; set by the bearer hook. */
     principal: TokenPrincipal | null;
+    /**
+     * The caller's account's access as the access hook read it when the request began; the rate
+     * limit (its plan) and a send (its suspension) use it rather than read it again.
+     */
+    access: AccountAccess | null;
   }
   interface FastifyContextConfig {
     /** The scope a route needs (`<channel>:send` or `<channel>:read`), checked before the body is read. */
@@ -53,13 +59,14 @@ export function requirePrincipal(request: FastifyRequest): TokenPrincipal {
 
 /**
  * An onRequest hook after the bearer hook: the account is not suspended, the caller's address is on
- * its allow-list, and the token's client has not been revoked since the token was issued.
+ * its allow-list, and the token's client has not been revoked since the token was issued. What it
+ * read is kept as `request.access` for the rest of the request (one read of it a request).
  */
 export function accountAccessHook(store: Pick<Store, 'accounts'>) {
   return async (request: FastifyRequest): Promise<void> => {
-    if ((await checkAccess(store.accounts, requirePrincipal(request), request.ip)) === 'revoked') {
-      throw unauthorized('The access token belongs to an API client that was revoked.', true);
-    }
+    const { access, revoked } = await checkAccess(store.accounts, requirePrincipal(request), request.ip);
+    if (revoked) throw unauthorized('The access token belongs to an API client that was revoked.', true);
+    request.access = access;
   };
 }
 

@@ -78,6 +78,34 @@ describeEachDialect('rate limits on /v1 and the token endpoint', (dialect) => {
     expect(await limit()).toBe('100');
   });
 
+  it('a send reads its account’s access once: the access check, the rate limit and the send share it', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    const send = (message: string) =>
+      t.app.inject({
+        method: 'POST',
+        url: '/v1/sms/send',
+        headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+        payload: JSON.stringify({ to: '+14155552671', message }),
+      });
+    const reads = vi.spyOn(t.store.accounts, 'access');
+    try {
+      const sent = await send('one read');
+      expect(sent.statusCode).toBe(200);
+      expect(sent.headers['ratelimit-limit']).toBe('3');
+      expect(reads.mock.calls.map(([accountId]) => accountId)).toEqual([account.account.id]);
+      // What it read is the request's own: a plan changed since applies to the next request.
+      await setAccountPlan(t.store, t.clock, account.account.id, 'business');
+      reads.mockClear();
+      const next = await send('after the change');
+      expect(next.statusCode).toBe(200);
+      expect(next.headers['ratelimit-limit']).toBe('6');
+      expect(reads).toHaveBeenCalledTimes(1);
+    } finally {
+      reads.mockRestore();
+    }
+  });
+
   it('gives each client its plan’s burst, counts down in RateLimit-* headers, then 429 RATE_LIMITED with Retry-After', async () => {
     const token = await t.tokenFor(await t.createAccount());
     const answers = [await get(token), await get(token), await get(token)];

@@ -33,9 +33,9 @@ const setHeaders = (reply: FastifyReply, figures: ReturnType<typeof headersOf>) 
 export function rateLimitHook(limiting: RateLimiting, store: Pick<Store, 'accounts'>) {
   return async (request: FastifyRequest, reply: FastifyReply): Promise<void> => {
     const principal = requirePrincipal(request);
-    // The plan comes with the account's access (read or kept as the access hook's is), so a new
-    // plan applies on every node as soon as it is announced.
-    const { plan } = await store.accounts.access(principal.accountId);
+    // The plan comes with the account's access, as the access hook read it for this request (or
+    // kept, where the store keeps it), so a new plan applies on every node as soon as it is announced.
+    const { plan } = request.access ?? (await store.accounts.access(principal.accountId));
     const rule = limiting.settings.plans[plan as Plan] ?? limiting.settings.plans.developer;
     const bucket = await limiting.store.take(`api:${principal.clientId}`, rule, 1);
     const figures = headersOf(rule, bucket);

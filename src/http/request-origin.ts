@@ -52,7 +52,8 @@ export const originOf = (request: FastifyRequest): Origin => ({
 
 /**
  * What a send use case needs of its request (SendRequest): the answer to keep under its
- * Idempotency-Key (keptAnswer) and its origin, which the messages keep.
+ * Idempotency-Key (keptAnswer), its origin, which the messages keep, and the account's access as
+ * the request read it (http/auth.ts).
  */
 export function sendRequest<R>(
   request: FastifyRequest,
@@ -60,5 +61,9 @@ export function sendRequest<R>(
   statusCode: number,
   present: (result: R) => unknown,
 ): SendRequest<R> {
-  return { answer: keptAnswer(request, reply, statusCode, present), origin: originOf(request) };
+  return {
+    answer: keptAnswer(request, reply, statusCode, present),
+    origin: originOf(request),
+    ...(request.access ? { access: request.access } : {}),
+  };
 }

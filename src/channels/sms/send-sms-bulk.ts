@@ -121,6 +121,7 @@ export async function sendSmsBulk(
       suppressionsSetAside: true,
       answer: keptFor(request.answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })),
       origin: request.origin,
+      access: request.access,
     },
   );
   return { batchId, messages, rejected };

@@ -1,6 +1,7 @@
 import { BlockList, isIP } from 'node:net';
 import { accountSuspended, ipNotAllowed } from '../errors.js';
 import type { AccountsPort } from '../ports.js';
+import type { AccountAccess } from './account.js';
 
 /**
  * An account's IP allow-list: addresses and CIDR ranges, IPv4 and IPv6. An empty list allows every
@@ -53,9 +54,9 @@ export async function checkAccess(
   accounts: Pick<AccountsPort, 'access'>,
   caller: { accountId: string; clientId: string },
   address: string,
-): Promise<'ok' | 'revoked'> {
+): Promise<{ access: AccountAccess; revoked: boolean }> {
   const access = await accounts.access(caller.accountId);
   if (access.suspended) throw accountSuspended();
   if (!isAllowedAddress(access.ipRules, address)) throw ipNotAllowed(address);
-  return access.clientIds.includes(caller.clientId) ? 'ok' : 'revoked';
+  return { access, revoked: !access.clientIds.includes(caller.clientId) };
 }

@@ -1,3 +1,4 @@
+import type { AccountAccess } from '../accounts/account.js';
 import type { Clock } from '../clock.js';
 import { creditsText } from '../credits.js';
 import { ApiError, accountSuspended, validationError } from '../errors.js';
@@ -27,6 +28,8 @@ export interface SendDeps {
 export interface SendRequest<T> {
   answer?: KeptAnswer<T> | undefined;
   origin?: Origin | undefined;
+  /** The account's access as the request already read it (its suspension is then not read again). */
+  access?: AccountAccess | undefined;
 }
 
 /** Refuses a callback_url the SSRF guard refuses (422 on the field). */
@@ -102,8 +105,9 @@ export async function refuseBeforeAccepting(
   accountId: string,
   drafts: readonly MessageDraft[],
   suppressionsSetAside = false,
+  access?: AccountAccess,
 ): Promise<void> {
-  if ((await store.accounts.access(accountId)).suspended) throw accountSuspended();
+  if ((access ?? (await store.accounts.access(accountId))).suspended) throw accountSuspended();
   if (!suppressionsSetAside) await refuseSuppressed(store, accountId, drafts);
   await refuseForeignSenders(store, accountId, drafts);
 }
@@ -133,9 +137,11 @@ export async function acceptMessages(
     origin?: Origin | undefined;
     /** The caller already set suppressed recipients aside (a bulk send lists them in `rejected`): not looked up again. */
     suppressionsSetAside?: boolean;
+    /** The account's access as the request read it (SendRequest.access). */
+    access?: AccountAccess | undefined;
   } = {},
 ): Promise<Message[]> {
-  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside);
+  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside, options.access);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;
@@ -189,6 +195,7 @@ export async function acceptOne(
   const [message] = await acceptMessages(deps, accountId, [draft], {
     answer: keptFor(request.answer, (messages: readonly Message[]) => messages[0] as Message),
     origin: request.origin,
+    access: request.access,
   });
   if (!message) throw new Error('accepting one message returned none');
   return message;

@@ -118,7 +118,7 @@ function pipeline(deps: TokenEndpointDeps): Step[] {
   // unknown client learns nothing about any account).
   const checkAddress: Step = async (ctx, request) => {
     if (!ctx.client) return;
-    if ((await checkAccess(deps.store.accounts, ctx.client, request.ip)) === 'revoked') {
+    if ((await checkAccess(deps.store.accounts, ctx.client, request.ip)).revoked) {
       throw new OAuthError('invalid_client', 'Client authentication failed.');
     }
   };
