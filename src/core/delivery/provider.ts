@@ -40,7 +40,7 @@ export type SendOutcome =
       /**
        * The operator's words for it, where they say more than `message` (a socket error naming the
        * SMSC's host, a refused bind): logged and shown on the operator's system page; never to the
-   * account, nor on `/readyz` (no token), which shows the code alone.
+       * account, nor on `/readyz` (no token), which shows the code alone.
        */
       detail?: string;
       retryAfterMs?: number;
