@@ -23,6 +23,13 @@ export interface WorkerOptions {
   /** Longest sleep between looks at the store when nothing wakes the worker. */
   pollIntervalMs: number;
   /**
+   * How long a woken worker waits before it claims, so the sends of the next few group commits are
+   * claimed (and handed over, and recorded) as one wave rather than a wave each; a claim that came
+   * back full claims again at once. 0 (the default here, for tests that drive a worker step by
+   * step) claims as soon as it is woken; processes take `WORKER_LINGER_MS`.
+   */
+  lingerMs?: number;
+  /**
    * Jobs claimed for one slot key (a webhook receiver) kept waiting for a free slot, and for all
    * keys together; past these, a job is put back.
    */
@@ -35,6 +42,7 @@ export const DEFAULT_WORKER_OPTIONS: WorkerOptions = {
   concurrency: 1_000,
   leaseMs: 15_000,
   pollIntervalMs: 1_000,
+  lingerMs: 5,
 };
 
 type BatchHandler = BatchJobHandler<JobKind, unknown>;
@@ -93,6 +101,8 @@ export class Worker {
   readonly #waitingSince = new Map<string, number>();
   /** When the last renewal of this worker's leases began (it extended every lease it held then). */
   #renewedAt = 0;
+  /** Ends the current linger (see `lingerMs`) at once; set while the loop lingers. */
+  #endLinger: (() => void) | undefined;
 
   constructor(
     private readonly ctx: DispatchContext,
@@ -338,10 +348,16 @@ export class Worker {
    * other lanes go on with messages and other receivers. A finished job wakes the loop.
    */
   async #runLoop(): Promise<void> {
+    const lingerMs = this.options.lingerMs ?? 0;
+    // The last claim came back full: more is due now, and is claimed without lingering.
+    let backlog = false;
     while (this.#running) {
       // SQLite answers synchronously: without a turn of the event loop here, a loop that keeps
       // finding due work (retries due at once) would never let sockets and timers run.
       await yieldToEventLoop();
+      if (lingerMs > 0 && !backlog) await this.#linger(lingerMs);
+      if (!this.#running) break;
+      backlog = false;
       this.#woken = false;
       const free = this.options.concurrency - this.#busy;
       if (free > 0) {
@@ -350,7 +366,8 @@ export class Worker {
           const { jobs, batches, singles } = await this.#claim(this.ctx.clock.now(), limit);
           for (const batch of batches) this.#track(batch.jobs, this.#runBatch(batch));
           for (const single of singles) this.#start(single);
-          if (jobs.length === limit) continue; // more may be due
+          backlog = jobs.length === limit;
+          if (backlog) continue; // more may be due
         } catch (error) {
           this.ctx.logger.error({ err: error }, 'worker could not claim jobs; retrying');
         }
@@ -471,6 +488,22 @@ export class Worker {
     }
   }
 
+  /**
+   * Waits `ms` before a claim, whatever wakes the worker meanwhile (the wake-ups are the sends it
+   * waits for); cut short when the worker stops.
+   */
+  #linger(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const done = () => {
+        clearTimeout(timer);
+        this.#endLinger = undefined;
+        resolve();
+      };
+      const timer = setTimeout(done, ms);
+      this.#endLinger = done;
+    });
+  }
+
   #sleep(ms: number): Promise<void> {
     return new Promise((resolve) => {
       const timer = setTimeout(done, ms);
@@ -493,6 +526,7 @@ export class Worker {
   async stop(deadlineMs: number): Promise<void> {
     this.#running = false;
     this.#wake?.();
+    this.#endLinger?.();
     if (this.#loop) {
       let timer: NodeJS.Timeout | undefined;
       const deadline = new Promise<'late'>((resolve) => {

@@ -389,6 +389,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
       concurrency: integer(env, 'WORKER_CONCURRENCY', DEFAULT_WORKER_OPTIONS.concurrency, 1, 1_000),
       leaseMs,
       pollIntervalMs: integer(env, 'WORKER_POLL_INTERVAL_MS', DEFAULT_WORKER_OPTIONS.pollIntervalMs, 10, 60_000),
+      lingerMs: integer(env, 'WORKER_LINGER_MS', DEFAULT_WORKER_OPTIONS.lingerMs ?? 0, 0, 1_000),
     },
     // An in-memory SQLite store is the process's own connection's: a thread would open another, empty one.
     dispatchThread: boolean(env, 'DISPATCH_THREAD', true) && !databaseUrl.endsWith(':memory:'),
