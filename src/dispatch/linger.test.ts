@@ -1,4 +1,4 @@
-import { afterEach, beforeEach, expect, it, vi } from 'vitest';
+import { afterEach, beforeEach, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { until } from '../../test/wait.js';
@@ -32,13 +32,13 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
   /** The sandbox's hand-overs, one entry per call: the ids it was given together, and when. */
   const handOvers = () => {
     const provider = t.dispatch.providers.sms;
+    const sendMany = provider?.sendMany?.bind(provider);
+    if (!provider || !sendMany) throw new Error('the sandbox hands over in batches');
     const calls: Array<{ ids: string[]; at: number }> = [];
-    const sendMany = provider.sendMany?.bind(provider);
-    if (!sendMany) throw new Error('the sandbox hands over in batches');
-    vi.spyOn(provider, 'sendMany').mockImplementation((messages: readonly OutboundMessage[], signal: AbortSignal) => {
+    provider.sendMany = (messages: readonly OutboundMessage[], signal: AbortSignal) => {
       calls.push({ ids: messages.map((m) => m.id), at: performance.now() });
       return sendMany(messages, signal);
-    });
+    };
     return calls;
   };
   const startWorker = (options: Partial<WorkerOptions>) => {
