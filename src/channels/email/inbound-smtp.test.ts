@@ -14,12 +14,8 @@ import type { Store } from '../../core/ports.js';
 import { loadConfig } from '../../main/config.js';
 import { verifyWebhook } from '../../webhooks/verify.js';
 import type { EmailSettings } from './email.module.js';
-import {
-  createInboundSmtpListener,
-  DEFAULT_INBOUND_SMTP_MAX_BYTES,
-  defaultInboundSmtpLimits,
-  type InboundSmtpSettings,
-} from './inbound-smtp.js';
+import { createInboundSmtpListener } from './inbound-smtp.js';
+import { DEFAULT_INBOUND_SMTP_MAX_BYTES, defaultInboundSmtpLimits, type InboundSmtpSettings } from './inbound-smtp.settings.js';
 
 const INBOUND_SMTP_MAX_RECIPIENTS = defaultInboundSmtpLimits(DEFAULT_INBOUND_SMTP_MAX_BYTES).maxRecipients;
 
@@ -617,6 +613,24 @@ describeEachDialect('inbound SMTP listener limits', (dialect) => {
     }
     expect(await inboundFrom(first)).toMatchObject([{ details: { subject: 'Held' } }]);
     expect(await inboundFrom(second)).toMatchObject([{ details: { subject: 'Waits' } }]);
+  });
+
+  it('gives back the bytes of a message whose client went away mid-DATA, and stores nothing of it', async () => {
+    const { port, listener } = await listen(256 * 1024, { maxBufferedBytes: 256 * 1024 });
+    const from = `gone.${dialect}@customer.example`;
+    const smtp = await transaction(port, from);
+    expect((await smtp.command('RCPT TO:<replies@example.com>')).code).toBe(250);
+    expect((await smtp.command('DATA')).code).toBe(354);
+    smtp.write(messageOf(from, 'replies@example.com', 'Cut off', 200 * 1024));
+    await until(async () => listener.bufferedBytes() >= 200 * 1024, 'the message in memory');
+    // The connection drops before the final dot.
+    smtp.end();
+    await smtp.closed;
+    await until(
+      async () => listener.bufferedBytes() === 0,
+      () => `the bytes given back (${listener.bufferedBytes()} held)`,
+    );
+    expect(await inboundFrom(from)).toEqual([]);
   });
 
   it('refuses a message going past INBOUND_SMTP_MAX_BYTES with 552 5.3.4 at the end of DATA, holding none of it, and the session goes on', async () => {

@@ -1,132 +1,21 @@
-import { type AddressInfo, isIP } from 'node:net';
-import { performance } from 'node:perf_hooks';
-import { createSecureContext } from 'node:tls';
+import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
 import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
 import { BoundedMap } from '../../core/bounded-map.js';
 import type { Provider } from '../../core/delivery/provider.js';
-import type { HealthLogger } from '../../core/delivery/provider-health.js';
 import { addressForms, addressKey } from '../../core/inbound/addresses.js';
-import type { ProviderDeps, SettingsReader } from '../channel-module.js';
+import type { ProviderDeps } from '../channel-module.js';
 import { readInboundMail } from './inbound-email.js';
+import { INBOUND_SMTP_MAX_CLIENTS, type InboundSmtpSettings } from './inbound-smtp.settings.js';
+import { type ByteBudget, byteBudget, type Limiter, limiter, readWithin, throttled } from './inbound-smtp-bounds.js';
 
-/** INBOUND_SMTP_*: Herald's MX for reply addresses (docs/email.md, "Receiving replies"). */
-export interface InboundSmtpSettings {
-  /** INBOUND_SMTP_HOST: the address listened on, 127.0.0.1 unless the operator opens it to the internet. */
-  host: string;
-  /** INBOUND_SMTP_PORT. */
-  port: number;
-  /** INBOUND_SMTP_MAX_BYTES: the largest message taken, advertised as SIZE and enforced on the stream. */
-  maxBytes: number;
-  /** INBOUND_SMTP_MAX_BUFFERED_BYTES: message bytes held in memory across all sessions at once; past it, 451. */
-  maxBufferedBytes: number;
-  /** INBOUND_SMTP_MAX_PARSES: messages parsed at once; the others wait their turn (their bytes still counted). */
-  maxParses: number;
-  /** INBOUND_SMTP_MAX_CONNECTIONS_PER_IP: sessions one client (an IPv4 address, an IPv6 /64) may hold at once; more get 421. */
-  maxConnectionsPerIp: number;
-  /** INBOUND_SMTP_MAX_RECIPIENTS: recipients taken per message; more get 452 4.5.3. */
-  maxRecipients: number;
-  /** INBOUND_SMTP_MAX_REFUSED_RECIPIENTS: recipients no account has a session may name; the next RCPT TO gets 421 and the session ends. */
-  maxRefusedRecipients: number;
-  /** INBOUND_SMTP_TLS_CERT and _KEY: PEM, for STARTTLS; none offered without them. */
-  tls?: { cert: string; key: string } | undefined;
-}
-
-/** The default of INBOUND_SMTP_MAX_BYTES: 10 MiB, as EMAIL_MAX_BYTES. */
-export const DEFAULT_INBOUND_SMTP_MAX_BYTES = 10 * 1024 * 1024;
 /** How long a client's unknown recipients count against it, across its sessions. */
 const REFUSAL_WINDOW_MS = 10 * 60_000;
 /** A client may name unknown recipients for this many sessions' worth (of _MAX_REFUSED_RECIPIENTS) per window. */
 const CLIENT_REFUSAL_SESSIONS = 5;
 
-/** Connections served at once; more are refused (421) until one ends. */
-export const INBOUND_SMTP_MAX_CLIENTS = 200;
-/** The defaults of the listener's limits, for a given INBOUND_SMTP_MAX_BYTES (docs/email.md, "Limits"). */
-export function defaultInboundSmtpLimits(maxBytes: number): InboundSmtpLimits {
-  return {
-    // Four messages of the largest size in hand at once (40 MiB by default).
-    maxBufferedBytes: 4 * maxBytes,
-    maxParses: 2,
-    // Postfix's default concurrency towards one destination: a mail server of this machine relaying
-    // to Herald (all its connections from one address) is not refused at its defaults.
-    maxConnectionsPerIp: 20,
-    // RFC 5321 4.5.3.1.8: a server must take at least 100.
-    maxRecipients: 100,
-    // As Postfix's smtpd_hard_error_limit.
-    maxRefusedRecipients: 20,
-  };
-}
-export type InboundSmtpLimits = Pick<
-  InboundSmtpSettings,
-  'maxBufferedBytes' | 'maxParses' | 'maxConnectionsPerIp' | 'maxRecipients' | 'maxRefusedRecipients'
->;
-
-const INBOUND_SMTP_KEYS = [
-  'INBOUND_SMTP_HOST',
-  'INBOUND_SMTP_MAX_BYTES',
-  'INBOUND_SMTP_MAX_BUFFERED_BYTES',
-  'INBOUND_SMTP_MAX_PARSES',
-  'INBOUND_SMTP_MAX_CONNECTIONS_PER_IP',
-  'INBOUND_SMTP_MAX_RECIPIENTS',
-  'INBOUND_SMTP_MAX_REFUSED_RECIPIENTS',
-  'INBOUND_SMTP_TLS_CERT',
-  'INBOUND_SMTP_TLS_KEY',
-];
-
-/**
- * INBOUND_SMTP_PORT (none: no listener), INBOUND_SMTP_HOST (127.0.0.1, as HOST and METRICS_HOST:
- * nothing listens beyond this machine unless the operator says so), INBOUND_SMTP_MAX_BYTES, the
- * limits (INBOUND_SMTP_MAX_BUFFERED_BYTES, _MAX_PARSES, _MAX_CONNECTIONS_PER_IP, _MAX_RECIPIENTS,
- * _MAX_REFUSED_RECIPIENTS), and INBOUND_SMTP_TLS_CERT with INBOUND_SMTP_TLS_KEY (both or neither),
- * checked to load at start.
- */
-export function inboundSmtpSettings(env: SettingsReader): InboundSmtpSettings | undefined {
-  if (env.text('INBOUND_SMTP_PORT') === undefined) {
-    for (const key of INBOUND_SMTP_KEYS) {
-      if (env.text(key) !== undefined) env.fail(key, 'needs INBOUND_SMTP_PORT (the inbound SMTP listener is off without it)');
-    }
-    return undefined;
-  }
-  const port = env.integer('INBOUND_SMTP_PORT', 25, 1, 65535);
-  const host = env.text('INBOUND_SMTP_HOST') ?? '127.0.0.1';
-  if (isIP(host) === 0) env.fail('INBOUND_SMTP_HOST', `must be an IP address of this machine, 0.0.0.0 or :: for all (got "${host}")`);
-  const maxBytes = env.integer('INBOUND_SMTP_MAX_BYTES', DEFAULT_INBOUND_SMTP_MAX_BYTES, 1024, 100 * 1024 * 1024);
-  const defaults = defaultInboundSmtpLimits(maxBytes);
-  const maxBufferedBytes = env.integer('INBOUND_SMTP_MAX_BUFFERED_BYTES', defaults.maxBufferedBytes, 1024, 4 * 1024 * 1024 * 1024);
-  if (maxBufferedBytes < maxBytes) {
-    env.fail(
-      'INBOUND_SMTP_MAX_BUFFERED_BYTES',
-      `must be at least INBOUND_SMTP_MAX_BYTES (${maxBytes}): a message of the largest size must fit (got "${maxBufferedBytes}")`,
-    );
-  }
-  const limits: InboundSmtpLimits = {
-    maxBufferedBytes,
-    maxParses: env.integer('INBOUND_SMTP_MAX_PARSES', defaults.maxParses, 1, 64),
-    maxConnectionsPerIp: env.integer('INBOUND_SMTP_MAX_CONNECTIONS_PER_IP', defaults.maxConnectionsPerIp, 1, INBOUND_SMTP_MAX_CLIENTS),
-    maxRecipients: env.integer('INBOUND_SMTP_MAX_RECIPIENTS', defaults.maxRecipients, 1, 1000),
-    maxRefusedRecipients: env.integer('INBOUND_SMTP_MAX_REFUSED_RECIPIENTS', defaults.maxRefusedRecipients, 1, 1000),
-  };
-  const [certSet, keySet] = [env.text('INBOUND_SMTP_TLS_CERT') !== undefined, env.text('INBOUND_SMTP_TLS_KEY') !== undefined];
-  if (certSet !== keySet)
-    env.fail(certSet ? 'INBOUND_SMTP_TLS_KEY' : 'INBOUND_SMTP_TLS_CERT', 'is required with the other (STARTTLS needs both)');
-  if (!certSet) return Object.assign({ host, port, maxBytes }, limits);
-  const tls = { cert: env.pemFile('INBOUND_SMTP_TLS_CERT'), key: env.pemFile('INBOUND_SMTP_TLS_KEY') };
-  try {
-    createSecureContext(tls);
-  } catch (error) {
-    // The reason (a key that does not match, not PEM), never the key.
-    env.fail(
-      'INBOUND_SMTP_TLS_KEY',
-      `and INBOUND_SMTP_TLS_CERT do not make a TLS certificate (${(error as NodeJS.ErrnoException).code ?? 'invalid'})`,
-    );
-  }
-  return Object.assign({ host, port, maxBytes }, limits, { tls });
-}
-
 /** How long close() lets sessions under way finish before they are told 421 and cut. */
 const CLOSE_GRACE_MS = 5_000;
-/** The least time between two log lines of one kind of refusal (each line counts those since the last). */
-const REFUSAL_LOG_INTERVAL_MS = 60_000;
 
 /** An SMTP reply: smtp-server adds the enhanced status code (5.1.1, 4.3.0...) that goes with `code`. */
 const reply = (code: number, message: string): Error & { responseCode: number } =>
@@ -364,143 +253,6 @@ async function takeMessage(
   if (unrouted === read.messages.length) return reply(550, 'No such recipient here');
   deps.logger.info({ channel: 'email', bytes, recipients: recipients.length, stored, unrouted }, 'inbound SMTP: message received');
   return undefined;
-}
-
-/** A message read whole and held in memory, counted against the bytes of all sessions until released. */
-interface HeldMessage {
-  bytes: number;
-  /** The message; once only, so that nothing here keeps it once parsed. */
-  take(): Buffer;
-  /** Gives its bytes back to the bound (once). */
-  release(): void;
-}
-
-/**
- * The message whole; 'too_big' once it goes beyond `maxBytes`, 'busy' once `buffer` cannot hold
- * its next chunk: what it held is released at once, and the rest is read and dropped, so the
- * session can answer.
- */
-function readWithin(stream: SMTPServerDataStream, maxBytes: number, buffer: ByteBudget): Promise<HeldMessage | 'too_big' | 'busy'> {
-  return new Promise((resolve, reject) => {
-    let chunks: Buffer[] = [];
-    let held = 0;
-    let refused: 'too_big' | 'busy' | undefined;
-    let settled = false;
-    const drop = () => {
-      buffer.release(held);
-      held = 0;
-      chunks = [];
-    };
-    stream.on('data', (chunk: Buffer) => {
-      if (refused) return;
-      if (held + chunk.length > maxBytes) refused = 'too_big';
-      else if (!buffer.take(chunk.length)) refused = 'busy';
-      if (refused) return drop();
-      held += chunk.length;
-      chunks.push(chunk);
-    });
-    stream.on('end', () => {
-      settled = true;
-      // smtp-server answers 552 itself for a message over the size, whatever is answered here.
-      if (stream.sizeExceeded) refused = 'too_big';
-      if (refused) {
-        drop();
-        return resolve(refused);
-      }
-      let raw: Buffer | undefined = Buffer.concat(chunks, held);
-      let bytes = held;
-      chunks = [];
-      held = 0;
-      resolve({
-        bytes,
-        take() {
-          const taken = raw ?? Buffer.alloc(0);
-          raw = undefined;
-          return taken;
-        },
-        release() {
-          raw = undefined;
-          buffer.release(bytes);
-          bytes = 0;
-        },
-      });
-    });
-    stream.on('error', (error) => {
-      drop();
-      if (!settled) reject(error);
-      settled = true;
-    });
-    // The client went away mid-message without an error: nothing is held for it.
-    stream.on('close', () => {
-      if (settled) return;
-      drop();
-      settled = true;
-      reject(new Error('The connection closed before the message was received in full'));
-    });
-  });
-}
-
-/** Bytes held by all sessions together, never more than `limit`. */
-interface ByteBudget {
-  /** Counts `bytes` in when they fit; false (nothing counted) when they do not. */
-  take(bytes: number): boolean;
-  release(bytes: number): void;
-  used(): number;
-}
-
-function byteBudget(limit: number): ByteBudget {
-  let used = 0;
-  return {
-    take(bytes) {
-      if (used + bytes > limit) return false;
-      used += bytes;
-      return true;
-    },
-    release(bytes) {
-      used = Math.max(0, used - bytes);
-    },
-    used: () => used,
-  };
-}
-
-/** Runs at most `limit` tasks at once; the others wait their turn, first come first served. */
-type Limiter = <T>(task: () => Promise<T>) => Promise<T>;
-
-function limiter(limit: number): Limiter {
-  let running = 0;
-  const waiting: Array<() => void> = [];
-  const done = () => {
-    const next = waiting.shift();
-    // The slot goes straight to the next task, or is freed.
-    if (next) next();
-    else running--;
-  };
-  return async (task) => {
-    if (running < limit) running++;
-    else await new Promise<void>((resolve) => waiting.push(resolve));
-    try {
-      return await task();
-    } finally {
-      done();
-    }
-  };
-}
-
-/**
- * One kind of event logged at most once every REFUSAL_LOG_INTERVAL_MS: the first at once, then the
- * next one after the interval, each line with `count`, how many there were since the line before.
- */
-function throttled(logger: HealthLogger, level: 'info' | 'warn', message: string): (fields: Record<string, unknown>) => void {
-  let last = Number.NEGATIVE_INFINITY;
-  let count = 0;
-  return (fields) => {
-    count++;
-    const now = performance.now();
-    if (now - last < REFUSAL_LOG_INTERVAL_MS) return;
-    logger[level](Object.assign({ channel: 'email', count }, fields), message);
-    last = now;
-    count = 0;
-  };
 }
 
 /** Who a connection counts against: its IPv4 address, or the /64 of its IPv6 one (one network's share). */
