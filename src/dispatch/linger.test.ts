@@ -41,10 +41,22 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
     };
     return calls;
   };
+  /** A worker that claims only when woken (as the store wakes a process's worker after each commit) or after a minute. */
   const startWorker = (options: Partial<WorkerOptions>) => {
-    worker = new Worker(t.dispatch, { ...DEFAULT_WORKER_OPTIONS, pollIntervalMs: 50, ...options });
+    worker = new Worker(t.dispatch, { ...DEFAULT_WORKER_OPTIONS, pollIntervalMs: 60_000, ...options });
     worker.start();
     return worker;
+  };
+  const pause = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  /** Sends one after another, each committed on its own and waking the worker, a quarter second apart (longer than a claim). */
+  const sendApart = async (running: Worker, recipients: string[]) => {
+    const ids: string[] = [];
+    for (const to of recipients) {
+      ids.push(await send(to));
+      running.wake();
+      await pause(250);
+    }
+    return ids;
   };
   const sentIds = async (ids: string[]) => {
     for (const id of ids) {
@@ -56,21 +68,18 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
 
   it('sends committed one after another while it lingers go out in one wave', async () => {
     const calls = handOvers();
-    startWorker({ lingerMs: 1_500 });
-    // Each send is a commit of its own, and each wakes the worker.
-    const ids = [await send('+14155550101'), await send('+14155550102'), await send('+14155550103')];
+    const running = startWorker({ lingerMs: 3_000 });
+    const ids = await sendApart(running, ['+14155550101', '+14155550102', '+14155550103']);
     await sentIds(ids);
     expect(calls.map((c) => c.ids.sort())).toEqual([[...ids].sort()]);
   });
 
-  it('without lingering, the first send is claimed before the next is committed', async () => {
+  it('without lingering, each of those sends goes out in a wave of its own', async () => {
     const calls = handOvers();
-    startWorker({ lingerMs: 0 });
-    const first = await send('+14155550111');
-    await sentIds([first]);
-    const second = await send('+14155550112');
-    await sentIds([second]);
-    expect(calls.map((c) => c.ids)).toEqual([[first], [second]]);
+    const running = startWorker({ lingerMs: 0 });
+    const ids = await sendApart(running, ['+14155550111', '+14155550112', '+14155550113']);
+    await sentIds(ids);
+    expect(calls.map((c) => c.ids)).toEqual(ids.map((id) => [id]));
   });
 
   it('a claim that comes back full is followed by the next at once, not after another linger', async () => {
@@ -86,13 +95,36 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
     expect(spread).toBeLessThan(3_000);
   });
 
-  it('stopping cuts a linger short: nothing is claimed, and the message stays queued for the next worker', async () => {
+  it('work known to be due waits for a free lane, not for another linger', async () => {
+    const ids: string[] = [];
+    for (let i = 0; i < 6; i++) ids.push(await send(`+1415555014${i}`));
     const calls = handOvers();
-    // Longer than the test may take: were the linger not cut, stop() would wait it out.
-    const running = startWorker({ lingerMs: 120_000 });
+    // Each hand-over takes 200 ms; two lanes: three claims, each as soon as the lanes are free.
+    const provider = t.dispatch.providers.sms;
+    const sendMany = provider?.sendMany?.bind(provider);
+    if (!provider || !sendMany) throw new Error('the sandbox hands over in batches');
+    provider.sendMany = async (messages: readonly OutboundMessage[], signal: AbortSignal) => {
+      const outcomes = await sendMany(messages, signal);
+      await pause(200);
+      return outcomes;
+    };
+    startWorker({ lingerMs: 3_000, concurrency: 2 });
+    await sentIds(ids);
+    expect(calls.map((c) => c.ids.length)).toEqual([2, 2, 2]);
+    const spread = (calls.at(-1)?.at ?? 0) - (calls[0]?.at ?? 0);
+    expect(spread).toBeLessThan(3_000);
+  });
+
+  it('stopping cuts a linger short, even one about to begin: nothing is claimed, and the message stays queued', async () => {
+    const calls = handOvers();
+    const running = startWorker({ lingerMs: 10_000 });
     const id = await send('+14155550131');
+    running.wake();
+    // Stopped at once, while the woken loop is still on its way to the linger.
+    const began = performance.now();
     await running.stop(5_000);
     worker = undefined;
+    expect(performance.now() - began).toBeLessThan(5_000);
     expect(calls).toEqual([]);
     expect((await t.store.messages.findById(id))?.status).toBe('queued');
   });

@@ -25,8 +25,8 @@ export interface WorkerOptions {
   /**
    * How long a woken worker waits before it claims, so the sends of the next few group commits are
    * claimed (and handed over, and recorded) as one wave rather than a wave each; a claim that came
-   * back full claims again at once. 0 (the default here, for tests that drive a worker step by
-   * step) claims as soon as it is woken; processes take `WORKER_LINGER_MS`.
+   * back full claims again at once. 0 (or omitted) claims at once; processes take
+   * `WORKER_LINGER_MS` (DEFAULT_WORKER_OPTIONS: 5).
    */
   lingerMs?: number;
   /**
@@ -355,12 +355,13 @@ export class Worker {
       // SQLite answers synchronously: without a turn of the event loop here, a loop that keeps
       // finding due work (retries due at once) would never let sockets and timers run.
       await yieldToEventLoop();
-      if (lingerMs > 0 && !backlog) await this.#linger(lingerMs);
+      if (lingerMs > 0 && !backlog && this.#running) await this.#linger(lingerMs);
       if (!this.#running) break;
-      backlog = false;
       this.#woken = false;
       const free = this.options.concurrency - this.#busy;
       if (free > 0) {
+        // Known to be due until a claim says otherwise (lanes all busy: it still is).
+        backlog = false;
         try {
           const limit = Math.min(free, this.options.batchSize);
           const { jobs, batches, singles } = await this.#claim(this.ctx.clock.now(), limit);

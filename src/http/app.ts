@@ -170,6 +170,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   app.removeContentTypeParser('text/plain');
   app.decorateRequest('principal', null);
   app.decorateRequest('access', null);
+  app.decorateRequest('accessReadAt', 0);
   app.addHook('onRequest', async (request, reply) => {
     reply.header('x-request-id', request.id);
     if (deps.isDraining() && !request.url.startsWith('/healthz') && !request.url.startsWith('/readyz')) {

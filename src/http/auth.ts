@@ -17,6 +17,8 @@ declare module 'fastify' {
      * limit (its plan) and a send (its suspension) use it rather than read it again.
      */
     access: AccountAccess | null;
+    /** When `access` was read (performance.now()). */
+    accessReadAt: number;
   }
   interface FastifyContextConfig {
     /** The scope a route needs (`<channel>:send` or `<channel>:read`), checked before the body is read. */
@@ -67,6 +69,7 @@ export function accountAccessHook(store: Pick<Store, 'accounts'>) {
     const { access, revoked } = await checkAccess(store.accounts, requirePrincipal(request), request.ip);
     if (revoked) throw unauthorized('The access token belongs to an API client that was revoked.', true);
     request.access = access;
+    request.accessReadAt = performance.now();
   };
 }
 

@@ -51,9 +51,16 @@ export const originOf = (request: FastifyRequest): Origin => ({
 });
 
 /**
+ * How long the access a request read when it began (http/auth.ts) stands for its send's
+ * suspension check; a send later than this (a slow upload, a wait for its Idempotency-Key) reads
+ * the account's access again, so a suspension meanwhile stops it.
+ */
+const ACCESS_FRESH_MS = 1_000;
+
+/**
  * What a send use case needs of its request (SendRequest): the answer to keep under its
  * Idempotency-Key (keptAnswer), its origin, which the messages keep, and the account's access as
- * the request read it (http/auth.ts).
+ * the request read it, while that is fresh.
  */
 export function sendRequest<R>(
   request: FastifyRequest,
@@ -64,6 +71,9 @@ export function sendRequest<R>(
   return {
     answer: keptAnswer(request, reply, statusCode, present),
     origin: originOf(request),
-    ...(request.access ? { access: request.access } : {}),
+    access:
+      request.access && request.principal && performance.now() - request.accessReadAt < ACCESS_FRESH_MS
+        ? { accountId: request.principal.accountId, value: request.access }
+        : undefined,
   };
 }

@@ -47,8 +47,8 @@ export function isAllowedAddress(rules: readonly string[], address: string): boo
 /**
  * What every token request and API call of an account is checked against, in one read of its
  * access: the account is not suspended (ACCOUNT_SUSPENDED), the caller's address is on its
- * allow-list (IP_NOT_ALLOWED), and the calling client still exists ('revoked': a token of a client
- * removed since it was issued).
+ * allow-list (IP_NOT_ALLOWED), and the calling client still exists (`revoked`: a token of a client
+ * removed since it was issued); with the access it read, for the rest of the request.
  */
 export async function checkAccess(
   accounts: Pick<AccountsPort, 'access'>,

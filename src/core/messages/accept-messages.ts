@@ -28,8 +28,8 @@ export interface SendDeps {
 export interface SendRequest<T> {
   answer?: KeptAnswer<T> | undefined;
   origin?: Origin | undefined;
-  /** The account's access as the request already read it (its suspension is then not read again). */
-  access?: AccountAccess | undefined;
+  /** The account's access as the request read it a moment ago: its suspension is not read again for that account. */
+  access?: { accountId: string; value: AccountAccess } | undefined;
 }
 
 /** Refuses a callback_url the SSRF guard refuses (422 on the field). */
@@ -94,9 +94,10 @@ export function queuedMessage(
 
 /**
  * The checks acceptMessages makes before it writes anything, in its order (a preview asks the same):
- * a suspended account sends nothing, whichever way it asks (the API refuses it earlier; this holds
- * for the dashboard's test messages too; read with the account's access, kept in memory where the
- * store announces changes); a suppressed recipient is refused before anything is written or
+ * a suspended account sends nothing, whichever way it asks (the API refuses it when the request
+ * begins, and its access as read then, under a second old, is `access` here; otherwise, and for the
+ * dashboard's test messages, it is read now, kept in memory where the store announces changes); a
+ * suppressed recipient is refused before anything is written or
  * charged (unless the caller set them aside: a bulk send lists them in `rejected`); a sender that
  * is another account's number or address would have its replies go there.
  */
@@ -137,11 +138,12 @@ export async function acceptMessages(
     origin?: Origin | undefined;
     /** The caller already set suppressed recipients aside (a bulk send lists them in `rejected`): not looked up again. */
     suppressionsSetAside?: boolean;
-    /** The account's access as the request read it (SendRequest.access). */
-    access?: AccountAccess | undefined;
+    /** The account's access as the request read it a moment ago (SendRequest.access). */
+    access?: SendRequest<unknown>['access'];
   } = {},
 ): Promise<Message[]> {
-  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside, options.access);
+  const known = options.access?.accountId === accountId ? options.access.value : undefined;
+  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside, known);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;
