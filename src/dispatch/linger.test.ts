@@ -29,15 +29,17 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
     expect(response.statusCode).toBe(200);
     return response.json().data.message_id as string;
   };
-  /** The sandbox's hand-overs, one entry per call: the ids it was given together, and when. */
-  const handOvers = () => {
+  /** The sandbox's hand-overs, one entry per call: the ids it was given together, and when; each takes `delayMs` more. */
+  const handOvers = (delayMs = 0) => {
     const provider = t.dispatch.providers.sms;
     const sendMany = provider?.sendMany?.bind(provider);
     if (!provider || !sendMany) throw new Error('the sandbox hands over in batches');
     const calls: Array<{ ids: string[]; at: number }> = [];
-    provider.sendMany = (messages: readonly OutboundMessage[], signal: AbortSignal) => {
+    provider.sendMany = async (messages: readonly OutboundMessage[], signal: AbortSignal) => {
       calls.push({ ids: messages.map((m) => m.id), at: performance.now() });
-      return sendMany(messages, signal);
+      const outcomes = await sendMany(messages, signal);
+      if (delayMs > 0) await pause(delayMs);
+      return outcomes;
     };
     return calls;
   };
@@ -98,16 +100,8 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
   it('work known to be due waits for a free lane, not for another linger', async () => {
     const ids: string[] = [];
     for (let i = 0; i < 6; i++) ids.push(await send(`+1415555014${i}`));
-    const calls = handOvers();
     // Each hand-over takes 200 ms; two lanes: three claims, each as soon as the lanes are free.
-    const provider = t.dispatch.providers.sms;
-    const sendMany = provider?.sendMany?.bind(provider);
-    if (!provider || !sendMany) throw new Error('the sandbox hands over in batches');
-    provider.sendMany = async (messages: readonly OutboundMessage[], signal: AbortSignal) => {
-      const outcomes = await sendMany(messages, signal);
-      await pause(200);
-      return outcomes;
-    };
+    const calls = handOvers(200);
     startWorker({ lingerMs: 3_000, concurrency: 2 });
     await sentIds(ids);
     expect(calls.map((c) => c.ids.length)).toEqual([2, 2, 2]);

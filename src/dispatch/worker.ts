@@ -23,9 +23,9 @@ export interface WorkerOptions {
   /** Longest sleep between looks at the store when nothing wakes the worker. */
   pollIntervalMs: number;
   /**
-   * How long a woken worker waits before it claims, so the sends of the next few group commits are
-   * claimed (and handed over, and recorded) as one wave rather than a wave each; a claim that came
-   * back full claims again at once. 0 (or omitted) claims at once; processes take
+   * How long the worker waits before each claim that does not follow a full one, so the sends of
+   * the next few group commits are claimed (and handed over, and recorded) as one wave rather than
+   * a wave each; after a full claim, or lanes busy with work known due, it claims at once. 0 (or omitted) claims at once; processes take
    * `WORKER_LINGER_MS` (DEFAULT_WORKER_OPTIONS: 5).
    */
   lingerMs?: number;
