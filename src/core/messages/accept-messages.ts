@@ -93,24 +93,25 @@ export function queuedMessage(
 }
 
 /**
- * The checks acceptMessages makes before it writes anything, in its order (a preview asks the same):
- * a suspended account sends nothing, whichever way it asks (the API refuses it when the request
- * begins, and its access as read then, under a second old, is `access` here; otherwise, and for the
- * dashboard's test messages, it is read now, kept in memory where the store announces changes); a
- * suppressed recipient is refused before anything is written or
- * charged (unless the caller set them aside: a bulk send lists them in `rejected`); a sender that
- * is another account's number or address would have its replies go there.
+ * The checks before anything is written or charged, in acceptMessages' order (a preview asks the
+ * same): a suspended account sends nothing, whichever way it asks (the API refuses it when the
+ * request begins, and its access as read then, under a second old, is `access` here; otherwise, and
+ * for the dashboard's test messages, it is read now, kept in memory where the store announces
+ * changes); a sender that is another account's number or address would have its replies go there;
+ * a suppressed recipient is refused (`suppressions: 'now'`; acceptMessages looks them up with the
+ * other sends of the moment, in the transaction that would write them, `'in-batch'`; a bulk send
+ * sets them aside itself and lists them in `rejected`, `'set-aside'`).
  */
 export async function refuseBeforeAccepting(
   store: Store,
   accountId: string,
   drafts: readonly MessageDraft[],
-  suppressionsSetAside = false,
+  suppressions: 'now' | 'in-batch' | 'set-aside' = 'now',
   access?: AccountAccess,
 ): Promise<void> {
   if ((access ?? (await store.accounts.access(accountId))).suspended) throw accountSuspended();
-  if (!suppressionsSetAside) await refuseSuppressed(store, accountId, drafts);
   await refuseForeignSenders(store, accountId, drafts);
+  if (suppressions === 'now') await refuseSuppressed(store, accountId, drafts);
 }
 
 /** The refusal (402) of `count` messages costing `totalMicros` in all, more than the available balance. */
@@ -123,8 +124,9 @@ export const insufficientCredits = (count: number, totalMicros: number): ApiErro
   );
 
 /**
- * Accepts messages in one transaction, all or none: holds their total cost (402 when the available
- * balance does not cover it), stores them as `queued`, and adds their delivery jobs (the
+ * Accepts messages in one transaction, all or none: refuses them (422) when a recipient is on the
+ * account's suppression list, holds their total cost (402 when the available balance does not
+ * cover it), stores them as `queued`, and adds their delivery jobs (the
  * transactional outbox). One message or a thousand, it is one transaction, and the request's
  * answer under its Idempotency-Key (`answer`) is kept in it too.
  */
@@ -143,7 +145,7 @@ export async function acceptMessages(
   } = {},
 ): Promise<Message[]> {
   const known = options.access?.accountId === accountId ? options.access.value : undefined;
-  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside, known);
+  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside ? 'set-aside' : 'in-batch', known);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;
@@ -169,14 +171,17 @@ export async function acceptMessages(
     now,
     insufficient,
     answer: options.answer,
+    suppressible: options.suppressionsSetAside
+      ? undefined
+      : drafts.flatMap((draft) => [draft.to, ...(draft.alsoTo ?? [])].map((to) => ({ channel: draft.channel, to }))),
   };
   try {
     if (deps.store.sharesCommits) {
       // Written with the other requests of the moment, in one transaction (accept-queue.ts).
       await acceptQueueOf(deps.store).submit(unit);
     } else {
-      const [held] = await deps.store.groupedTransaction((tx) => writeUnits(tx, [unit]));
-      if (!held) throw insufficient();
+      const [refusal] = await deps.store.groupedTransaction((tx) => writeUnits(tx, [unit]));
+      if (refusal) throw refusal;
     }
   } catch (error) {
     span?.fail(error instanceof ApiError ? error.code : 'not accepted');

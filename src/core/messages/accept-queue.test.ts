@@ -81,6 +81,61 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     await expectLedgerBalanced(b);
   });
 
+  it("refuses, within its batch, the sends to a recipient on their own account's suppression list and writes the others", async () => {
+    const a = await t.createAccount({ credits: 20 });
+    const b = await t.createAccount({ credits: 20 });
+    const [tokenA, tokenB] = [await t.tokenFor(a), await t.tokenFor(b)];
+    const optedOut = '+14155550111';
+    const added = await t.call('POST', '/v1/suppressions', tokenA, { channel: 'sms', recipient: optedOut, reason: 'opt_out' });
+    expect(added.statusCode).toBe(201);
+    const sends = [
+      [tokenA, optedOut],
+      [tokenA, '+14155550112'],
+      [tokenB, optedOut], // another account's list does not apply
+      [tokenA, optedOut],
+      [tokenB, '+14155550113'],
+    ] as const;
+    const responses = await Promise.all(
+      sends.map(([token, to]) => t.call('POST', '/v1/sms/send', token, { to, message: 'Your code is 123456' })),
+    );
+    expect(responses.map((r) => r.statusCode)).toEqual([422, 200, 200, 422, 200]);
+    for (const refused of [responses[0], responses[3]]) {
+      expect(refused?.json().error.code).toBe('RECIPIENT_SUPPRESSED');
+      expect(refused?.json().error.message).toContain(optedOut);
+    }
+    const rows = await t.database.db.selectFrom('messages').select(['account_id', 'recipient']).orderBy('recipient').execute();
+    expect(rows).toEqual([
+      { account_id: b.account.id, recipient: optedOut },
+      { account_id: a.account.id, recipient: '+14155550112' },
+      { account_id: b.account.id, recipient: '+14155550113' },
+    ]);
+    expect(await t.store.jobs.count()).toBe(3);
+    expect((await t.store.accounts.findAccount(a.account.id))?.reservedMicros).toBe(MICROS_PER_CREDIT);
+    await expectLedgerBalanced(a);
+    await expectLedgerBalanced(b);
+  });
+
+  it('refuses a unit when any of its recipients is suppressed, naming the first in its order, and writes nothing of it', async () => {
+    const account = await t.createAccount({ credits: 20 });
+    const id = account.account.id;
+    for (const recipient of ['+14155550121', '+14155550122']) {
+      await t.store.suppressions.insert({ accountId: id, channel: 'sms', recipient, reason: 'manual', source: 'api', note: null, createdAt: t.clock.now() });
+    }
+    const queue = new AcceptQueue(t.store);
+    const recipients = (...to: string[]) => to.map((r) => ({ channel: 'sms' as const, to: r }));
+    const outcomes = await Promise.allSettled([
+      queue.submit({ ...unit(id, 2), suppressible: recipients('+14155550100', '+14155550122', '+14155550121') }),
+      queue.submit({ ...unit(id, 1), suppressible: recipients('+14155550100') }),
+      queue.submit(unit(id, 1)), // nothing to look up: the caller set them aside
+    ]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled', 'fulfilled']);
+    const refusal = (outcomes[0] as PromiseRejectedResult).reason as ApiError;
+    expect(refusal.code).toBe('RECIPIENT_SUPPRESSED');
+    expect(refusal.message).toContain('+14155550122');
+    expect(await t.store.jobs.count()).toBe(2);
+    await expectLedgerBalanced(account);
+  });
+
   it('splits what waits into batches of at most its message cap, never splitting a request', async () => {
     const account = await t.createAccount({ credits: 20 });
     const queue = new AcceptQueue(t.store, 3);

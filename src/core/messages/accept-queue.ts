@@ -2,6 +2,7 @@ import { JOB_KINDS } from '../delivery/job-kinds.js';
 import type { ApiError } from '../errors.js';
 import type { Channel } from '../ids.js';
 import type { KeptAnswer, Store } from '../ports.js';
+import { suppressionRefusals } from '../suppressions/manage-suppressions.js';
 import type { Message } from './message.js';
 
 /** One request's messages, to be held for and stored together, all or none. */
@@ -15,6 +16,12 @@ export interface AcceptUnit {
   insufficient: () => ApiError;
   /** The request's answer under its Idempotency-Key, kept with the messages when they are written. */
   answer?: KeptAnswer<readonly Message[]> | undefined;
+  /**
+   * Recipients (an email's cc too) that refuse the unit, writing nothing, when one is on its
+   * account's suppression list: looked up for the whole batch in its transaction. Absent when the
+   * caller set suppressed recipients aside itself (a bulk send lists them in `rejected`).
+   */
+  suppressible?: ReadonlyArray<{ channel: Channel; to: string }> | undefined;
 }
 
 interface Queued {
@@ -25,11 +32,12 @@ interface Queued {
 
 /**
  * Accepts concurrent requests together: the units that arrive while the previous batch is being
- * written are written as one, in one transaction — one conditional hold per account (the sum of
+ * written are written as one, in one transaction — one suppression look-up per account and channel, one
+ * conditional hold per account (the sum of
  * its units, or unit by unit when the sum does not fit) and one multi-row insert each for the
  * messages, their history, their jobs and their ledger rows, however many requests there are. A
- * request is answered once its batch is committed; a request the balance cannot cover is refused
- * and writes nothing, and its neighbours are not affected. If the batch fails as a whole (a
+ * request is answered once its batch is committed; a request to a suppressed recipient, or one the
+ * balance cannot cover, is refused and writes nothing, and its neighbours are not affected. If the batch fails as a whole (a
  * statement error), each of its units is written again on its own, so the cause fails alone.
  *
  * On SQLite the batch is one unit of the store's group commit (it shares the commit with the
@@ -75,13 +83,13 @@ export class AcceptQueue {
             batch = taken;
             return {
               taken,
-              held: await writeUnits(
+              refusals: await writeUnits(
                 tx,
                 taken.map((q) => q.unit),
               ),
             };
           });
-          this.#settle(written.taken, written.held);
+          this.#settle(written.taken, written.refusals);
         } catch (error) {
           // The batch failed as a whole, or its transaction could not even begin (then what it
           // would have taken is taken now): a lone request fails with the error, several are each
@@ -128,10 +136,11 @@ export class AcceptQueue {
     }
   }
 
-  #settle(batch: readonly Queued[], held: readonly boolean[]): void {
+  #settle(batch: readonly Queued[], refusals: ReadonlyArray<ApiError | undefined>): void {
     for (const [i, queued] of batch.entries()) {
-      if (held[i]) queued.resolve();
-      else queued.reject(queued.unit.insufficient());
+      const refusal = refusals[i];
+      if (refusal) queued.reject(refusal);
+      else queued.resolve();
     }
   }
 }
@@ -148,14 +157,18 @@ export function acceptQueueOf(store: Store): AcceptQueue {
 }
 
 /**
- * Writes units in the caller's transaction; returns, per unit, whether its hold was granted (a
- * unit that was not wrote nothing). Holds come first, account by account in id order, so two
- * batches never wait on each other's account rows in a cycle.
+ * Writes units in the caller's transaction; returns, per unit, its refusal (a suppressed recipient,
+ * then a hold the balance does not cover), undefined for a unit written. A refused unit writes
+ * nothing. Holds come first, account by account in id order, so two batches never wait on each
+ * other's account rows in a cycle.
  */
-export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promise<boolean[]> {
+export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promise<Array<ApiError | undefined>> {
+  const refusals = await suppressionRefusals(tx, units);
   const held = units.map(() => false);
   const byAccount = new Map<string, number[]>();
-  for (const [i, unit] of units.entries()) byAccount.set(unit.accountId, [...(byAccount.get(unit.accountId) ?? []), i]);
+  for (const [i, unit] of units.entries()) {
+    if (!refusals[i]) byAccount.set(unit.accountId, [...(byAccount.get(unit.accountId) ?? []), i]);
+  }
   for (const accountId of [...byAccount.keys()].sort()) {
     const indexes = byAccount.get(accountId) as number[];
     const together =
@@ -168,8 +181,9 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
     for (const i of indexes) held[i] = together || (await reserve(tx, accountId, [units[i] as AcceptUnit]));
   }
 
+  for (const [i, unit] of units.entries()) if (!refusals[i] && !held[i]) refusals[i] = unit.insufficient();
   const accepted = units.filter((_, i) => held[i]);
-  if (accepted.length === 0) return held;
+  if (accepted.length === 0) return refusals;
   await tx.messages.insertQueued(
     accepted.flatMap((unit) => unit.messages.map((message, i) => ({ message, payload: unit.payloads[i] ?? null }))),
   );
@@ -195,7 +209,7 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
   for (const unit of accepted) if (unit.messages[0]) tx.meter.messages(unit.messages[0].channel, 'queued', unit.messages.length);
   // Followed once committed too (tx.trail): a line (and a span) a message.
   for (const unit of accepted) tx.trail.accepted(unit.messages);
-  return held;
+  return refusals;
 }
 
 /** One conditional hold for the units' total cost; the account's message counters move with it. */
