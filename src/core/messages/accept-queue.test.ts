@@ -119,7 +119,15 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     const account = await t.createAccount({ credits: 20 });
     const id = account.account.id;
     for (const recipient of ['+14155550121', '+14155550122']) {
-      await t.store.suppressions.insert({ accountId: id, channel: 'sms', recipient, reason: 'manual', source: 'api', note: null, createdAt: t.clock.now() });
+      await t.store.suppressions.insert({
+        accountId: id,
+        channel: 'sms',
+        recipient,
+        reason: 'manual',
+        source: 'api',
+        note: null,
+        createdAt: t.clock.now(),
+      });
     }
     const queue = new AcceptQueue(t.store);
     const recipients = (...to: string[]) => to.map((r) => ({ channel: 'sms' as const, to: r }));

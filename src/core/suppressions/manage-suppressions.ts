@@ -70,7 +70,10 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
       const key = store.channels.recipientKey(channel, to);
       const group = `${unit.accountId}\u0000${channel}`;
       let entry = groups.get(group);
-      if (!entry) groups.set(group, (entry = { accountId: unit.accountId, channel, keys: new Set() }));
+      if (!entry) {
+        entry = { accountId: unit.accountId, channel, keys: new Set() };
+        groups.set(group, entry);
+      }
       entry.keys.add(key);
       return { channel, found: `${group}\u0000${key}` };
     }),
