@@ -122,4 +122,34 @@ describeEachDialect('a worker lingers before it claims', (dialect) => {
     expect(calls).toEqual([]);
     expect((await t.store.messages.findById(id))?.status).toBe('queued');
   });
+  it('a worker woken while it claims goes round again without asking when the next job is due; an idle one asks', async () => {
+    const store = t.dispatch.store;
+    let asked = 0;
+    const nextDueAt = store.jobs.nextDueAt.bind(store.jobs);
+    store.jobs.nextDueAt = (now) => {
+      asked++;
+      return nextDueAt(now);
+    };
+    let claims = 0;
+    let wakeWhileClaiming = false;
+    const groupedTransaction = store.groupedTransaction.bind(store);
+    store.groupedTransaction = ((work) => {
+      claims++;
+      if (wakeWhileClaiming) {
+        wakeWhileClaiming = false;
+        worker?.wake(); // as a commit of new sends would, while the claim runs
+      }
+      return groupedTransaction(work);
+    }) as typeof store.groupedTransaction;
+    const running = startWorker({ lingerMs: 0 });
+    await until(async () => asked === 1, 'the first, idle, turn asked', 5_000);
+    expect(claims).toBe(1);
+    wakeWhileClaiming = true;
+    running.wake();
+    // The woken claim goes round again at once; that claim finds nothing and, not woken, asks.
+    await until(async () => claims === 3, 'two more claims', 5_000);
+    await until(async () => asked === 2, 'the idle turn asked', 5_000);
+    await pause(100);
+    expect({ claims, asked }).toEqual({ claims: 3, asked: 2 });
+  });
 });

@@ -374,8 +374,10 @@ export class Worker {
         }
       }
       if (!this.#running) break;
+      // Woken meanwhile (work committed, a job ended): the sleep ends at once, so when the next
+      // job is due is not asked (under load nearly every turn; on PostgreSQL three round trips).
       const full = this.#busy >= this.options.concurrency;
-      await this.#sleep(full ? this.options.pollIntervalMs : await this.#untilNextDue());
+      await this.#sleep(full || this.#woken ? this.options.pollIntervalMs : await this.#untilNextDue());
     }
     await Promise.allSettled([...this.#active]);
   }
