@@ -73,6 +73,12 @@ export interface FakeSmsc {
   /** Submits answered with no response yet ('hold'). */
   held(): number;
   close(): Promise<void>;
+  /**
+   * Dies as close() does, once every receipt it sent has been answered (or after `waitMs`): a
+   * socket destroyed with data it has not read yet resets the connection, and the peer's kernel
+   * then discards what it had received and not yet handed to Herald, receipts included.
+   */
+  closeOnceReceiptsAnswered(waitMs?: number): Promise<void>;
 }
 
 /**
@@ -86,6 +92,7 @@ export async function startFakeSmsc(
   const submits: ReceivedSubmit[] = [];
   const binds: FakeSmsc['binds'] = [];
   const deliverResponses: number[] = [];
+  let deliversSent = 0;
   const sessions = new Set<Session>();
   const bindNumbers = new WeakMap<Session, number>();
   let bindsAccepted = 0;
@@ -102,6 +109,7 @@ export async function startFakeSmsc(
     { id, stat, err = stat === 'DELIVRD' ? '000' : '001', tlv = true, textId = id }: Parameters<FakeSmsc['sendReceipt']>[0],
   ): Promise<number> {
     const text = `id:${textId} sub:001 dlvrd:${stat === 'DELIVRD' ? '001' : '000'} submit date:2611211200 done date:2611211201 stat:${stat} err:${err} text:`;
+    deliversSent++;
     return new Promise((resolve) => {
       session.deliver_sm(
         {
@@ -176,6 +184,10 @@ export async function startFakeSmsc(
       }
     });
   });
+  async function close(): Promise<void> {
+    for (const session of sessions) session.socket.destroy();
+    await new Promise<void>((resolve) => server.close(() => resolve()));
+  }
   await new Promise<void>((resolve) => server.listen(port, '127.0.0.1', resolve));
   const bound = (server.address() as AddressInfo).port;
 
@@ -199,6 +211,7 @@ export async function startFakeSmsc(
     deliver(fields, bind = 1) {
       const session = [...boundSessions][bind - 1];
       if (!session) return Promise.reject(new Error(`no bound session ${bind}`));
+      deliversSent++;
       return new Promise((resolve) => {
         session.deliver_sm(Object.assign({ esm_class: 0 }, fields), (response) => resolve(response.command_status));
       });
@@ -217,9 +230,11 @@ export async function startFakeSmsc(
       }
     },
     held: () => held,
-    async close() {
-      for (const session of sessions) session.socket.destroy();
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    close,
+    async closeOnceReceiptsAnswered(waitMs = 5_000) {
+      const deadline = Date.now() + waitMs;
+      while (deliverResponses.length < deliversSent && Date.now() < deadline) await new Promise((r) => setTimeout(r, 10));
+      await close();
     },
   };
 }
