@@ -86,6 +86,16 @@ describeEachDialect('POST /v1/email/preview', (dialect) => {
     });
   });
 
+  it("names, as the send does, the first suppressed recipient in the email's order (to, then cc), however the list sorts them", async () => {
+    const account = await t.createAccount({ credits: 5 });
+    const token = await t.tokenFor(account);
+    for (const recipient of ['zed@example.com', 'abe@example.com']) await suppress(account, recipient);
+    const body = { ...MINIMAL, to: 'zed@example.com', cc: ['abe@example.com'] };
+    const send = expectError(await t.call('POST', '/v1/email/send', token, body), 422, 'RECIPIENT_SUPPRESSED');
+    expect(send.message).toContain('zed@example.com');
+    expect((await preview(token, body)).refusal).toEqual({ code: 'RECIPIENT_SUPPRESSED', message: send.message });
+  });
+
   it("refuses a from that is another account's address, and credits that do not cover the price, with the send's words", async () => {
     const account = await t.createAccount({ credits: 0.05 });
     const token = await t.tokenFor(account);

@@ -82,7 +82,7 @@ export async function emailRoutes(app: FastifyInstance, options: EmailRoutesOpti
         description:
           'What sending this email (the body of POST /v1/email/send) would do, without sending or charging: its price, its ' +
           'size against EMAIL_MAX_BYTES, which of `to` and cc are suppressed, whether `from` may be used, whether the available ' +
-          "credits cover it, and the refusal the send would answer (size, suppression list, `from`, credits), from the send's own " +
+          "credits cover it, and the refusal the send would answer (size, `from`, suppression list, credits), from the send's own " +
           'checks. 422 VALIDATION_ERROR for a body the send would refuse as malformed.',
         tags: ['Email'],
         security: [{ oauth2: ['email:send'] }],

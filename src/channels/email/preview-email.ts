@@ -17,7 +17,7 @@ export interface EmailPreview {
   fromAllowed: boolean;
   availableMicros: number;
   affordable: boolean;
-  /** What the send would answer instead of accepting it (the size, the suppression list, `from`, credits); null when it would accept it. */
+  /** What the send would answer instead of accepting it (the size, `from`, the suppression list, credits); null when it would accept it. */
   refusal: { code: string; message: string } | null;
 }
 
@@ -25,7 +25,7 @@ export interface EmailPreview {
  * `POST /v1/email/preview` (docs/email.md, "Preview before sending"): the send's body checked as
  * the send checks it (checkEmailBody: a malformed one is 422 as the send answers it), its size
  * against EMAIL_MAX_BYTES (emailTooLarge), then what accepting its draft would answer
- * (previewAccept: suspension, suppression of `to` and cc, a foreign `from`, credits), in the send's
+ * (previewAccept: suspension, a foreign `from`, suppression of `to` and cc, credits), in the send's
  * order; the first that would refuse it is `refusal`. Writes, reserves and decorates nothing.
  */
 export async function previewEmail(

@@ -6,7 +6,7 @@ import { type Channel, newMessageId } from '../ids.js';
 import { refuseForeignSenders } from '../inbound/addresses.js';
 import { type KeptAnswer, keptFor, type Store } from '../ports.js';
 import type { PriceList } from '../pricing.js';
-import { refuseSuppressed } from '../suppressions/manage-suppressions.js';
+import { refuseSuppressed, suppressibleOf } from '../suppressions/manage-suppressions.js';
 import { NO_TRACING, type Tracing } from '../tracing.js';
 import { type AcceptUnit, acceptQueueOf, writeUnits } from './accept-queue.js';
 import { type Message, NO_ORIGIN, type Origin } from './message.js';
@@ -171,9 +171,7 @@ export async function acceptMessages(
     now,
     insufficient,
     answer: options.answer,
-    suppressible: options.suppressionsSetAside
-      ? undefined
-      : drafts.flatMap((draft) => [draft.to, ...(draft.alsoTo ?? [])].map((to) => ({ channel: draft.channel, to }))),
+    suppressible: options.suppressionsSetAside ? undefined : suppressibleOf(drafts),
   };
   try {
     if (deps.store.sharesCommits) {

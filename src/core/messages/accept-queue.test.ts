@@ -81,7 +81,7 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     await expectLedgerBalanced(b);
   });
 
-  it("refuses, within its batch, the sends to a recipient on their own account's suppression list and writes the others", async () => {
+  it("refuses the concurrent sends to a recipient on their own account's suppression list and writes the others", async () => {
     const a = await t.createAccount({ credits: 20 });
     const b = await t.createAccount({ credits: 20 });
     const [tokenA, tokenB] = [await t.tokenFor(a), await t.tokenFor(b)];

@@ -56,7 +56,7 @@ export class AcceptQueue {
     private readonly maxMessages = 5_000,
   ) {}
 
-  /** Resolves once the unit is durable; rejects with `unit.insufficient()` when its hold is refused. */
+  /** Resolves once the unit is durable; rejects with its refusal (a suppressed recipient, `unit.insufficient()`) when it is refused. */
   submit(unit: AcceptUnit): Promise<void> {
     return new Promise((resolve, reject) => {
       this.#queue.push({ unit, resolve, reject });

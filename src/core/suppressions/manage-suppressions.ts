@@ -26,25 +26,23 @@ export async function suppressedAmong(
   return new Map(found.map((entry) => [entry.recipient, entry]));
 }
 
+/** A send's recipients as its suppression check takes them, in order: each `to`, then its cc (`alsoTo`). */
+export const suppressibleOf = (
+  recipients: ReadonlyArray<{ channel: Channel; to: string; alsoTo?: readonly string[] | undefined }>,
+): Array<{ channel: Channel; to: string }> =>
+  recipients.flatMap(({ channel, to, alsoTo }) => [to, ...(alsoTo ?? [])].map((recipient) => ({ channel, to: recipient })));
+
 /**
- * Refuses the send when any of its recipients is suppressed on its channel (an email's cc too), one
- * look-up a channel, before anything is written or charged.
+ * Refuses the send when any of its recipients is suppressed on its channel (an email's cc too),
+ * naming the first in their order, as the accept's own check in its batch does (a preview asks this).
  */
 export async function refuseSuppressed(
   store: Store,
   accountId: string,
   recipients: ReadonlyArray<{ channel: Channel; to: string; alsoTo?: readonly string[] | undefined }>,
 ): Promise<void> {
-  const byChannel = new Map<Channel, string[]>();
-  for (const { channel, to, alsoTo } of recipients) {
-    const list = byChannel.get(channel) ?? [];
-    list.push(to, ...(alsoTo ?? []));
-    byChannel.set(channel, list);
-  }
-  for (const [channel, list] of byChannel) {
-    const [found] = (await suppressedAmong(store, accountId, channel, list)).values();
-    if (found) throw recipientSuppressed(channel, found.recipient, found.reason);
-  }
+  const [refusal] = await suppressionRefusals(store, [{ accountId, suppressible: suppressibleOf(recipients) }]);
+  if (refusal) throw refusal;
 }
 
 /** Recipients of one request to refuse it for (AcceptUnit.suppressible). */
@@ -97,7 +95,7 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
   });
 }
 
-/** Queued messages a new entry stops at once, at most this many (more wait for their worker's own check). */
+/** Queued messages a new entry stops at once, at most this many (more are still handed over: no later check stops them). */
 const STOPPED_AT_ONCE = 1_000;
 
 /**
