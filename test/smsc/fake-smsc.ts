@@ -74,9 +74,9 @@ export interface FakeSmsc {
   held(): number;
   close(): Promise<void>;
   /**
-   * Dies as close() does, once every receipt it sent has been answered (or after `waitMs`): a
-   * socket destroyed with data it has not read yet resets the connection, and the peer's kernel
-   * then discards what it had received and not yet handed to Herald, receipts included.
+   * Dies as close() does, once every receipt it sent has been answered (or after `waitMs`): a test
+   * that kills it mid-run then knows each receipt of a submit it answered reached Herald, and a
+   * message left without one is Herald's doing, not the kill's.
    */
   closeOnceReceiptsAnswered(waitMs?: number): Promise<void>;
 }

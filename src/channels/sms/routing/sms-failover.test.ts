@@ -84,8 +84,8 @@ describeEachDialect('SMS over two SMSCs, one killed mid-run', (dialect) => {
     const token = await t.tokenFor(account);
     let killed: Promise<void> | undefined;
     // Killed as it receives a submit: that one, and any others written to it, are never answered.
-    // The receipts it sent before reach Herald first (a reset connection would take them with it,
-    // and their messages would stay sent: a lost receipt, not what this test is about).
+    // The receipts it sent before are answered by Herald first: a message then left without its
+    // receipt is Herald's doing, not the kill's.
     a.answerWith((_submit, n) => {
       if (n <= KILL_AFTER) return 0;
       killed ??= a.closeOnceReceiptsAnswered();
