@@ -335,7 +335,7 @@ export interface paths {
         put?: never;
         /**
          * Preview an email
-         * @description What sending this email (the body of POST /v1/email/send) would do, without sending or charging: its price, its size against EMAIL_MAX_BYTES, which of `to` and cc are suppressed, whether `from` may be used, whether the available credits cover it, and the refusal the send would answer (size, suppression list, `from`, credits), from the send's own checks. 422 VALIDATION_ERROR for a body the send would refuse as malformed.
+         * @description What sending this email (the body of POST /v1/email/send) would do, without sending or charging: its price, its size against EMAIL_MAX_BYTES, which of `to` and cc are suppressed, whether `from` may be used, whether the available credits cover it, and the refusal the send would answer (size, `from`, suppression list, credits), from the send's own checks. 422 VALIDATION_ERROR for a body the send would refuse as malformed.
          */
         post: operations["previewEmail"];
         delete?: never;
