@@ -144,6 +144,27 @@ describeEachDialect('accepting concurrent requests together', (dialect) => {
     await expectLedgerBalanced(account);
   });
 
+  it('finds a suppressed recipient among more than one look-up names (1,200 in a batch)', async () => {
+    const account = await t.createAccount({ credits: 20 });
+    const id = account.account.id;
+    const last = '+14155551199';
+    await t.store.suppressions.insert({
+      accountId: id,
+      channel: 'sms',
+      recipient: last,
+      reason: 'opt_out',
+      source: 'api',
+      note: null,
+      createdAt: t.clock.now(),
+    });
+    const many = Array.from({ length: 1_200 }, (_, i) => ({ channel: 'sms' as const, to: `+1415555${String(i).padStart(4, '0')}` }));
+    const queue = new AcceptQueue(t.store);
+    const outcomes = await Promise.allSettled([queue.submit({ ...unit(id, 1), suppressible: many }), queue.submit(unit(id, 1))]);
+    expect(outcomes.map((o) => o.status)).toEqual(['rejected', 'fulfilled']);
+    expect(((outcomes[0] as PromiseRejectedResult).reason as ApiError).message).toContain(last);
+    expect(await t.store.jobs.count()).toBe(1);
+  });
+
   it('splits what waits into batches of at most its message cap, never splitting a request', async () => {
     const account = await t.createAccount({ credits: 20 });
     const queue = new AcceptQueue(t.store, 3);

@@ -32,13 +32,13 @@ interface Queued {
 
 /**
  * Accepts concurrent requests together: the units that arrive while the previous batch is being
- * written are written as one, in one transaction — one suppression look-up per account and channel, one
- * conditional hold per account (the sum of
- * its units, or unit by unit when the sum does not fit) and one multi-row insert each for the
- * messages, their history, their jobs and their ledger rows, however many requests there are. A
- * request is answered once its batch is committed; a request to a suppressed recipient, or one the
- * balance cannot cover, is refused and writes nothing, and its neighbours are not affected. If the batch fails as a whole (a
- * statement error), each of its units is written again on its own, so the cause fails alone.
+ * written are written as one, in one transaction — one suppression look-up per account and
+ * channel, one conditional hold per account (the sum of its units, or unit by unit when the sum
+ * does not fit) and one multi-row insert each for the messages, their history, their jobs and
+ * their ledger rows, however many requests there are. A request is answered once its batch is
+ * committed; a request to a suppressed recipient, or one the balance cannot cover, is refused and
+ * writes nothing, and its neighbours are not affected. If the batch fails as a whole (a statement
+ * error), each of its units is written again on its own, so the cause fails alone.
  *
  * On SQLite the batch is one unit of the store's group commit (it shares the commit with the
  * worker's writes); on PostgreSQL it is a transaction of its own, taking the account rows in one

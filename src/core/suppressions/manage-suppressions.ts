@@ -51,12 +51,9 @@ export interface SuppressibleUnit {
   suppressible?: ReadonlyArray<{ channel: Channel; to: string }> | undefined;
 }
 
-/** The most recipients one look-up names (IN lists stay far below both dialects' parameter limits). */
-const LOOK_UP_AT_ONCE = 500;
-
 /**
  * For each unit, the refusal its first suppressed recipient (in the unit's order) gives, or
- * undefined: one indexed look-up per account and channel for the whole batch (per 500 recipients),
+ * undefined: one indexed look-up per account and channel for the whole batch,
  * in the caller's transaction, so the check and the write see the same list. The accept queue asks
  * this for every batch of sends: under load a look-up per request was most of the API's queries
  * (on PostgreSQL two thirds of its round trips).
@@ -78,11 +75,8 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
   );
   const found = new Map<string, Suppression>();
   for (const [group, { accountId, channel, keys }] of groups) {
-    const all = [...keys];
-    for (let i = 0; i < all.length; i += LOOK_UP_AT_ONCE) {
-      for (const entry of await store.suppressions.findAmong(accountId, channel, all.slice(i, i + LOOK_UP_AT_ONCE))) {
-        found.set(`${group}\u0000${entry.recipient}`, entry);
-      }
+    for (const entry of await store.suppressions.findAmong(accountId, channel, [...keys])) {
+      found.set(`${group}\u0000${entry.recipient}`, entry);
     }
   }
   if (found.size === 0) return units.map(() => undefined);

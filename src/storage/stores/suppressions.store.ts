@@ -2,6 +2,7 @@ import type { SuppressionsPort } from '../../core/ports.js';
 import { isSuppressionReason, type Suppression, type SuppressionSource } from '../../core/suppressions/suppression.js';
 import type { Executor } from '../database.js';
 import type { SuppressionsTable } from '../schema.js';
+import { chunks } from './chunks.js';
 
 const toSuppression = (row: SuppressionsTable): Suppression => {
   if (!isSuppressionReason(row.reason)) throw new Error(`unknown suppression reason '${row.reason}' in the store`);
@@ -47,15 +48,19 @@ export function suppressionsStore(db: Executor): SuppressionsPort {
       return result ? toSuppression(result) : undefined;
     },
     async findAmong(accountId, channel, recipients) {
-      if (recipients.length === 0) return [];
-      const rows = await db
-        .selectFrom('suppressions')
-        .selectAll()
-        .where('account_id', '=', accountId)
-        .where('channel', '=', channel)
-        .where('recipient', 'in', recipients)
-        .execute();
-      return rows.map(toSuppression);
+      const found: Suppression[] = [];
+      // A batch of sends may name thousands: IN lists of 500 stay far below both dialects' parameter limits.
+      for (const chunk of chunks(recipients, 500)) {
+        const rows = await db
+          .selectFrom('suppressions')
+          .selectAll()
+          .where('account_id', '=', accountId)
+          .where('channel', '=', channel)
+          .where('recipient', 'in', chunk)
+          .execute();
+        for (const row of rows) found.push(toSuppression(row));
+      }
+      return found;
     },
     async list({ accountId, channel, before, limit }) {
       let query = db.selectFrom('suppressions').selectAll().where('account_id', '=', accountId);
