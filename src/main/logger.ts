@@ -1,5 +1,9 @@
 import pino, { type Logger, type LoggerOptions } from 'pino';
-import pretty from 'pino-pretty';
+import type pretty from 'pino-pretty';
+import { loadOnUse } from '../core/load-on-use.js';
+
+/** pino-pretty, loaded by the first logger for a person at a terminal (LOG_FORMAT): not by a service's. */
+const loadPretty = loadOnUse<typeof pretty>('pino-pretty');
 
 /**
  * A query parameter whose name says it holds a credential: its value never reaches a log line.
@@ -130,7 +134,7 @@ export function createLogger(level: string, file?: string, output: { sync?: bool
     const sync = file !== undefined || output.sync === true;
     return pino(
       options,
-      pretty({
+      loadPretty()({
         colorize: file === undefined && output.color === true,
         singleLine: true,
         translateTime: 'SYS:HH:MM:ss',

@@ -14,7 +14,8 @@ import {
   SqliteDriver,
   sql,
 } from 'kysely';
-import pg from 'pg';
+import type pg from 'pg';
+import { loadOnUse } from '../core/load-on-use.js';
 import { MIGRATIONS } from './migrations/index.js';
 import { Migrator } from './migrator.js';
 import type { Database } from './schema.js';
@@ -301,17 +302,19 @@ const CHECKPOINT_INTERVAL_MS = 500;
 
 const PG_INT8 = 20;
 
+/** The PostgreSQL driver, loaded by the first PostgreSQL store or listener: a SQLite server never loads it. */
+export const loadPg = loadOnUse<typeof pg>('pg');
+
 function openPostgres(options: DatabaseOptions): pg.Pool {
-  const pool = new pg.Pool({
+  const { Pool, types } = loadPg();
+  const pool = new Pool({
     connectionString: options.url,
     max: options.poolSize ?? 10,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
     // Money and timestamps are bigint columns holding values far below 2^53: read them as numbers.
     types: {
       getTypeParser: ((oid: number, format?: string) =>
-        oid === PG_INT8
-          ? (value: string) => Number(value)
-          : pg.types.getTypeParser(oid, format as 'text')) as typeof pg.types.getTypeParser,
+        oid === PG_INT8 ? (value: string) => Number(value) : types.getTypeParser(oid, format as 'text')) as typeof types.getTypeParser,
     },
   });
   // An idle client losing its connection must not crash the process; the next query reconnects.

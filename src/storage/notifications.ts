@@ -1,6 +1,6 @@
-import pg from 'pg';
+import type pg from 'pg';
 import type { AccessCache } from './access-cache.js';
-import type { HeraldDatabase } from './database.js';
+import { type HeraldDatabase, loadPg } from './database.js';
 
 export interface Listener {
   close(): Promise<void>;
@@ -50,7 +50,12 @@ function listenOn(
 
   const connect = async () => {
     if (closed) return;
-    const next = new pg.Client({ connectionString: url, keepAlive: true, keepAliveInitialDelayMillis: 10_000, query_timeout: heartbeatMs });
+    const next = new (loadPg().Client)({
+      connectionString: url,
+      keepAlive: true,
+      keepAliveInitialDelayMillis: 10_000,
+      query_timeout: heartbeatMs,
+    });
     client = next;
     next.on('notification', (message) => {
       if (message.channel === channel) handlers.notified(message.payload ?? '');

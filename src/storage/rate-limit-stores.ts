@@ -1,5 +1,9 @@
-import { Redis } from 'ioredis';
+import type { Redis } from 'ioredis';
+import { loadOnUse } from '../core/load-on-use.js';
 import { type Bucket, type RateLimitStore, type RateRule, refillAndTake } from '../core/rate-limits.js';
+
+/** Redis's client, loaded by the first Redis store (REDIS_URL): a process without one never loads it. */
+const loadIoredis = loadOnUse<typeof import('ioredis')>('ioredis');
 
 /** Buckets in this process's memory: limits hold per process. */
 export class MemoryRateLimitStore implements RateLimitStore {
@@ -59,7 +63,7 @@ export class RedisRateLimitStore implements RateLimitStore {
   ) {
     // Fail fast while Redis is away (no offline queue, short timeouts): the caller falls back.
     // Connected on the first take: CLI commands build the same services and never limit anything.
-    this.redis = new Redis(url, {
+    this.redis = new (loadIoredis().Redis)(url, {
       lazyConnect: true,
       enableOfflineQueue: false,
       maxRetriesPerRequest: 0,

@@ -1,24 +1,33 @@
 import { hostname } from 'node:os';
-import { type Context, ROOT_CONTEXT, type Span, SpanKind, SpanStatusCode, type Tracer, trace } from '@opentelemetry/api';
-import { parseTraceParent } from '@opentelemetry/core';
-import { OTLPTraceExporter } from '@opentelemetry/exporter-trace-otlp-http';
-import { resourceFromAttributes } from '@opentelemetry/resources';
-import {
-  BatchSpanProcessor,
-  ParentBasedSampler,
-  type SpanExporter,
-  type SpanProcessor,
-  TraceIdRatioBasedSampler,
-  TracerProvider,
-} from '@opentelemetry/sdk-trace';
+import type { Context, Span, SpanKind, Tracer } from '@opentelemetry/api';
+import type { SpanExporter, SpanProcessor, TracerProvider } from '@opentelemetry/sdk-trace';
+import { loadOnUse } from '../core/load-on-use.js';
 import type { SpanKind as HeraldSpanKind, SpanAttributes, SpanOptions, TraceSpan, Tracing } from '../core/tracing.js';
 
-const KINDS: Record<HeraldSpanKind, SpanKind> = {
-  server: SpanKind.SERVER,
-  client: SpanKind.CLIENT,
-  consumer: SpanKind.CONSUMER,
-  internal: SpanKind.INTERNAL,
-};
+/*
+ * OpenTelemetry's packages, loaded by the first OtelTracing made (OTEL_EXPORTER_OTLP_ENDPOINT): a
+ * node that exports no traces never loads them (about 3 MB of heap per thread).
+ */
+const api = loadOnUse<typeof import('@opentelemetry/api')>('@opentelemetry/api');
+const core = loadOnUse<typeof import('@opentelemetry/core')>('@opentelemetry/core');
+const resources = loadOnUse<typeof import('@opentelemetry/resources')>('@opentelemetry/resources');
+const sdk = loadOnUse<typeof import('@opentelemetry/sdk-trace')>('@opentelemetry/sdk-trace');
+const otlpHttp = loadOnUse<typeof import('@opentelemetry/exporter-trace-otlp-http')>('@opentelemetry/exporter-trace-otlp-http');
+
+/** Our kinds as OpenTelemetry's (its enum, read once it is loaded). */
+function kindOf(kind: HeraldSpanKind): SpanKind {
+  const { SpanKind: kinds } = api();
+  switch (kind) {
+    case 'server':
+      return kinds.SERVER;
+    case 'client':
+      return kinds.CLIENT;
+    case 'consumer':
+      return kinds.CONSUMER;
+    case 'internal':
+      return kinds.INTERNAL;
+  }
+}
 
 /** Attributes without the values left unset (OpenTelemetry takes no null). */
 function defined(attributes: SpanAttributes): Record<string, string | number | boolean> {
@@ -41,7 +50,7 @@ class OtelSpan implements TraceSpan {
   }
 
   fail(reason: string): void {
-    this.span.setStatus({ code: SpanStatusCode.ERROR, message: reason });
+    this.span.setStatus({ code: api().SpanStatusCode.ERROR, message: reason });
   }
 
   end(): void {
@@ -51,10 +60,11 @@ class OtelSpan implements TraceSpan {
 
 /** The context a parent names: a span of this process, or a traceparent from elsewhere (unreadable: none). */
 function contextOf(parent: SpanOptions['parent']): Context {
+  const { ROOT_CONTEXT, trace } = api();
   if (!parent) return ROOT_CONTEXT;
   if (parent instanceof OtelSpan) return trace.setSpan(ROOT_CONTEXT, parent.span);
   const text = typeof parent === 'string' ? parent : parent.traceparent;
-  const remote = text ? parseTraceParent(text) : null;
+  const remote = text ? core().parseTraceParent(text) : null;
   return remote ? trace.setSpanContext(ROOT_CONTEXT, remote) : ROOT_CONTEXT;
 }
 
@@ -83,8 +93,9 @@ export class OtelTracing implements Tracing {
   readonly #tracer: Tracer;
 
   constructor(options: OtelTracingOptions) {
+    const { BatchSpanProcessor, ParentBasedSampler, TraceIdRatioBasedSampler, TracerProvider } = sdk();
     this.#provider = new TracerProvider({
-      resource: resourceFromAttributes({
+      resource: resources().resourceFromAttributes({
         'service.name': options.serviceName,
         'host.name': hostname(),
         'process.pid': process.pid,
@@ -99,7 +110,7 @@ export class OtelTracing implements Tracing {
   start(name: string, options: SpanOptions = {}): TraceSpan {
     const span = this.#tracer.startSpan(
       name,
-      { kind: KINDS[options.kind ?? 'internal'], ...(options.attributes ? { attributes: defined(options.attributes) } : {}) },
+      { kind: kindOf(options.kind ?? 'internal'), ...(options.attributes ? { attributes: defined(options.attributes) } : {}) },
       contextOf(options.parent),
     );
     return new OtelSpan(span);
@@ -121,5 +132,5 @@ export class OtelTracing implements Tracing {
 
 /** Spans to an OpenTelemetry collector: OTLP over HTTP, JSON bodies (a collector takes them on its port 4318). */
 export function otlpExporter(settings: { url: string; headers: Record<string, string> }): SpanExporter {
-  return new OTLPTraceExporter({ url: settings.url, headers: settings.headers, timeoutMillis: 5_000 });
+  return new (otlpHttp().OTLPTraceExporter)({ url: settings.url, headers: settings.headers, timeoutMillis: 5_000 });
 }

@@ -1,5 +1,9 @@
-import { type AddressObject, type ParsedMail, simpleParser } from 'mailparser';
+import type { AddressObject, ParsedMail } from 'mailparser';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import { loadOnUse } from '../../core/load-on-use.js';
+
+/** mailparser (and html-to-text with it), loaded by the first message received. */
+const loadMailparser = loadOnUse<typeof import('mailparser')>('mailparser');
 
 /** The longest text kept of a received email, in UTF-16 units: replies quote whole threads below them. */
 export const INBOUND_EMAIL_MAX_TEXT = 50_000;
@@ -30,7 +34,7 @@ export type ReadMail = { ok: true; messages: ReceivedMessage[] } | { ok: false; 
  * account) is stored once. Attachments are counted, never kept.
  */
 export async function readInboundMail(raw: Buffer, envelope: MailEnvelope, receivedAt: number): Promise<ReadMail> {
-  const mail = await simpleParser(raw, {
+  const mail = await loadMailparser().simpleParser(raw, {
     // Only the text is kept: no HTML made from the text, no images inlined into the HTML, no hashes.
     skipTextToHtml: true,
     skipTextLinks: true,

@@ -1,9 +1,10 @@
 import type { AddressInfo } from 'node:net';
 import ipaddr from 'ipaddr.js';
-import { SMTPServer, type SMTPServerDataStream, type SMTPServerSession } from 'smtp-server';
+import type { SMTPServerDataStream, SMTPServerSession } from 'smtp-server';
 import { BoundedMap } from '../../core/bounded-map.js';
 import type { Provider } from '../../core/delivery/provider.js';
 import { addressForms, addressKey } from '../../core/inbound/addresses.js';
+import { loadOnUse } from '../../core/load-on-use.js';
 import type { ProviderDeps } from '../channel-module.js';
 import { readInboundMail } from './inbound-email.js';
 import { INBOUND_SMTP_MAX_CLIENTS, type InboundSmtpSettings } from './inbound-smtp.settings.js';
@@ -31,6 +32,9 @@ export interface InboundSmtpListener {
   /** Message bytes held in memory now, across all sessions (at most INBOUND_SMTP_MAX_BUFFERED_BYTES). */
   bufferedBytes(): number;
 }
+
+/** smtp-server, loaded by the first listener (INBOUND_SMTP_PORT). */
+const loadSmtpServer = loadOnUse<typeof import('smtp-server')>('smtp-server');
 
 /** What the listener keeps of a session while it lasts. */
 interface SessionState {
@@ -92,7 +96,7 @@ export function createInboundSmtpListener(
     refusedClient: throttled(logger, 'warn', 'inbound SMTP: refused connections past INBOUND_SMTP_MAX_CONNECTIONS_PER_IP'),
     busy: throttled(logger, 'warn', 'inbound SMTP: answered 451 to messages past INBOUND_SMTP_MAX_BUFFERED_BYTES in memory'),
   };
-  const server = new SMTPServer({
+  const server = new (loadSmtpServer().SMTPServer)({
     size: settings.maxBytes,
     rejectOversized: true,
     // An MX takes mail from anyone for its own addresses: no AUTH; STARTTLS only with a certificate.

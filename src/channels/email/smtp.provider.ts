@@ -1,7 +1,11 @@
 import { Readable } from 'node:stream';
-import nodemailer from 'nodemailer';
+import type nodemailer from 'nodemailer';
 import type { Provider, SendOutcome } from '../../core/delivery/provider.js';
+import { loadOnUse } from '../../core/load-on-use.js';
 import type { EmailPayload } from './send-email.js';
+
+/** nodemailer, loaded by the first SMTP relay made (EMAIL_PROVIDER=smtp). */
+const loadNodemailer = loadOnUse<typeof nodemailer>('nodemailer');
 
 export interface SmtpSettings {
   /** `smtp://user:pass@host:587` (STARTTLS when the server offers it) or `smtps://...:465` (TLS from the start). */
@@ -135,7 +139,7 @@ export function createSmtpProvider(settings: SmtpSettings): Provider & { close()
   // Spelled out rather than passed as `url`: with a URL, nodemailer drops the `tls` options (a CA).
   const url = new URL(settings.url);
   const implicitTls = url.protocol === 'smtps:';
-  const transport = nodemailer.createTransport({
+  const transport = loadNodemailer().createTransport({
     host: url.hostname.replace(/^\[|\]$/g, ''),
     port: url.port ? Number(url.port) : implicitTls ? 465 : 587,
     secure: implicitTls,
