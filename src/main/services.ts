@@ -72,7 +72,9 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
   const accessCache = database.capabilities.listenNotify ? new AccessCache() : undefined;
   // A dispatch thread counts on its own and its process's main thread serves the sum; only the
   // main thread reports the process's own metrics (CPU, memory).
-  const meter = config.metrics ? new PrometheusMeter({ process: shared === undefined }) : undefined;
+  const meter = config.metrics
+    ? new PrometheusMeter({ process: shared === undefined, thread: shared === undefined ? 'main' : 'dispatch' })
+    : undefined;
   // Each thread exports its own spans; they meet in the collector by the trace ids messages keep.
   const tracing = config.traces
     ? new OtelTracing({

@@ -1,4 +1,5 @@
-import { Counter, collectDefaultMetrics, Histogram, Registry } from 'prom-client';
+import { getHeapSpaceStatistics } from 'node:v8';
+import { Counter, collectDefaultMetrics, Gauge, Histogram, Registry } from 'prom-client';
 import { MICROS_PER_CREDIT } from '../core/credits.js';
 import type { MessageStatus } from '../core/messages/message.js';
 import type { HandOverOutcome, Meter, WebhookOutcome } from '../core/meter.js';
@@ -30,9 +31,23 @@ export class PrometheusMeter implements Meter {
   readonly #requestSeconds: Histogram<'route' | 'method'>;
   readonly #shed: Counter<'kind'>;
 
-  /** `process`: also the process's own metrics (CPU, memory, event loop, collections): one thread per process does. */
-  constructor(options: { process: boolean }) {
+  /**
+   * `process`: also the process's own metrics (CPU, memory, event loop, collections): one thread per
+   * process does. `thread`: the label of this thread's own heap (`herald_heap_space_size_bytes`).
+   */
+  constructor(options: { process: boolean; thread?: 'main' | 'dispatch' }) {
     const registers = [this.registry];
+    const thread = options.thread ?? 'main';
+    // Each thread has a heap of its own (nodejs_heap_* shows the main thread's alone); read at each scrape.
+    new Gauge({
+      name: 'herald_heap_space_size_bytes',
+      help: "Each thread's JavaScript heap by V8 space, as reserved: new_space is the young generation (the dispatch thread's is DISPATCH_SEMI_SPACE_MB), old_space what outlived it.",
+      labelNames: ['thread', 'space'],
+      registers,
+      collect() {
+        for (const space of getHeapSpaceStatistics()) this.set({ thread, space: space.space_name }, space.space_size);
+      },
+    });
     this.#messages = new Counter({
       name: 'herald_messages_total',
       help: 'Messages that moved to a status (queued: accepted), counted once stored.',

@@ -15,7 +15,7 @@ describeEachDialect('GET /metrics of a running server', (dialect) => {
   const ctx = useServerWithAccount(
     dialect,
     { name: 'Metrics', email: 'ops@example.com', credits: 1000 },
-    { METRICS_PORT: '0', SANDBOX_DELAY_MS: '0' },
+    { METRICS_PORT: '0', SANDBOX_DELAY_MS: '0', DISPATCH_SEMI_SPACE_MB: '1' },
   );
 
   const scrape = async () => {
@@ -62,5 +62,18 @@ describeEachDialect('GET /metrics of a running server', (dialect) => {
     const listed = await api(ctx.server.url, 'GET', '/v1/messages?status=delivered&limit=100', ctx.token);
     expect(listed.status).toBe(200);
     expect(listed.body.data.pagination.total).toBe(sends);
+  });
+
+  it("shows each thread's heap by space, the dispatch thread's young generation held to DISPATCH_SEMI_SPACE_MB", async () => {
+    const text = await scrape();
+    const MiB = 1024 * 1024;
+    const dispatchYoung = sampleOf(text, 'herald_heap_space_size_bytes', { thread: 'dispatch', space: 'new_space' });
+    const mainYoung = sampleOf(text, 'herald_heap_space_size_bytes', { thread: 'main', space: 'new_space' });
+    // Two semi-spaces of 1 MiB at most; the main thread, which started with V8's own, grew past that
+    // loading the same modules (as the dispatch thread would have without the setting).
+    expect(dispatchYoung).toBeGreaterThan(0);
+    expect(dispatchYoung).toBeLessThanOrEqual(2 * MiB);
+    expect(mainYoung).toBeGreaterThan(2 * MiB);
+    expect(sampleOf(text, 'herald_heap_space_size_bytes', { thread: 'dispatch', space: 'old_space' })).toBeGreaterThan(MiB);
   });
 });
