@@ -30,8 +30,10 @@ import { type RunningWorkers, startWorkers } from './workers.js';
  * a worker's `resourceLimits`, so the thread would reserve 64 MiB of young generation it does not
  * need: what it allocates lives for a wave, and 8 MiB semi-spaces cost no rate and 45 MB less
  * resident memory under load (docs/performance-journal.md, "A young generation per thread"). V8
- * reads the flag when an isolate is made: the main thread keeps its own, and threads started after
- * this one (the SQLite checkpointer's) get the same as this one.
+ * reads the flag when an isolate is made, on the new thread, after `new Worker()` has returned: the
+ * main thread keeps its own, the flag is not set back (restored before the thread's 'online' event,
+ * the thread would get the old size), and threads started later get the same size as this one.
+ * V8 rounds the size up to a power of two.
  */
 function sizeYoungGeneration(semiSpaceMb: number): void {
   if (semiSpaceMb > 0) setFlagsFromString(`--max-semi-space-size=${semiSpaceMb}`);

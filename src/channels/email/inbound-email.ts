@@ -2,8 +2,16 @@ import type { AddressObject, ParsedMail } from 'mailparser';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
 import { loadOnUse } from '../../core/load-on-use.js';
 
-/** mailparser (and html-to-text with it), loaded by the first message received. */
+/**
+ * mailparser (and html-to-text with it), loaded by the inbound SMTP listener when it is made
+ * (`prepareMailReading`): a server without one never loads it, one with it fails at its start,
+ * not at its first message (which it would answer 554, bounced by the sender for good).
+ */
 const loadMailparser = loadOnUse<typeof import('mailparser')>('mailparser');
+
+export function prepareMailReading(): void {
+  loadMailparser();
+}
 
 /** The longest text kept of a received email, in UTF-16 units: replies quote whole threads below them. */
 export const INBOUND_EMAIL_MAX_TEXT = 50_000;

@@ -6,7 +6,7 @@ import type { Provider } from '../../core/delivery/provider.js';
 import { addressForms, addressKey } from '../../core/inbound/addresses.js';
 import { loadOnUse } from '../../core/load-on-use.js';
 import type { ProviderDeps } from '../channel-module.js';
-import { readInboundMail } from './inbound-email.js';
+import { prepareMailReading, readInboundMail } from './inbound-email.js';
 import { INBOUND_SMTP_MAX_CLIENTS, type InboundSmtpSettings } from './inbound-smtp.settings.js';
 import { type ByteBudget, byteBudget, type Limiter, limiter, readWithin, throttled } from './inbound-smtp-bounds.js';
 
@@ -65,6 +65,7 @@ export function createInboundSmtpListener(
   deps: Pick<ProviderDeps, 'store' | 'clock' | 'logger' | 'onInbound'>,
 ): InboundSmtpListener {
   const { logger } = deps;
+  prepareMailReading();
   const buffer = byteBudget(settings.maxBufferedBytes);
   const parsing = limiter(settings.maxParses);
   const sessions = new WeakMap<SMTPServerSession, SessionState>();
