@@ -395,7 +395,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     },
     // An in-memory SQLite store is the process's own connection's: a thread would open another, empty one.
     dispatchThread: boolean(env, 'DISPATCH_THREAD', true) && !databaseUrl.endsWith(':memory:'),
-    dispatchSemiSpaceMb: integer(env, 'DISPATCH_SEMI_SPACE_MB', 8, 0, 64),
+    dispatchSemiSpaceMb: integer(env, 'DISPATCH_SEMI_SPACE_MB', 16, 0, 64),
     sendTimeoutMs,
     retry: {
       baseDelayMs: integer(env, 'RETRY_BASE_DELAY_MS', DEFAULT_RETRY_POLICY.baseDelayMs, 0, 3_600_000),
