@@ -222,6 +222,33 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect((await status(stopped.message_id)).status).toBe('failed');
     });
 
+    it('stops every queued message to the recipient, more than one read of them (1,000) holds, and releases all their credits', async () => {
+      const account = await t.createAccount({ credits: 2_000 });
+      const token = await t.tokenFor(account);
+      const later = new Date(t.clock.now() + 3600_000).toISOString();
+      const ids: string[] = [];
+      for (let sent = 0; sent < 1_003; sent += 100) {
+        const wave = Array.from({ length: Math.min(100, 1_003 - sent) }, () =>
+          t.call('POST', '/v1/sms/send', token, { to: '+14155550700', message: 'daily', scheduled_at: later }),
+        );
+        for (const response of await Promise.all(wave)) ids.push(response.json().data.message_id);
+      }
+      const other = (await t.call('POST', '/v1/sms/send', token, { to: '+14155550701', message: 'daily', scheduled_at: later })).json()
+        .data;
+      expect((await balance(token)).reserved).toBe(1_004);
+
+      expect((await suppress(token, { channel: 'sms', recipient: '+14155550700', reason: 'opt_out' })).statusCode).toBe(201);
+      expect(await balance(token)).toMatchObject({ reserved: 1, available: 1_999 });
+      const stillQueued = await t.call('GET', '/v1/messages?status=queued&limit=100', token);
+      expect(stillQueued.json().data.messages.map((m: { message_id: string }) => m.message_id)).toEqual([other.message_id]);
+      for (const id of [ids[0], ids[999], ids[1_000], ids[1_002]]) {
+        expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data).toMatchObject({
+          status: 'failed',
+          error: { code: 'RECIPIENT_SUPPRESSED' },
+        });
+      }
+    });
+
     it('an email to anyone suppressed among its cc is refused; an email with cc carries no unsubscribe link (it names one address)', async () => {
       const account = await t.createAccount({ credits: 10 });
       const token = await t.tokenFor(account);
