@@ -18,6 +18,7 @@ import { type ConnectionLimits, connectionOptions, DEFAULT_CONNECTION_LIMITS } f
 import { deferSchemas } from './deferred-schemas.js';
 import { installErrorHandler, sendApiError, toApiError } from './error-handler.js';
 import { DEFAULT_IDEMPOTENCY_SETTINGS, type IdempotencySettings, registerIdempotency } from './idempotency.js';
+import { installJsonBodyParser } from './json-body.js';
 import { tokenEndpoint } from './oauth/token.route.js';
 import { type ChannelReference, openApiOptions } from './openapi.js';
 import { type RateLimiting, rateLimitHook, tokenFailureGuard } from './rate-limits.js';
@@ -168,6 +169,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   // Fastify reads text/plain bodies as strings by default; the API speaks JSON only, so such a
   // body is refused for its content type rather than validated as a string.
   app.removeContentTypeParser('text/plain');
+  installJsonBodyParser(app);
   app.decorateRequest('principal', null);
   app.decorateRequest('access', null);
   app.decorateRequest('accessReadAt', 0);

@@ -1,0 +1,63 @@
+import { isUtf8 } from 'node:buffer';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import secureJson from 'secure-json-parse';
+import { ApiError } from '../core/errors.js';
+
+/**
+ * Reads `application/json` bodies as the API takes them, before Fastify's own JSON parser:
+ *
+ * - JSON is UTF-8 (RFC 8259): a `charset` other than UTF-8 is refused, and so are bytes that are
+ *   not UTF-8. Read as a string, they became U+FFFD, a different text that was then sent and
+ *   charged (one stray Latin-1 byte turns a GSM-7 SMS into UCS-2, and a third of the segments).
+ * - An empty body is no body on a route that takes none (`POST /v1/messages/{id}/cancel` sent by
+ *   a client that puts `Content-Type: application/json` on every request); on a route that takes
+ *   one it is still "not valid JSON".
+ * - A `__proto__` or `constructor.prototype` key is refused as such (Fastify's parser refuses it as
+ *   invalid JSON, which it is not). The parser is Fastify's own, secure-json-parse, called here so
+ *   its reason is kept.
+ */
+export function installJsonBodyParser(app: FastifyInstance): void {
+  app.removeContentTypeParser('application/json');
+  app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const charset = charsetOf(request.headers['content-type']);
+    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+      done(new ApiError('INVALID_REQUEST', `The request body must be JSON in UTF-8 (got charset=${charset}).`), undefined);
+      return;
+    }
+    const bytes = body as Buffer;
+    if (bytes.length === 0 && !takesBody(request)) {
+      done(null, undefined);
+      return;
+    }
+    if (!isUtf8(bytes)) {
+      done(new ApiError('INVALID_REQUEST', 'The request body is not valid UTF-8, which JSON must be.'), undefined);
+      return;
+    }
+    let value: unknown;
+    try {
+      if (bytes.length === 0) throw new SyntaxError('empty');
+      value = secureJson.parse(bytes.toString('utf8'), null, PARSE_OPTIONS);
+    } catch (error) {
+      const poisoned = error instanceof SyntaxError && error.message.includes('forbidden prototype property');
+      done(new ApiError('INVALID_REQUEST', poisoned ? POISONED : NOT_JSON), undefined);
+      return;
+    }
+    done(null, value);
+  });
+}
+
+const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
+const NOT_JSON = 'The request body is not valid JSON.';
+const POISONED = 'The request body has a "__proto__" or "constructor" key, which is refused.';
+
+/** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined without one. */
+function charsetOf(contentType: string | undefined): string | undefined {
+  const match = /;\s*charset\s*=\s*("?)([^";\s]*)\1/i.exec(contentType ?? '');
+  return match ? (match[2] as string).toLowerCase() : undefined;
+}
+
+/** Whether the route declares a body (its schema has one). */
+function takesBody(request: FastifyRequest): boolean {
+  const schema = request.routeOptions.schema as { body?: unknown } | undefined;
+  return schema?.body !== undefined;
+}
