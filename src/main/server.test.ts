@@ -1,5 +1,6 @@
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { sql } from 'kysely';
+import pino from 'pino';
 import { afterEach, beforeEach, expect, it } from 'vitest';
 import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
@@ -109,6 +110,21 @@ describeEachDialect('a server that cannot listen', (dialect) => {
     );
     expect(failed).toBeInstanceOf(StartError);
     expect((failed as Error).message).toBe('192.0.2.1 is not an address of this machine; set HOST to one that is (HOST=127.0.0.1)');
+  });
+
+  it('warns at start when webhooks may go to private addresses, and only then', async () => {
+    const warnings = async (env: Record<string, string>): Promise<string[]> => {
+      const lines: string[] = [];
+      const logger = pino({ level: 'warn' }, { write: (line: string) => lines.push(line) });
+      const config = loadConfig({ DATABASE_URL: location.url, DATABASE_SCHEMA: location.schema, PORT: '0', DEMO_ACCOUNT: 'false', ...env });
+      const running = await startServer(buildServices(config, logger), { withWorker: false });
+      await running.stop();
+      return lines.map((line) => JSON.parse(line).msg as string);
+    };
+    expect(await warnings({ WEBHOOKS_ALLOW_PRIVATE_NETWORKS: 'true', HOST: '127.0.0.1' })).toContain(
+      'webhooks may be sent to private and loopback addresses: for development only, never in production (docs/webhooks.md)',
+    );
+    expect(await warnings({ HOST: '127.0.0.1' })).toEqual([]);
   });
 });
 
