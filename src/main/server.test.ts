@@ -156,7 +156,7 @@ describeEachDialect('IP allow-lists in a running server', (dialect) => {
     await location.drop();
   });
 
-  it('PostgreSQL: answers from the lists it keeps and hears of changes; SQLite: reads the list on every request', async () => {
+  it('PostgreSQL: answers from the lists it keeps and hears of changes; SQLite: counts every change and applies it at the next request', async () => {
     const created = await createAccount(storeOf(other, { channels: CHANNELS }), systemClock, {
       name: 'Locked',
       email: 'locked@example.com',

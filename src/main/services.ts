@@ -69,7 +69,8 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     onCheckpointError: (message) => logger.warn({ error: message }, 'sqlite background checkpoint failed; retrying'),
   });
   const onJobsCommitted = new Set<() => void>();
-  const accessCache = database.capabilities.listenNotify ? new AccessCache() : undefined;
+  // Accounts' access kept in memory: PostgreSQL hears of changes (NOTIFY), SQLite counts them (migration 0025).
+  const accessCache = new AccessCache();
   // A dispatch thread counts on its own and its process's main thread serves the sum; only the
   // main thread reports the process's own metrics (CPU, memory).
   const meter = config.metrics

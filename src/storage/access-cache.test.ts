@@ -44,6 +44,39 @@ describe('IP allow-lists kept in memory', () => {
     expect(store.reads).toBe(3);
   });
 
+  it('told by a count of changes (SQLite): serves from memory while the count holds, and reads every account again once it moves', async () => {
+    const store = source({ acc_1: ['10.0.0.0/8'], acc_2: [] });
+    const cache = new AccessCache<string[]>();
+    cache.observe(7);
+    expect(cache.live).toBe(true);
+    await cache.get('acc_1', store.read);
+    await cache.get('acc_2', store.read);
+    store.lists.acc_1 = ['192.0.2.0/24'];
+    cache.observe(7);
+    expect(await cache.get('acc_1', store.read)).toEqual(['10.0.0.0/8']);
+    expect(store.reads).toBe(2);
+
+    cache.observe(8);
+    expect(await cache.get('acc_1', store.read)).toEqual(['192.0.2.0/24']);
+    expect(await cache.get('acc_2', store.read)).toEqual([]);
+    expect(store.reads).toBe(4);
+  });
+
+  it('keeps nothing a read brought back when the count of changes moved while it was under way', async () => {
+    const store = source({ acc_1: ['10.0.0.0/8'] });
+    const cache = new AccessCache<string[]>();
+    cache.observe(1);
+    let open = () => {};
+    store.gate = new Promise((resolve) => (open = resolve));
+    const reading = cache.get('acc_1', store.read);
+    store.lists.acc_1 = [];
+    cache.observe(2);
+    open();
+    expect(await reading).toEqual(['10.0.0.0/8']);
+    expect(await cache.get('acc_1', store.read)).toEqual([]);
+    expect(store.reads).toBe(2);
+  });
+
   it('keeps nothing a read brought back when a change was announced while it was under way', async () => {
     const store = source({ acc_1: [] });
     const cache = new AccessCache<string[]>();

@@ -3,10 +3,13 @@ import { BoundedMap } from '../core/bounded-map.js';
 
 /**
  * What each account's requests are checked against (its suspension, IP allow-list and clients),
- * kept in memory by a process whose store tells it of every change
- * (PostgreSQL: the change NOTIFYs in its own transaction, and notifications.ts drops the account's
- * entry when the notification arrives). Every authenticated request checks its account's access; on
- * PostgreSQL that read was a round trip per request, the costliest part of an accepted send.
+ * kept in memory by a process whose store tells it of every change. PostgreSQL: the change NOTIFYs
+ * in its own transaction, and notifications.ts drops the account's entry when the notification
+ * arrives. SQLite: triggers count every change in the change's own transaction (migration 0025),
+ * and the store reads the count before each check (`observe`): when it moved, everything kept goes.
+ * Every authenticated request checks its account's access; on PostgreSQL that read was a round
+ * trip per request, the costliest part of an accepted send, and on SQLite three indexed reads and
+ * a sort where the count is one row.
  *
  * The cache serves only while it is live, i.e. while its listener has a LISTEN in place; it starts
  * empty each time it goes live, so a change made while notifications were not being received is
@@ -23,6 +26,8 @@ export class AccessCache<T = AccountAccess> {
   /** Moves on at every change announced: a read that saw it move keeps nothing. */
   #generation = 0;
   #live = false;
+  /** The change count last observed (SQLite). */
+  #version = 0;
 
   constructor(
     private readonly maxAgeMs = 30_000,
@@ -48,6 +53,17 @@ export class AccessCache<T = AccountAccess> {
   invalidate(accountId: string): void {
     this.#generation++;
     this.#entries.delete(accountId);
+  }
+
+  /**
+   * The store's count of changes to access, read just before a check (SQLite): the first makes the
+   * cache live, and one that moved makes it forget everything and keep nothing a read under way
+   * brings back.
+   */
+  observe(version: number): void {
+    if (this.#live && version === this.#version) return;
+    this.#version = version;
+    this.setLive(true);
   }
 
   /** Whether changes are being received. Either way, everything kept so far goes. */

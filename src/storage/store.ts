@@ -38,7 +38,7 @@ export interface StoreOptions {
   groupCommit?: boolean | undefined;
   /** PostgreSQL channel to NOTIFY when an IP allow-list changes (database.accessChannel; none on SQLite). */
   accessChannel?: string | undefined;
-  /** This process's kept IP allow-lists (access-cache.ts); they serve only while a listener keeps them live. */
+  /** This process's kept access of accounts (access-cache.ts); it serves only while it is told of changes. */
   accessCache?: AccessCache | undefined;
   /** How the handle's transactions run (database.transactions on SQLite); Kysely's `transaction()` when absent. */
   transactions?: TransactionRunner | undefined;
@@ -67,7 +67,7 @@ export function storeOf(
     onJobsCommitted: options.onJobsCommitted,
     groupCommit: options.groupCommit,
     accessChannel: database.accessChannel,
-    // Serves only once a listener keeps it told of changes (notifications.ts): never on SQLite.
+    // Serves once it is told of changes: by a listener on PostgreSQL (notifications.ts), by the count of changes on SQLite.
     accessCache: options.accessCache,
     transactions: database.transactions,
   });

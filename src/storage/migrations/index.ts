@@ -23,6 +23,7 @@ import * as m0021 from './0021-suppressions.js';
 import * as m0022 from './0022-inbound-messages.js';
 import * as m0023 from './0023-message-route.js';
 import * as m0024 from './0024-route-keys.js';
+import * as m0025 from './0025-access-changes.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -53,4 +54,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0022-inbound-messages': m0022,
   '0023-message-route': m0023,
   '0024-route-keys': m0024,
+  '0025-access-changes': m0025,
 };

@@ -78,6 +78,9 @@ const ACCESS_SQL = {
   },
 };
 
+/** SQLite: how many changes to access there have been (migration 0025), one row by its key. */
+const CHANGE_COUNT = CompiledQuery.raw('select "version" from "access_changes" where "id" = 1');
+
 type AccessChange = (
   qb: QueryCreator<Database>,
 ) =>
@@ -112,7 +115,18 @@ export function accountsStore(
     }
     return access;
   };
-  const access = (accountId: string): Promise<AccountAccess> => (cache ? cache.get(accountId, readAccess) : readAccess(accountId));
+  // SQLite: the count of changes to access (migration 0025) is read before each check the cache serves.
+  const changeCount = isPostgres(db)
+    ? undefined
+    : async () => {
+        const { rows } = await db.executeQuery<{ version: number }>(CHANGE_COUNT);
+        return Number(rows[0]?.version ?? 0);
+      };
+  const access = async (accountId: string): Promise<AccountAccess> => {
+    if (!cache) return readAccess(accountId);
+    if (changeCount) cache.observe(await changeCount());
+    return cache.get(accountId, readAccess);
+  };
 
   const findAccount = async (accountId: string): Promise<Account | undefined> => {
     const row = await db.selectFrom('accounts').selectAll().where('id', '=', accountId).executeTakeFirst();
