@@ -1,3 +1,4 @@
+import { gzipSync } from 'node:zlib';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
@@ -53,6 +54,23 @@ describeEachDialect('JSON bodies as the API reads them (json-body.ts)', (dialect
         `The request body must be JSON in UTF-8 (got charset=${charset.replaceAll('"', '')}).`,
       ]);
     }
+  });
+
+  it('refuses a compressed body instead of reading its bytes as JSON text', async () => {
+    const response = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/send',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'gzip' },
+      payload: gzipSync('{"to":"+14155552671","message":"hi"}'),
+    });
+    expect(refusal(response)).toEqual([400, 'INVALID_REQUEST', 'The request body must be sent uncompressed (got Content-Encoding: gzip).']);
+    const identity = await t.app.inject({
+      method: 'POST',
+      url: '/v1/sms/preview',
+      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json', 'content-encoding': 'identity' },
+      payload: '{"to":"+14155552671","message":"hi"}',
+    });
+    expect(identity.statusCode, identity.body).toBe(200);
   });
 
   it('takes an empty body as no body on a route that takes none, and refuses it where a body is needed', async () => {

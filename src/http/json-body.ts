@@ -6,6 +6,8 @@ import { ApiError } from '../core/errors.js';
 /**
  * Reads `application/json` bodies as the API takes them, before Fastify's own JSON parser:
  *
+ * - Bodies come uncompressed: a `Content-Encoding` (gzip, say) is refused rather than its bytes
+ *   read as JSON text.
  * - JSON is UTF-8 (RFC 8259): a `charset` other than UTF-8 is refused, and so are bytes that are
  *   not UTF-8. Read as a string, they became U+FFFD, a different text that was then sent and
  *   charged (one stray Latin-1 byte turns a GSM-7 SMS into UCS-2, and a third of the segments).
@@ -19,6 +21,11 @@ import { ApiError } from '../core/errors.js';
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const encoding = request.headers['content-encoding']?.trim().toLowerCase();
+    if (encoding && encoding !== 'identity') {
+      done(new ApiError('INVALID_REQUEST', `The request body must be sent uncompressed (got Content-Encoding: ${encoding}).`), undefined);
+      return;
+    }
     const charset = charsetOf(request.headers['content-type']);
     if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
       done(new ApiError('INVALID_REQUEST', `The request body must be JSON in UTF-8 (got charset=${charset}).`), undefined);
