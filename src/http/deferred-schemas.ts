@@ -66,13 +66,10 @@ export function deferSchemas(): DeferredSchemas {
       const bySchema = new WeakMap<object, () => ReturnType<typeof compile>>();
       return (route) => {
         const schema = typeof route.schema === 'object' && route.schema !== null ? route.schema : undefined;
-        let serializer = schema && bySchema.get(schema);
-        if (serializer === undefined) {
-          serializer = defer(`${route.method} ${route.url} response ${route.httpStatus}`, () => compile(route));
-          if (schema) bySchema.set(schema, serializer);
-        }
-        const shared = serializer;
-        return (data) => shared()(data);
+        const kept = schema ? bySchema.get(schema) : undefined;
+        const serializer = kept ?? defer(`${route.method} ${route.url} response ${route.httpStatus}`, () => compile(route));
+        if (!kept && schema) bySchema.set(schema, serializer);
+        return (data) => serializer()(data);
       };
     },
     validatorCompiler: (compile) => (route) => {
