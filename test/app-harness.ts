@@ -23,6 +23,7 @@ import { receiverUrlCheck } from '../src/http/webhooks/webhooks.routes.js';
 import { CHANNEL_MODULES, catalogueOf, channelReference, channelRoutes, testMessageChannels } from '../src/main/channels.js';
 import { loadConfig } from '../src/main/config.js';
 import type { PrometheusMeter } from '../src/metrics/prometheus-meter.js';
+import { AccessCache } from '../src/storage/access-cache.js';
 import type { Dialect, HeraldDatabase } from '../src/storage/database.js';
 import { MemoryRateLimitStore } from '../src/storage/rate-limit-stores.js';
 import { storeOf } from '../src/storage/store.js';
@@ -126,7 +127,13 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
   // Every request and job is logged (at trace level) for the suite's secret scan, and every step of each message's life.
   const logger = testLogger('app');
   const tracing = options.tracing ?? NO_TRACING;
-  const store = storeOf(database, { channels: catalogueOf(config.channels), meter: options.meter, trail: loggedTrail(logger, tracing) });
+  // Accounts' access kept as a server keeps it: on SQLite served from memory while the count of changes holds.
+  const store = storeOf(database, {
+    channels: catalogueOf(config.channels),
+    meter: options.meter,
+    trail: loggedTrail(logger, tracing),
+    accessCache: new AccessCache(),
+  });
   const keys = new KeyRing(store, clock, TOKEN_TTL_SECONDS * 1000);
   const tokens = new AccessTokens(keys, clock, TEST_PUBLIC_URL, `${TEST_PUBLIC_URL}/v1`);
   const app = await buildApp({

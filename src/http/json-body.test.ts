@@ -45,15 +45,17 @@ describeEachDialect('JSON bodies as the API reads them (json-body.ts)', (dialect
     expect(utf8.statusCode, utf8.body).toBe(200);
   });
 
-  it('refuses a charset other than UTF-8, however the bytes look', async () => {
-    for (const charset of ['iso-8859-1', 'utf-16', '"latin1"']) {
-      const response = await post('/v1/sms/send', '{"to":"+14155552671","message":"hi"}', `application/json; charset=${charset}`);
+  it('refuses UTF-16 and UTF-32 by name, and takes a charset that means nothing to JSON when the bytes are UTF-8', async () => {
+    for (const charset of ['utf-16', '"UTF-32LE"']) {
+      const response = await post('/v1/sms/preview', '{"to":"+14155552671","message":"hi"}', `application/json; charset=${charset}`);
       expect(refusal(response)).toEqual([
         400,
         'INVALID_REQUEST',
-        `The request body must be JSON in UTF-8 (got charset=${charset.replaceAll('"', '')}).`,
+        `The request body must be JSON in UTF-8 (got charset=${charset.replaceAll('"', '').toLowerCase()}).`,
       ]);
     }
+    const ascii = await post('/v1/sms/preview', '{"to":"+14155552671","message":"hi"}', 'application/json; charset=ISO-8859-1');
+    expect(ascii.statusCode, ascii.body).toBe(200);
   });
 
   it('refuses a compressed body instead of reading its bytes as JSON text', async () => {
@@ -81,13 +83,13 @@ describeEachDialect('JSON bodies as the API reads them (json-body.ts)', (dialect
         scheduled_at: new Date(t.clock.now() + 3_600_000).toISOString(),
       })
     ).json().data;
-    const canceled = await post(`/v1/messages/${sent.message_id}/cancel`, undefined);
+    const canceled = await post(`/v1/messages/${sent.message_id}/cancel`, undefined, 'application/json; charset=latin1');
     expect(canceled.statusCode, canceled.body).toBe(200);
     expect(canceled.json().data.status).toBe('canceled');
     expect(refusal(await post('/v1/sms/send', undefined))).toEqual([400, 'INVALID_REQUEST', 'The request body is not valid JSON.']);
   });
 
-  it('names a __proto__ or constructor key as what is refused, not as JSON that is not valid', async () => {
+  it('names a __proto__ key (or constructor.prototype) as what is refused, not as JSON that is not valid; a plain constructor key is a field like any other', async () => {
     for (const body of [
       '{"to":"+14155552671","message":"hi","__proto__":{"x":1}}',
       '{"to":"+14155552671","message":"hi","constructor":{"prototype":{"x":1}}}',
@@ -95,9 +97,11 @@ describeEachDialect('JSON bodies as the API reads them (json-body.ts)', (dialect
       expect(refusal(await post('/v1/sms/send', body))).toEqual([
         400,
         'INVALID_REQUEST',
-        'The request body has a "__proto__" or "constructor" key, which is refused.',
+        'The request body has a "__proto__" key, or a "prototype" in a "constructor" key, which is refused.',
       ]);
     }
+    const plain = await post('/v1/sms/preview', '{"to":"+14155552671","message":"hi","constructor":1}');
+    expect([plain.statusCode, plain.json().error.code]).toEqual([422, 'VALIDATION_ERROR']);
     expect(refusal(await post('/v1/sms/send', '{"to":'))).toEqual([400, 'INVALID_REQUEST', 'The request body is not valid JSON.']);
   });
 });

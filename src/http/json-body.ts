@@ -8,32 +8,34 @@ import { ApiError } from '../core/errors.js';
  *
  * - Bodies come uncompressed: a `Content-Encoding` (gzip, say) is refused rather than its bytes
  *   read as JSON text.
- * - JSON is UTF-8 (RFC 8259): a `charset` other than UTF-8 is refused, and so are bytes that are
- *   not UTF-8. Read as a string, they became U+FFFD, a different text that was then sent and
- *   charged (one stray Latin-1 byte turns a GSM-7 SMS into UCS-2, and a third of the segments).
+ * - JSON is UTF-8 (RFC 8259): bytes that are not UTF-8 are refused. Read as a string, they became
+ *   U+FFFD, a different text that was then sent and charged (one stray Latin-1 byte turns a GSM-7
+ *   SMS into UCS-2, and a third of the segments). A `charset` parameter means nothing to JSON
+ *   (RFC 8259, 11): ASCII sent as `charset=ISO-8859-1` by an older client is taken; UTF-16 and
+ *   UTF-32, whose bytes are never JSON text as UTF-8 reads it, are refused by name.
  * - An empty body is no body on a route that takes none (`POST /v1/messages/{id}/cancel` sent by
  *   a client that puts `Content-Type: application/json` on every request); on a route that takes
  *   one it is still "not valid JSON".
- * - A `__proto__` or `constructor.prototype` key is refused as such (Fastify's parser refuses it as
+ * - A `__proto__` key, or a `prototype` inside a `constructor` key, is refused as such (Fastify's parser refuses it as
  *   invalid JSON, which it is not). The parser is Fastify's own, secure-json-parse, called here so
  *   its reason is kept.
  */
 export function installJsonBodyParser(app: FastifyInstance): void {
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'buffer' }, (request, body, done) => {
+    const bytes = body as Buffer;
+    if (bytes.length === 0 && !takesBody(request)) {
+      done(null, undefined);
+      return;
+    }
     const encoding = request.headers['content-encoding']?.trim().toLowerCase();
     if (encoding && encoding !== 'identity') {
       done(new ApiError('INVALID_REQUEST', `The request body must be sent uncompressed (got Content-Encoding: ${encoding}).`), undefined);
       return;
     }
     const charset = charsetOf(request.headers['content-type']);
-    if (charset !== undefined && charset !== 'utf-8' && charset !== 'utf8') {
+    if (charset?.startsWith('utf-16') || charset?.startsWith('utf-32')) {
       done(new ApiError('INVALID_REQUEST', `The request body must be JSON in UTF-8 (got charset=${charset}).`), undefined);
-      return;
-    }
-    const bytes = body as Buffer;
-    if (bytes.length === 0 && !takesBody(request)) {
-      done(null, undefined);
       return;
     }
     if (!isUtf8(bytes)) {
@@ -55,7 +57,7 @@ export function installJsonBodyParser(app: FastifyInstance): void {
 
 const PARSE_OPTIONS = { protoAction: 'error', constructorAction: 'error' } as const;
 const NOT_JSON = 'The request body is not valid JSON.';
-const POISONED = 'The request body has a "__proto__" or "constructor" key, which is refused.';
+const POISONED = 'The request body has a "__proto__" key, or a "prototype" in a "constructor" key, which is refused.';
 
 /** The `charset` parameter of a Content-Type, lower-cased and unquoted; undefined without one. */
 function charsetOf(contentType: string | undefined): string | undefined {

@@ -12,7 +12,7 @@ import { type Scope, splitScopes } from '../core/scopes.js';
 import { BackupError, backupSqlite } from '../storage/backup.js';
 import { addAddressesCommands } from './addresses.commands.js';
 import { CHANNEL_MODULES } from './channels.js';
-import { type Config, ConfigError, loadConfig } from './config.js';
+import { type Config, ConfigError, loadConfig, warnOfPrivateWebhooks } from './config.js';
 import { createLogger, prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
 import { addOperatorsCommands } from './operators.commands.js';
@@ -179,6 +179,7 @@ function buildProgram(): Command {
         },
       );
       const workers = startWorkers(services);
+      warnOfPrivateWebhooks(config, logger);
       stopOnSignal(logger, async () => {
         await workers.stop(config.shutdownTimeoutMs);
         await metrics?.close();

@@ -473,3 +473,15 @@ function settingsReader(env: Env): SettingsReader {
     },
   };
 }
+
+/**
+ * Says, once a process that registers or sends webhooks has started, that WEBHOOKS_ALLOW_PRIVATE_NETWORKS
+ * lets them reach private and loopback addresses (the server's registration check, a worker's sends).
+ */
+export function warnOfPrivateWebhooks(config: Pick<Config, 'webhooks'>, logger: { warn(obj: object, msg: string): void }): void {
+  if (!config.webhooks.allowPrivateNetworks) return;
+  logger.warn(
+    { setting: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS' },
+    'webhooks may be sent to private and loopback addresses: for development only, never in production (docs/webhooks.md)',
+  );
+}

@@ -7,6 +7,7 @@ import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForAccessChanges } from '../storage/notifications.js';
 import { channelReference, channelRoutes, testMessageChannels } from './channels.js';
+import { warnOfPrivateWebhooks } from './config.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
@@ -191,12 +192,7 @@ export async function startServer(services: Services, options: ServerOptions): P
   // PostgreSQL: each account's access (suspension, allow-list, clients) is kept in memory while changes are heard of (until then, read).
   const accessChanges = services.accessCache ? listenForAccessChanges(services.database, services.accessCache, logger) : undefined;
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
-  if (config.webhooks.allowPrivateNetworks) {
-    logger.warn(
-      { setting: 'WEBHOOKS_ALLOW_PRIVATE_NETWORKS' },
-      'webhooks may be sent to private and loopback addresses: for development only, never in production (docs/webhooks.md)',
-    );
-  }
+  warnOfPrivateWebhooks(config, logger);
   if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
 

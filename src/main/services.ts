@@ -42,9 +42,9 @@ export interface Services {
   /** Listeners told when this process commits new jobs (its own workers wake at once). */
   onJobsCommitted: Set<() => void>;
   /**
-   * PostgreSQL: accounts' IP allow-lists kept by this process, serving once a listener keeps it
-   * told of changes (a server starts one: listenForAccessChanges). Undefined on SQLite, where
-   * every request reads its account's list (a local read of microseconds).
+   * Accounts' access (allow-lists, clients, plans, suspensions) kept by this process, serving once
+   * it is told of changes: on PostgreSQL by a listener (a server starts one: listenForAccessChanges),
+   * on SQLite by the count of changes its store reads before each check (migration 0025).
    */
   accessCache: AccessCache | undefined;
   close(): Promise<void>;

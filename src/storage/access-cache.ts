@@ -11,7 +11,8 @@ import { BoundedMap } from '../core/bounded-map.js';
  * trip per request, the costliest part of an accepted send, and on SQLite three indexed reads and
  * a sort where the count is one row.
  *
- * The cache serves only while it is live, i.e. while its listener has a LISTEN in place; it starts
+ * The cache serves only while it is live, i.e. while its listener has a LISTEN in place (SQLite:
+ * from the first count it observes); it starts
  * empty each time it goes live, so a change made while notifications were not being received is
  * never missed. A read that was under way when any change was announced is answered but not kept
  * (it may hold the old access). A connection that goes silent without closing is noticed by the

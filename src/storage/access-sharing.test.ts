@@ -118,6 +118,23 @@ describeEachDialect('Account access (allow-lists, suspension, clients) shared be
         await change.execute(v.cliDb.db);
         expect(await server.accounts.access(accountId), change.compile(v.cliDb.db).sql).not.toEqual(before);
       }
+      // Every table the access is read from keeps its triggers after the latest migration (one that
+      // rebuilds a table would drop them).
+      const triggers = await sql<{
+        name: string;
+        tbl_name: string;
+      }>`select name, tbl_name from sqlite_master where type = 'trigger' order by name`.execute(v.cliDb.db);
+      expect(triggers.rows.map((row) => `${row.tbl_name}.${row.name}`)).toEqual([
+        'accounts.accounts_access_changed_delete',
+        'accounts.accounts_access_changed_insert',
+        'accounts.accounts_access_changed_update',
+        'api_clients.api_clients_changed_delete',
+        'api_clients.api_clients_changed_insert',
+        'api_clients.api_clients_changed_update',
+        'ip_allow_rules.ip_allow_rules_changed_delete',
+        'ip_allow_rules.ip_allow_rules_changed_insert',
+        'ip_allow_rules.ip_allow_rules_changed_update',
+      ]);
       // What every send writes is not a change to access: the kept access is still served.
       const count = async () =>
         Number((await sql<{ version: number }>`select version from access_changes`.execute(v.cliDb.db)).rows[0]?.version);

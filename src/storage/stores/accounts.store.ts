@@ -57,9 +57,10 @@ const clientRow = (client: ApiClient): ApiClientsTable => ({
 
 /**
  * What an account's requests are checked against, in one statement: its allow-list (kind 0, oldest
- * rule first), its clients (kind 1) and its plan with whether it is suspended (kind 2). Read on every
- * authenticated request where no cache serves (SQLite), so its SQL is written once per dialect
- * rather than built by Kysely's query builder each time (which cost more than running it).
+ * rule first), its clients (kind 1) and its plan with whether it is suspended (kind 2). Read on an
+ * authenticated request whenever the cache does not serve (after a change, inside a transaction), so
+ * its SQL is written once per dialect rather than built by Kysely's query builder each time (which
+ * cost more than running it).
  */
 const ACCESS_SQL = {
   sqlite: {
