@@ -14,7 +14,7 @@ import type { FailureReason } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { HandOverOutcome } from '../core/meter.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
-import { suppressionRefusals } from '../core/suppressions/manage-suppressions.js';
+import { recipientSuppressed } from '../core/suppressions/manage-suppressions.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import { DeliverySpans, handedOver } from './delivery-spans.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -503,26 +503,40 @@ function givenUp(message: Message, expired: boolean): { code: string; message: s
 }
 
 /**
- * The messages of a batch whose recipient is on their account's suppression list now, with the
- * failure each ends with: one indexed look-up per account and channel. A new entry fails the
+ * The messages of a batch whose recipient was put on their account's suppression list after they
+ * were accepted, with the failure each ends with: one indexed look-up per account and channel (and
+ * none past a key read when the account has no entry on the channel). A new entry fails the
  * messages queued to its recipient at once (core/suppressions/manage-suppressions.ts); this check
  * catches the rest (past what the entry stopped at once, and on PostgreSQL a send whose transaction
- * ran beside the entry's, each not seeing the other).
+ * ran beside the entry's, each not seeing the other). A message accepted after the entry was
+ * accepted with the list set aside on purpose (a STOP's confirmation): it goes.
  */
 async function suppressedAtHandOver(
   store: Store,
   marked: ReadonlyArray<{ message: Message }>,
 ): Promise<ReadonlyMap<string, FailureReason>> {
-  if (marked.length === 0) return NONE_SUPPRESSED;
-  const refusals = await suppressionRefusals(
-    store,
-    marked.map(({ message }) => ({ accountId: message.accountId, suppressible: [{ channel: message.channel, to: message.to }] })),
-  );
   const found = new Map<string, FailureReason>();
-  refusals.forEach((refusal, i) => {
-    if (refusal) found.set((marked[i] as { message: Message }).message.id, { code: refusal.code, message: refusal.message });
-  });
+  const groups = new Map<string, { accountId: string; channel: Message['channel']; byKey: Map<string, Message[]> }>();
+  for (const { message } of marked) {
+    const group = `${message.accountId}\u0000${message.channel}`;
+    let entry = groups.get(group);
+    if (!entry) {
+      entry = { accountId: message.accountId, channel: message.channel, byKey: new Map() };
+      groups.set(group, entry);
+    }
+    const key = store.channels.recipientKey(message.channel, message.to);
+    const messages = entry.byKey.get(key);
+    if (messages) messages.push(message);
+    else entry.byKey.set(key, [message]);
+  }
+  for (const { accountId, channel, byKey } of groups.values()) {
+    for (const suppression of await store.suppressions.findAmong(accountId, channel, [...byKey.keys()])) {
+      for (const message of byKey.get(suppression.recipient) ?? []) {
+        if (message.createdAt >= suppression.createdAt) continue;
+        const refusal = recipientSuppressed(channel, suppression.recipient, suppression.reason);
+        found.set(message.id, { code: refusal.code, message: refusal.message });
+      }
+    }
+  }
   return found;
 }
-
-const NONE_SUPPRESSED: ReadonlyMap<string, FailureReason> = new Map();
