@@ -227,10 +227,17 @@ export interface MessagesPort {
   findForAccount(messageId: string, accountId: string): Promise<Message | undefined>;
   /**
    * The account's messages of a channel still `queued` for a recipient (its key; `caseless`: the
-   * stored recipient compared lower-cased), oldest first, at most `limit`: what a new suppression
-   * stops before it is sent.
+   * stored recipient compared lower-cased), oldest first (then by id), at most `limit`, after
+   * `after` when given (the last of the page before): what a new suppression stops before it is sent.
    */
-  queuedTo(accountId: string, channel: Channel, recipient: string, caseless: boolean, limit: number): Promise<Message[]>;
+  queuedTo(
+    accountId: string,
+    channel: Channel,
+    recipient: string,
+    caseless: boolean,
+    limit: number,
+    after?: { createdAt: number; id: string },
+  ): Promise<Message[]>;
   statusHistory(messageId: string): Promise<StatusChange[]>;
   /** The histories of several messages in one query, keyed by message id. */
   statusHistories(messageIds: readonly string[]): Promise<Map<string, StatusChange[]>>;

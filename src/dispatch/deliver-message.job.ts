@@ -10,11 +10,9 @@ import {
   type SendOutcome,
 } from '../core/delivery/provider.js';
 import { followedBy } from '../core/message-trail.js';
-import type { FailureReason } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { HandOverOutcome } from '../core/meter.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
-import { recipientSuppressed } from '../core/suppressions/manage-suppressions.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import { DeliverySpans, handedOver } from './delivery-spans.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -68,9 +66,6 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
   const { store } = ctx;
   const { jobOf, marked } = claimed ?? (await store.groupedTransaction((tx) => markBatch(ctx, tx, jobs, settle, false)));
 
-  // Recipients put on the suppression list since their messages were accepted: one look-up a batch.
-  const suppressed = await suppressedAtHandOver(store, marked);
-
   const recorder = new EndingRecorder(ctx, settle);
   const marks = new HandOverMarks(store);
   // Only when traces are on (core/tracing.ts): a span for each message's job and hand-overs.
@@ -93,7 +88,7 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
   // Every provider's hand-overs end (and are recorded) before a failure of one is reported: the
   // worker runs the unsettled jobs of a failed batch again, which must not overlap their sends.
   const handOvers = await Promise.allSettled(
-    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, end, spans, suppressed)),
+    [...perProvider].map(([provider, items]) => handOverAll(ctx, provider, items, signal, marks, end, spans)),
   );
   spans?.abandon('no outcome: the batch failed');
   await recorder.drained();
@@ -159,7 +154,6 @@ async function handOverAll(
   marks: HandOverMarks,
   end: (ending: Ending) => void,
   spans: DeliverySpans | undefined,
-  suppressed: ReadonlyMap<string, FailureReason>,
 ): Promise<void> {
   const { clock } = ctx;
   const toSend: Array<{ job: ClaimedJob; message: Message; outbound: OutboundMessage }> = [];
@@ -175,13 +169,6 @@ async function handOverAll(
       const inDoubt = message.dispatchState === 'in_flight' && !provider.resumable?.(message.id);
       const policy = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
       const asks = policy === 'ask' && provider.lookup !== undefined;
-      // Its recipient opted out (or bounced) since it was accepted: failed, its credits released,
-      // never sent. One in doubt may be at the provider already: its recovery policy decides.
-      const refusal = inDoubt ? undefined : suppressed.get(message.id);
-      if (refusal) {
-        end({ kind: 'failed', job, message, reason: refusal, at: clock.now() });
-        return;
-      }
       // Past its time limit, a message is failed; unless its provider may hold it and can say so.
       if (expired && !asks) {
         end({ kind: 'failed', job, message, reason: EXPIRED, at: clock.now() });
@@ -500,43 +487,4 @@ function givenUp(message: Message, expired: boolean): { code: string; message: s
   if (expired && !message.error) return EXPIRED;
   const last = message.error ?? { code: 'PROVIDER_UNREACHABLE', message: 'The provider did not answer.' };
   return { code: last.code, message: `${last.message} (gave up after ${message.attempts} attempts; the provider does not hold it)` };
-}
-
-/**
- * The messages of a batch whose recipient was put on their account's suppression list after they
- * were accepted, with the failure each ends with: one indexed look-up per account and channel (and
- * none past a key read when the account has no entry on the channel). A new entry fails the
- * messages queued to its recipient at once (core/suppressions/manage-suppressions.ts); this check
- * catches the rest (past what the entry stopped at once, and on PostgreSQL a send whose transaction
- * ran beside the entry's, each not seeing the other). A message accepted after the entry was
- * accepted with the list set aside on purpose (a STOP's confirmation): it goes.
- */
-async function suppressedAtHandOver(
-  store: Store,
-  marked: ReadonlyArray<{ message: Message }>,
-): Promise<ReadonlyMap<string, FailureReason>> {
-  const found = new Map<string, FailureReason>();
-  const groups = new Map<string, { accountId: string; channel: Message['channel']; byKey: Map<string, Message[]> }>();
-  for (const { message } of marked) {
-    const group = `${message.accountId}\u0000${message.channel}`;
-    let entry = groups.get(group);
-    if (!entry) {
-      entry = { accountId: message.accountId, channel: message.channel, byKey: new Map() };
-      groups.set(group, entry);
-    }
-    const key = store.channels.recipientKey(message.channel, message.to);
-    const messages = entry.byKey.get(key);
-    if (messages) messages.push(message);
-    else entry.byKey.set(key, [message]);
-  }
-  for (const { accountId, channel, byKey } of groups.values()) {
-    for (const suppression of await store.suppressions.findAmong(accountId, channel, [...byKey.keys()])) {
-      for (const message of byKey.get(suppression.recipient) ?? []) {
-        if (message.createdAt >= suppression.createdAt) continue;
-        const refusal = recipientSuppressed(channel, suppression.recipient, suppression.reason);
-        found.set(message.id, { code: refusal.code, message: refusal.message });
-      }
-    }
-  }
-  return found;
 }

@@ -89,19 +89,15 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
   });
 }
 
-/**
- * Queued messages a new entry fails at once, at most this many, so the entry's transaction (an
- * inbound STOP's, a bounce's) stays short. Any others fail when a worker takes them: the hand-over
- * checks the list again (dispatch/deliver-message.job.ts).
- */
-const STOPPED_AT_ONCE = 1_000;
+/** Queued messages a new entry reads at a time; it goes on until none is left (no later check would stop them). */
+const STOPPED_PER_READ = 1_000;
 
 /**
  * Puts a recipient on the account's list at `at` (in the caller's transaction when there is one: a
  * bounce's entry is written with its event), written as the channel keys recipients and refused
  * (422) when it is not one. Messages to them still queued and held by no worker fail at once with
- * RECIPIENT_SUPPRESSED, their credits released (up to STOPPED_AT_ONCE; the others when a worker
- * takes them, never sent): an opt-out stops what was scheduled too. Adding one
+ * RECIPIENT_SUPPRESSED, their credits released, all of them in the entry's transaction: an opt-out
+ * stops what was scheduled too, however much it was. Adding one
  * already there keeps the first entry (its reason and time) and answers it: whether it was new.
  */
 export async function addSuppression(
@@ -137,9 +133,23 @@ export async function addSuppression(
       return { suppression: kept ?? entry, created: false };
     }
     await emitAccountEvent(tx, suppressionEvent('suppression.created', entry, input.at));
-    const queued = await tx.messages.queuedTo(input.accountId, input.channel, recipient, rules?.caseless ?? false, STOPPED_AT_ONCE);
     const reason = { code: 'RECIPIENT_SUPPRESSED', message: recipientSuppressed(input.channel, recipient, input.reason).message };
-    for (const message of queued) await failQueued(tx, message, reason, input.at, false);
+    // Read in pages after the last one seen: a message a worker holds stays queued (its hand-over decides it) and is passed over.
+    let after: { createdAt: number; id: string } | undefined;
+    for (;;) {
+      const queued = await tx.messages.queuedTo(
+        input.accountId,
+        input.channel,
+        recipient,
+        rules?.caseless ?? false,
+        STOPPED_PER_READ,
+        after,
+      );
+      for (const message of queued) await failQueued(tx, message, reason, input.at, false);
+      if (queued.length < STOPPED_PER_READ) break;
+      const last = queued[queued.length - 1] as (typeof queued)[number];
+      after = { createdAt: last.createdAt, id: last.id };
+    }
     return { suppression: entry, created: true };
   });
 }

@@ -310,7 +310,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return activityOf(starts, rows, topReasons);
     },
 
-    async queuedTo(accountId, channel, recipient, caseless, limit) {
+    async queuedTo(accountId, channel, recipient, caseless, limit, after) {
       // The account's queued messages come from its (account, status, created_at) index; few are queued at once.
       const rows = await db
         .selectFrom('messages')
@@ -319,7 +319,16 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('status', '=', 'queued')
         .where('channel', '=', channel)
         .where((eb) => (caseless ? eb(eb.fn('lower', ['recipient']), '=', recipient) : eb('recipient', '=', recipient)))
+        .$if(after !== undefined, (query) =>
+          query.where((eb) =>
+            eb.or([
+              eb('created_at', '>', after?.createdAt ?? 0),
+              eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '>', after?.id ?? '')]),
+            ]),
+          ),
+        )
         .orderBy('created_at')
+        .orderBy('id')
         .limit(limit)
         .execute();
       return rows.map(toMessage);

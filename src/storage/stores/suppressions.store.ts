@@ -1,7 +1,6 @@
-import { CompiledQuery } from 'kysely';
 import type { SuppressionsPort } from '../../core/ports.js';
 import { isSuppressionReason, type Suppression, type SuppressionSource } from '../../core/suppressions/suppression.js';
-import { type Executor, isPostgres } from '../database.js';
+import type { Executor } from '../database.js';
 import type { SuppressionsTable } from '../schema.js';
 import { chunks } from './chunks.js';
 
@@ -19,12 +18,6 @@ const toSuppression = (row: SuppressionsTable): Suppression => {
 };
 
 /** Each account's suppression list (migration 0021). */
-/** Whether an account has any entry on a channel, written once per dialect (a statement kept prepared). */
-const ANY_ENTRY = {
-  sqlite: 'select 1 from "suppressions" where "account_id" = ? and "channel" = ? limit 1',
-  postgres: 'select 1 from "suppressions" where "account_id" = $1 and "channel" = $2 limit 1',
-};
-
 export function suppressionsStore(db: Executor): SuppressionsPort {
   return {
     async insert(entry) {
@@ -56,14 +49,6 @@ export function suppressionsStore(db: Executor): SuppressionsPort {
     },
     async findAmong(accountId, channel, recipients) {
       const found: Suppression[] = [];
-      if (recipients.length === 0) return found;
-      // Most accounts suppress no one on most channels: one key read says so (the first entry of
-      // the primary key's range) before a list of hundreds is bound and looked up. Every accepted
-      // batch and every hand-over batch asks.
-      const { rows: any } = await db.executeQuery(
-        CompiledQuery.raw(isPostgres(db) ? ANY_ENTRY.postgres : ANY_ENTRY.sqlite, [accountId, channel]),
-      );
-      if (any.length === 0) return found;
       // A batch of sends may name thousands: IN lists of 500 stay far below both dialects' parameter limits.
       for (const chunk of chunks(recipients, 500)) {
         const rows = await db
