@@ -42,9 +42,12 @@ export function installJsonBodyParser(app: FastifyInstance): void {
       done(new ApiError('INVALID_REQUEST', 'The request body is not valid UTF-8, which JSON must be.'), undefined);
       return;
     }
+    if (bytes.length === 0) {
+      done(new ApiError('INVALID_REQUEST', NOT_JSON), undefined);
+      return;
+    }
     let value: unknown;
     try {
-      if (bytes.length === 0) throw new SyntaxError('empty');
       value = secureJson.parse(bytes.toString('utf8'), null, PARSE_OPTIONS);
     } catch (error) {
       const poisoned = error instanceof SyntaxError && error.message.includes('forbidden prototype property');

@@ -169,7 +169,7 @@ describeEachDialect('IP allow-lists in a running server', (dialect) => {
     const { access_token: token } = (await tokenResponse.json()) as { access_token: string };
     const balance = async () =>
       (await fetch(`${running.address}/v1/account/balance`, { headers: { authorization: `Bearer ${token}` } })).status;
-    if (dialect === 'postgres') await until(async () => services.accessCache?.live, 'the server to listen for changes', 5_000);
+    if (dialect === 'postgres') await until(async () => services.accessCache.live, 'the server to listen for changes', 5_000);
     expect(await balance()).toBe(200);
 
     // A rule written behind the stores' backs (no notification): 127.0.0.1 is not on it.

@@ -189,8 +189,9 @@ export async function startServer(services: Services, options: ServerOptions): P
   void app.warmUpSchemas().then((failed) => {
     for (const { route, error } of failed) logger.error({ err: error, route }, 'a route schema does not compile');
   });
-  // PostgreSQL: each account's access (suspension, allow-list, clients) is kept in memory while changes are heard of (until then, read).
-  const accessChanges = services.accessCache ? listenForAccessChanges(services.database, services.accessCache, logger) : undefined;
+  // Each account's access (suspension, allow-list, clients) is kept in memory: on PostgreSQL while
+  // this listener hears of changes (until then, read); SQLite's store counts changes itself (none here).
+  const accessChanges = listenForAccessChanges(services.database, services.accessCache, logger);
   logger.info({ address, database: services.database.dialect, worker: options.withWorker }, 'herald is listening');
   warnOfPrivateWebhooks(config, logger);
   if (options.withWorker && options.workerThread) thread = await startDispatchThread(services);

@@ -46,7 +46,7 @@ export interface Services {
    * it is told of changes: on PostgreSQL by a listener (a server starts one: listenForAccessChanges),
    * on SQLite by the count of changes its store reads before each check (migration 0025).
    */
-  accessCache: AccessCache | undefined;
+  accessCache: AccessCache;
   close(): Promise<void>;
 }
 
