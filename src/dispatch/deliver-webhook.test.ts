@@ -588,12 +588,14 @@ describeEachDialect('webhook deliveries', (dialect) => {
           for (const id of later) if ((await t.store.messages.findById(id))?.status !== 'delivered') return false;
           return true;
         });
-        // Nine deliveries: two at the receiver, the others held by the worker, none put back.
-        const jobs = await t.database.db
-          .selectFrom('jobs')
-          .select(['locked_by', 'last_error'])
-          .where('kind', '=', 'deliver_webhook')
-          .execute();
+        // Nine deliveries: two at the receiver, the others held by the worker, none put back. The
+        // later sends' deliveries are claimed a poll after their messages are delivered, so wait for
+        // all nine to be held or for one to come back.
+        await until(async () => {
+          const held = await webhookJobs();
+          return held.some((job) => job.last_error !== null) || (held.length === 9 && held.every((job) => job.locked_by !== null));
+        });
+        const jobs = await webhookJobs();
         expect(jobs).toHaveLength(9);
         expect(jobs.every((job) => job.locked_by === worker.id && job.last_error === null)).toBe(true);
         expect(slow.open()).toBe(2);
