@@ -68,6 +68,8 @@ export interface RecipientRules {
   valid(text: string): boolean;
   /** Whether letter case does not tell two recipients apart (email addresses, Telegram usernames): they are kept lower-cased. */
   readonly caseless?: boolean;
+  /** The other recipients a stored message goes to, read from its payload (an email's cc): each hand-over checks them against the list too. */
+  alsoTo?(payload: Readonly<Record<string, unknown>>): readonly string[];
 }
 
 /** A channel's name: lower-case letters and digits, starting with a letter; it is part of ids and scopes. */
@@ -131,6 +133,12 @@ export class ChannelCatalogue {
   recipientKey(channel: Channel, recipient: string): string {
     const trimmed = recipient.trim();
     return this.recipientsOf(channel)?.caseless ? trimmed.toLowerCase() : trimmed;
+  }
+
+  /** A stored message's other recipients (RecipientRules.alsoTo) from its payload's JSON; none on most channels. */
+  alsoTo(channel: Channel, payload: string | null): readonly string[] {
+    const read = this.recipientsOf(channel)?.alsoTo;
+    return read && payload ? read(JSON.parse(payload) as Record<string, unknown>) : [];
   }
 
   inboundOf(channel: Channel): InboundRules | undefined {

@@ -213,7 +213,7 @@ export interface MessagesPort {
    * Inserts new messages in status `queued`, each with the first entry of its status history. The
    * account's message counters are the caller's to move (`credits.reserveMany` does it with the hold).
    */
-  insertQueued(messages: ReadonlyArray<{ message: Message; payload: string | null }>): Promise<void>;
+  insertQueued(messages: ReadonlyArray<{ message: Message; payload: string | null; suppressionExempt?: boolean }>): Promise<void>;
   /** Messages of one account, newest first (created_at, then id), filtered, with the total count. */
   list(query: MessageListQuery): Promise<{ messages: Message[]; total: number }>;
   /**
@@ -227,17 +227,10 @@ export interface MessagesPort {
   findForAccount(messageId: string, accountId: string): Promise<Message | undefined>;
   /**
    * The account's messages of a channel still `queued` for a recipient (its key; `caseless`: the
-   * stored recipient compared lower-cased), oldest first (then by id), at most `limit`, after
-   * `after` when given (the last of the page before): what a new suppression stops before it is sent.
+   * stored recipient compared lower-cased), oldest first, at most `limit`: what a new suppression
+   * stops before it is sent.
    */
-  queuedTo(
-    accountId: string,
-    channel: Channel,
-    recipient: string,
-    caseless: boolean,
-    limit: number,
-    after?: { createdAt: number; id: string },
-  ): Promise<Message[]>;
+  queuedTo(accountId: string, channel: Channel, recipient: string, caseless: boolean, limit: number): Promise<Message[]>;
   statusHistory(messageId: string): Promise<StatusChange[]>;
   /** The histories of several messages in one query, keyed by message id. */
   statusHistories(messageIds: readonly string[]): Promise<Map<string, StatusChange[]>>;
@@ -327,6 +320,8 @@ export type MovedMessage = Pick<
 export interface InFlightMessage {
   message: Message;
   payload: string | null;
+  /** Sent to a suppressed recipient on purpose (a STOP's confirmation): the hand-over does not check the list. */
+  suppressionExempt: boolean;
 }
 
 export interface MessageListQuery {

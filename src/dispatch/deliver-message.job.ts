@@ -10,9 +10,11 @@ import {
   type SendOutcome,
 } from '../core/delivery/provider.js';
 import { followedBy } from '../core/message-trail.js';
+import type { FailureReason } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { HandOverOutcome } from '../core/meter.js';
 import type { ClaimedJob, Store } from '../core/ports.js';
+import { suppressedAtHandOver } from '../core/suppressions/manage-suppressions.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import { DeliverySpans, handedOver } from './delivery-spans.js';
 import type { DispatchContext } from './dispatch-context.js';
@@ -64,18 +66,18 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  */
 export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async (ctx, jobs, signal, settle, claimed) => {
   const { store } = ctx;
-  const { jobOf, marked } = claimed ?? (await store.groupedTransaction((tx) => markBatch(ctx, tx, jobs, settle, false)));
+  const { jobOf, marked, suppressed } = claimed ?? (await store.groupedTransaction((tx) => markBatch(ctx, tx, jobs, settle, false)));
 
   const recorder = new EndingRecorder(ctx, settle);
   const marks = new HandOverMarks(store);
   // Only when traces are on (core/tracing.ts): a span for each message's job and hand-overs.
   const spans = ctx.tracing.enabled ? new DeliverySpans(ctx.tracing) : undefined;
-  const perProvider = new Map<Provider, Array<{ job: ClaimedJob; message: Message; payload: string | null }>>();
+  const perProvider = new Map<Provider, Item[]>();
   for (const { message, payload } of marked) {
     const provider = providerOf(ctx.providers, message.channel);
     const list = perProvider.get(provider) ?? [];
     const job = jobOf.get(message.id) as ClaimedJob;
-    list.push({ job, message, payload });
+    list.push({ job, message, payload, suppressed: suppressed.get(message.id) });
     perProvider.set(provider, list);
     spans?.claimed(message, job);
   }
@@ -100,6 +102,17 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
 export interface Marked {
   jobOf: ReadonlyMap<string, ClaimedJob>;
   marked: ReadonlyArray<{ message: Message; payload: string | null }>;
+  /** Those whose recipient is on their account's suppression list now, with the failure each ends with. */
+  suppressed: ReadonlyMap<string, FailureReason>;
+}
+
+/** A message of the batch, ready for its provider. */
+interface Item {
+  job: ClaimedJob;
+  message: Message;
+  payload: string | null;
+  /** Its recipient was suppressed since it was accepted: it is not handed over (again). */
+  suppressed: FailureReason | undefined;
 }
 
 /**
@@ -142,14 +155,15 @@ async function markBatch(
     tx,
     finished.map((job) => [job, DONE]),
   );
-  return { jobOf, marked };
+  // The suppression list read where the marks are written: a read that fails takes the marks with it.
+  return { jobOf, marked, suppressed: await suppressedAtHandOver(tx, marked) };
 }
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
 async function handOverAll(
   ctx: DispatchContext,
   provider: Provider,
-  items: ReadonlyArray<{ job: ClaimedJob; message: Message; payload: string | null }>,
+  items: readonly Item[],
   signal: AbortSignal,
   marks: HandOverMarks,
   end: (ending: Ending) => void,
@@ -158,7 +172,7 @@ async function handOverAll(
   const { clock } = ctx;
   const toSend: Array<{ job: ClaimedJob; message: Message; outbound: OutboundMessage }> = [];
   await Promise.all(
-    items.map(async ({ job, message, payload }) => {
+    items.map(async ({ job, message, payload, suppressed }) => {
       // A scheduled message's delivery time starts at its scheduled time, not when it was accepted.
       const dueSince = Math.max(message.createdAt, message.scheduledAt ?? 0);
       const expired = clock.now() - dueSince > ctx.retry.maxAgeMs;
@@ -167,7 +181,15 @@ async function handOverAll(
       // Left `claimed`, it never left its worker's process: sent as if nothing had happened.
       // A message the provider can finish here (it knows which parts it took) is not in doubt to it.
       const inDoubt = message.dispatchState === 'in_flight' && !provider.resumable?.(message.id);
-      const policy = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
+      // Its recipient opted out (or bounced) since it was accepted: never handed over. Not yet tried,
+      // it fails, its credits released. In doubt, it may be at the provider already: one that can be
+      // asked is, and fails if it does not hold it; otherwise it is held as `hold` would, not resent.
+      if (suppressed && !inDoubt) {
+        end({ kind: 'failed', job, message, reason: suppressed, at: clock.now() });
+        return;
+      }
+      const recovery = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
+      const policy = suppressed && recovery === 'resend' ? 'hold' : recovery;
       const asks = policy === 'ask' && provider.lookup !== undefined;
       // Past its time limit, a message is failed; unless its provider may hold it and can say so.
       if (expired && !asks) {
@@ -206,8 +228,12 @@ async function handOverAll(
           end({ kind: 'accepted', job, message, outcome: { ok: true, ...held }, at: clock.now(), detail: `accepted by ${provider.name}` });
           return;
         }
-        // The provider does not hold it. Out of attempts or of time (the last attempt's outcome was
-        // in doubt: see outcomeEnding), it fails now, with the reason it waited for.
+        // The provider does not hold it. Its recipient is suppressed now, or it is out of attempts or
+        // of time (the last attempt's outcome was in doubt: see outcomeEnding): it fails now.
+        if (suppressed) {
+          end({ kind: 'failed', job, message, reason: suppressed, at: clock.now() });
+          return;
+        }
         if (expired || message.attempts >= ctx.retry.maxAttempts) {
           end({ kind: 'failed', job, message, reason: givenUp(message, expired), at: clock.now() });
           return;

@@ -145,6 +145,42 @@ describeEachDialect('a hand-over in doubt, with the sandbox', (dialect) => {
     await h.expectLedgerBalanced();
   });
 
+  const suppress = (to: string) =>
+    h.t.store.suppressions.insert({
+      accountId: h.account.account.id,
+      channel: 'sms',
+      recipient: to,
+      reason: 'opt_out',
+      source: 'api',
+      note: null,
+      createdAt: h.t.clock.now(),
+    });
+
+  it('ask, with the recipient suppressed while it was in doubt: the one the sandbox took is sent; the one it never got fails, never handed over', async () => {
+    const taken = await h.send('+15005550003');
+    const lost = await h.send('+14155550901');
+    await h.leaveInDoubt([taken], [lost]);
+    await suppress('+15005550003');
+    await suppress('+14155550901');
+    await h.recover();
+    expect((await h.view(taken)).status).toBe('sent');
+    expect(await h.view(lost)).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'RECIPIENT_SUPPRESSED' } });
+    expect(await h.t.store.sandbox.find(lost)).toBeUndefined();
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('resend, with the recipient suppressed while it was in doubt: not handed over again; held as sent and unconfirmed, as hold would', async () => {
+    h.t.dispatch.recovery = { sms: 'resend' };
+    const id = await h.send('+15005550003');
+    await h.leaveInDoubt([id]);
+    await suppress('+15005550003');
+    await h.recover();
+    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
   it('a message handed over for the first time is sent whatever the policy: only a message left in flight is in doubt', async () => {
     h.t.dispatch.recovery = { sms: 'hold' };
     const id = await h.send('+14155552671');

@@ -222,9 +222,9 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect((await status(stopped.message_id)).status).toBe('failed');
     });
 
-    it('stops every queued message to the recipient, more than one read of them (1,000) holds, and releases all their credits', async () => {
+    it('stops 1,000 queued messages to the recipient at once and the rest when a worker takes them: none is sent, all credits come back', async () => {
       const account = await t.createAccount({ credits: 2_000 });
-      const token = await t.tokenFor(account);
+      let token = await t.tokenFor(account);
       const later = new Date(t.clock.now() + 3600_000).toISOString();
       const ids: string[] = [];
       for (let sent = 0; sent < 1_003; sent += 100) {
@@ -238,15 +238,70 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect((await balance(token)).reserved).toBe(1_004);
 
       expect((await suppress(token, { channel: 'sms', recipient: '+14155550700', reason: 'opt_out' })).statusCode).toBe(201);
-      expect(await balance(token)).toMatchObject({ reserved: 1, available: 1_999 });
-      const stillQueued = await t.call('GET', '/v1/messages?status=queued&limit=100', token);
-      expect(stillQueued.json().data.messages.map((m: { message_id: string }) => m.message_id)).toEqual([other.message_id]);
+      const queued = async () =>
+        (await t.call('GET', '/v1/messages?status=queued&limit=100', token))
+          .json()
+          .data.messages.map((m: { message_id: string }) => m.message_id);
+      // 1,000 at once, in the entry's transaction; 3 still wait for their time.
+      expect(await balance(token)).toMatchObject({ reserved: 4 });
+      const waiting = await queued();
+      expect(waiting).toHaveLength(4);
+      expect(waiting).toContain(other.message_id);
+
+      t.clock.advance(3600_000);
+      await t.drain();
+      token = await t.tokenFor(account); // the first token has expired meanwhile
+      expect(await balance(token)).toMatchObject({ reserved: 0, available: 1_999 });
       for (const id of [ids[0], ids[999], ids[1_000], ids[1_002]]) {
-        expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data).toMatchObject({
+        expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data, id).toMatchObject({
           status: 'failed',
+          credits_used: 0,
           error: { code: 'RECIPIENT_SUPPRESSED' },
         });
       }
+      expect((await t.call('GET', `/v1/messages/${other.message_id}`, token)).json().data.status).toBe('delivered');
+      // The sandbox (the carrier) never saw the suppressed recipient's messages; it took the other one.
+      expect((await t.store.sandbox.findMany(ids)).size).toBe(0);
+      expect(await t.store.sandbox.find(other.message_id)).toMatchObject({ recipient: '+14155550701' });
+    });
+
+    it('checks the list again when a worker takes a message: an entry the send did not see (as one written beside it) stops it, a cc too, a bulk send too', async () => {
+      const account = await t.createAccount({ credits: 100 });
+      const token = await t.tokenFor(account);
+      const single = (await t.call('POST', '/v1/sms/send', token, { to: '+14155550800', message: 'hi' })).json().data;
+      const bulk = (await t.call('POST', '/v1/sms/bulk', token, { recipients: ['+14155550801', '+14155550802'], message: 'hi' })).json()
+        .data;
+      const email = (
+        await t.call('POST', '/v1/email/send', token, {
+          to: 'a@example.com',
+          cc: ['B@example.com'],
+          from: 'x@acme.example',
+          subject: 's',
+          text: 't',
+        })
+      ).json().data;
+      // Entries the sends' own checks did not see: written behind the API's back, as a transaction
+      // running beside theirs would be on PostgreSQL (neither sees the other), failing nothing queued.
+      const entry = {
+        accountId: account.account.id,
+        reason: 'opt_out' as const,
+        source: 'api' as const,
+        note: null,
+        createdAt: t.clock.now(),
+      };
+      await t.store.suppressions.insert({ ...entry, channel: 'sms', recipient: '+14155550800' });
+      await t.store.suppressions.insert({ ...entry, channel: 'sms', recipient: '+14155550802' });
+      await t.store.suppressions.insert({ ...entry, channel: 'email', recipient: 'b@example.com' });
+      await t.drain();
+
+      const status = async (id: string) => (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+      const [toFirst, toSecond] = bulk.messages.map((m: { message_id: string }) => m.message_id);
+      for (const id of [single.message_id, toSecond, email.message_id]) {
+        expect(await status(id), id).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'RECIPIENT_SUPPRESSED' } });
+      }
+      expect((await status(toFirst)).status).toBe('delivered');
+      expect((await t.store.sandbox.findMany([single.message_id, toSecond, email.message_id])).size).toBe(0);
+      expect(await balance(token)).toMatchObject({ reserved: 0 });
     });
 
     it('an email to anyone suppressed among its cc is refused; an email with cc carries no unsubscribe link (it names one address)', async () => {

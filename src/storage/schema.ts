@@ -92,6 +92,8 @@ export interface MessagesTable {
   event_sequence: number;
   /** The route that carried it, for a channel with several (migration 0023, docs/routing.md). */
   route: string | null;
+  /** 1: sent to a suppressed recipient on purpose (a STOP's confirmation); null: checked at hand-over too (migration 0026). */
+  suppression_exempt: number | null;
 }
 
 export interface MessageStatusHistoryTable {

@@ -57,7 +57,12 @@ function outgoingSettings(env: SettingsReader): EmailSettings {
 /** Email: text and HTML with attachments through SMTP, with its own event timeline (opens, clicks, bounces). */
 export const emailModule: ChannelModule<EmailSettings> = {
   name: 'email',
-  recipients: { description: 'an email address', valid: isEmailAddress, caseless: true },
+  recipients: {
+    description: 'an email address',
+    valid: isEmailAddress,
+    caseless: true,
+    alsoTo: (payload) => (Array.isArray(payload.cc) ? payload.cc.filter((cc): cc is string => typeof cc === 'string') : []),
+  },
   title: 'Email',
   hooks: emailStatusHooks,
   description: 'Email with attachments, open and click tracking, and its event timeline',

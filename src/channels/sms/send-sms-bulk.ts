@@ -118,7 +118,7 @@ export async function sendSmsBulk(
     })),
     {
       batchId,
-      suppressionsSetAside: true,
+      suppressions: 'set-aside',
       answer: keptFor(request.answer, (accepted: readonly Message[]) => ({ batchId, messages: [...accepted], rejected })),
       origin: request.origin,
       access: request.access,

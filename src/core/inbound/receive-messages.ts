@@ -118,7 +118,7 @@ export async function sendConfirmation(deps: SendDeps, job: KeywordConfirmation)
   if (await deps.store.messages.findForAccount(job.messageId, job.accountId)) return { skipped: 'already_sent' };
   const draft = Object.assign(rules.reply({ to: job.to, from: job.from, text }, deps.prices), { id: job.messageId });
   try {
-    const [sent] = await acceptMessages(deps, job.accountId, [draft], { suppressionsSetAside: job.action === 'stop' });
+    const [sent] = await acceptMessages(deps, job.accountId, [draft], { suppressions: job.action === 'stop' ? 'exempt' : 'check' });
     if (!sent) throw new Error('the confirmation was not accepted');
     return { sent };
   } catch (error) {

@@ -138,14 +138,20 @@ export async function acceptMessages(
     batchId?: string | null;
     answer?: KeptAnswer<readonly Message[]> | undefined;
     origin?: Origin | undefined;
-    /** The caller already set suppressed recipients aside (a bulk send lists them in `rejected`): not looked up again. */
-    suppressionsSetAside?: boolean;
+    /**
+     * The suppression list as this send takes it. `check` (the default): a suppressed recipient
+     * refuses the send, and every hand-over checks again. `set-aside`: the caller already set them
+     * aside (a bulk send lists them in `rejected`), not looked up again now; checked at hand-over.
+     * `exempt`: sent to a suppressed recipient on purpose (a STOP's confirmation), never checked.
+     */
+    suppressions?: 'check' | 'set-aside' | 'exempt';
     /** The account's access as the request read it a moment ago (SendRequest.access). */
     access?: SendRequest<unknown>['access'];
   } = {},
 ): Promise<Message[]> {
   const known = options.access?.accountId === accountId ? options.access.value : undefined;
-  await refuseBeforeAccepting(deps.store, accountId, drafts, options.suppressionsSetAside ? 'set-aside' : 'in-batch', known);
+  const suppressions = options.suppressions ?? 'check';
+  await refuseBeforeAccepting(deps.store, accountId, drafts, suppressions === 'check' ? 'in-batch' : 'set-aside', known);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;
@@ -171,7 +177,8 @@ export async function acceptMessages(
     now,
     insufficient,
     answer: options.answer,
-    suppressible: options.suppressionsSetAside ? undefined : suppressibleOf(drafts),
+    suppressible: suppressions === 'check' ? suppressibleOf(drafts) : undefined,
+    suppressionExempt: suppressions === 'exempt',
   };
   try {
     if (deps.store.sharesCommits) {

@@ -22,6 +22,8 @@ export interface AcceptUnit {
    * caller set suppressed recipients aside itself (a bulk send lists them in `rejected`).
    */
   suppressible?: ReadonlyArray<{ channel: Channel; to: string }> | undefined;
+  /** Sent to suppressed recipients on purpose (a STOP's confirmation): the hand-over does not check the list either. */
+  suppressionExempt?: boolean;
 }
 
 interface Queued {
@@ -185,7 +187,13 @@ export async function writeUnits(tx: Store, units: readonly AcceptUnit[]): Promi
   const accepted = units.filter((_, i) => held[i]);
   if (accepted.length === 0) return refusals;
   await tx.messages.insertQueued(
-    accepted.flatMap((unit) => unit.messages.map((message, i) => ({ message, payload: unit.payloads[i] ?? null }))),
+    accepted.flatMap((unit) =>
+      unit.messages.map((message, i) => ({
+        message,
+        payload: unit.payloads[i] ?? null,
+        suppressionExempt: unit.suppressionExempt === true,
+      })),
+    ),
   );
   await tx.jobs.enqueueMany(
     accepted.flatMap((unit) =>

@@ -1,8 +1,8 @@
 import { ApiError, validationError } from '../errors.js';
 import { emitAccountEvent } from '../events/emit-event.js';
 import type { Channel } from '../ids.js';
-import { failQueued } from '../messages/lifecycle.js';
-import type { Store } from '../ports.js';
+import { type FailureReason, failQueued } from '../messages/lifecycle.js';
+import type { InFlightMessage, Store } from '../ports.js';
 import type { Suppression, SuppressionReason, SuppressionSource } from './suppression.js';
 
 /** The refusal of a send to a suppressed recipient: nothing is charged. */
@@ -89,15 +89,44 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
   });
 }
 
-/** Queued messages a new entry reads at a time; it goes on until none is left (no later check would stop them). */
-const STOPPED_PER_READ = 1_000;
+/**
+ * The messages a worker has just taken whose recipient (an email's cc too) is on their account's
+ * list now, with the failure each ends with instead of its hand-over: one look-up per account and
+ * channel for the batch, in the transaction that marks it. A new entry fails the messages queued
+ * to its recipient at once, up to STOPPED_AT_ONCE; this catches any others (scheduled ones past
+ * those, and on PostgreSQL a send whose transaction ran beside the entry's, neither seeing the
+ * other). A STOP's confirmation is exempt, marked so when it was accepted.
+ */
+export async function suppressedAtHandOver(store: Store, taken: readonly InFlightMessage[]): Promise<Map<string, FailureReason>> {
+  const checked = taken.filter((item) => !item.suppressionExempt);
+  const refusals = await suppressionRefusals(
+    store,
+    checked.map(({ message, payload }) => ({
+      accountId: message.accountId,
+      suppressible: suppressibleOf([{ channel: message.channel, to: message.to, alsoTo: store.channels.alsoTo(message.channel, payload) }]),
+    })),
+  );
+  const found = new Map<string, FailureReason>();
+  for (const [i, refusal] of refusals.entries()) {
+    const item = checked[i];
+    if (refusal && item) found.set(item.message.id, { code: refusal.code, message: refusal.message });
+  }
+  return found;
+}
+
+/**
+ * Queued messages a new entry fails at once, at most, so the entry's transaction (an inbound
+ * STOP's, a bounce's) stays short, however much was scheduled: the others fail when a worker takes
+ * them (suppressedAtHandOver), never sent.
+ */
+const STOPPED_AT_ONCE = 1_000;
 
 /**
  * Puts a recipient on the account's list at `at` (in the caller's transaction when there is one: a
  * bounce's entry is written with its event), written as the channel keys recipients and refused
  * (422) when it is not one. Messages to them still queued and held by no worker fail at once with
- * RECIPIENT_SUPPRESSED, their credits released, all of them in the entry's transaction: an opt-out
- * stops what was scheduled too, however much it was. Adding one
+ * RECIPIENT_SUPPRESSED, their credits released (up to STOPPED_AT_ONCE; the others when a worker
+ * takes them, never sent): an opt-out stops what was scheduled too. Adding one
  * already there keeps the first entry (its reason and time) and answers it: whether it was new.
  */
 export async function addSuppression(
@@ -134,22 +163,9 @@ export async function addSuppression(
     }
     await emitAccountEvent(tx, suppressionEvent('suppression.created', entry, input.at));
     const reason = { code: 'RECIPIENT_SUPPRESSED', message: recipientSuppressed(input.channel, recipient, input.reason).message };
-    // Read in pages after the last one seen: a message a worker holds stays queued (its hand-over decides it) and is passed over.
-    let after: { createdAt: number; id: string } | undefined;
-    for (;;) {
-      const queued = await tx.messages.queuedTo(
-        input.accountId,
-        input.channel,
-        recipient,
-        rules?.caseless ?? false,
-        STOPPED_PER_READ,
-        after,
-      );
-      for (const message of queued) await failQueued(tx, message, reason, input.at, false);
-      if (queued.length < STOPPED_PER_READ) break;
-      const last = queued[queued.length - 1] as (typeof queued)[number];
-      after = { createdAt: last.createdAt, id: last.id };
-    }
+    // A message a worker holds stays queued (its hand-over decides it) and is passed over.
+    const queued = await tx.messages.queuedTo(input.accountId, input.channel, recipient, rules?.caseless ?? false, STOPPED_AT_ONCE);
+    for (const message of queued) await failQueued(tx, message, reason, input.at, false);
     return { suppression: entry, created: true };
   });
 }

@@ -69,8 +69,12 @@ const MESSAGE_COLUMNS = [
   'event_sequence',
   'route',
 ] as const satisfies ReadonlyArray<keyof MessagesTable>;
-/** A column added to the table and not to the list fails to compile here. */
-const everyColumnNamed: Exclude<keyof MessagesTable, (typeof MESSAGE_COLUMNS)[number]> extends never ? true : never = true;
+/**
+ * A column added to the table and not to the list fails to compile here, unless it is named below:
+ * `suppression_exempt` is read by the hand-over alone (markInFlight).
+ */
+const everyColumnNamed: Exclude<keyof MessagesTable, (typeof MESSAGE_COLUMNS)[number] | 'suppression_exempt'> extends never ? true : never =
+  true;
 void everyColumnNamed;
 
 const MOVED_COLUMNS = [
@@ -104,7 +108,7 @@ const toMovedMessage = (row: MovedRow): MovedMessage => ({
   traceContext: row.trace_context,
 });
 
-const toMessage = (row: MessagesTable): Message =>
+const toMessage = (row: Omit<MessagesTable, 'suppression_exempt'>): Message =>
   Object.assign(toMovedMessage(row), {
     sender: row.sender,
     body: row.body,
@@ -207,7 +211,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         await insertRows(
           db,
           'messages',
-          chunk.map(({ message, payload }) => ({
+          chunk.map(({ message, payload, suppressionExempt }) => ({
             id: message.id,
             account_id: message.accountId,
             channel: message.channel,
@@ -236,6 +240,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             trace_context: message.traceContext,
             event_sequence: 0,
             route: null,
+            suppression_exempt: suppressionExempt ? 1 : null,
           })),
         );
         await insertRows(
@@ -310,7 +315,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       return activityOf(starts, rows, topReasons);
     },
 
-    async queuedTo(accountId, channel, recipient, caseless, limit, after) {
+    async queuedTo(accountId, channel, recipient, caseless, limit) {
       // The account's queued messages come from its (account, status, created_at) index; few are queued at once.
       const rows = await db
         .selectFrom('messages')
@@ -319,14 +324,6 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('status', '=', 'queued')
         .where('channel', '=', channel)
         .where((eb) => (caseless ? eb(eb.fn('lower', ['recipient']), '=', recipient) : eb('recipient', '=', recipient)))
-        .$if(after !== undefined, (query) =>
-          query.where((eb) =>
-            eb.or([
-              eb('created_at', '>', after?.createdAt ?? 0),
-              eb.and([eb('created_at', '=', after?.createdAt ?? 0), eb('id', '>', after?.id ?? '')]),
-            ]),
-          ),
-        )
         .orderBy('created_at')
         .orderBy('id')
         .limit(limit)
@@ -622,7 +619,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       if (messageIds.length === 0) return [];
       let select = db
         .selectFrom('messages')
-        .select(MESSAGE_COLUMNS)
+        .select([...MESSAGE_COLUMNS, 'suppression_exempt'])
         .where('id', 'in', [...messageIds])
         .where('status', '=', 'queued');
       // Locked until the caller's transaction ends, so a cancel committing in between cannot
@@ -659,7 +656,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         )
         .where('status', '=', 'queued')
         .execute();
-      return before.map((row) => ({ message: toMessage(row), payload: row.payload }));
+      return before.map((row) => ({ message: toMessage(row), payload: row.payload, suppressionExempt: row.suppression_exempt === 1 }));
     },
 
     async markHandedOver(claims) {
