@@ -236,7 +236,14 @@ export function installErrorHandler(app: FastifyInstance, storeUnavailable?: (er
     }
     return sendApiError(reply, apiError);
   });
+  // A wrong path gets the way to the reference: someone who typed the server's address alone (GET /) first.
   app.setNotFoundHandler((request, reply) =>
-    sendApiError(reply, new ApiError('NOT_FOUND', `No endpoint ${request.method} ${request.url.split('?')[0]}.`)),
+    sendApiError(
+      reply,
+      new ApiError(
+        'NOT_FOUND',
+        `No endpoint ${request.method} ${request.url.split('?')[0]}. The API reference is at /docs (OpenAPI: /openapi.json).`,
+      ),
+    ),
   );
 }

@@ -219,4 +219,15 @@ describe('the API reference', () => {
     const logo = /data:image\/svg\+xml;base64,([A-Za-z0-9+/=]+)/.exec(initializer.body)?.[1] ?? '';
     expect(Buffer.from(logo, 'base64').toString()).toContain('>Herald API</text>');
   });
+
+  it('answers a path it has no endpoint for (the bare address too) with 404 NOT_FOUND naming where the reference is', async () => {
+    for (const url of ['/', '/v1/nothing-here?x=1']) {
+      const response = await t.app.inject({ method: 'GET', url });
+      expect(response.statusCode).toBe(404);
+      expect(response.json().error).toMatchObject({
+        code: 'NOT_FOUND',
+        message: `No endpoint GET ${url.split('?')[0]}. The API reference is at /docs (OpenAPI: /openapi.json).`,
+      });
+    }
+  });
 });
