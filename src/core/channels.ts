@@ -135,10 +135,14 @@ export class ChannelCatalogue {
     return this.recipientsOf(channel)?.caseless ? trimmed.toLowerCase() : trimmed;
   }
 
-  /** A stored message's other recipients (RecipientRules.alsoTo) from its payload's JSON; none on most channels. */
+  /**
+   * A stored message's other recipients (RecipientRules.alsoTo) from its payload's JSON; none on
+   * most channels. Parsed only when the payload holds the key `"cc"` at all: an email's, with its
+   * attachments, may be megabytes, and this runs in the hand-over's transaction.
+   */
   alsoTo(channel: Channel, payload: string | null): readonly string[] {
     const read = this.recipientsOf(channel)?.alsoTo;
-    return read && payload ? read(JSON.parse(payload) as Record<string, unknown>) : [];
+    return read && payload?.includes('"cc"') ? read(JSON.parse(payload) as Record<string, unknown>) : [];
   }
 
   inboundOf(channel: Channel): InboundRules | undefined {

@@ -228,7 +228,7 @@ export interface MessagesPort {
   /**
    * The account's messages of a channel still `queued` for a recipient (its key; `caseless`: the
    * stored recipient compared lower-cased), oldest first, at most `limit`: what a new suppression
-   * stops before it is sent.
+   * stops before it is sent (a STOP's confirmation, exempt, is not among them).
    */
   queuedTo(accountId: string, channel: Channel, recipient: string, caseless: boolean, limit: number): Promise<Message[]>;
   statusHistory(messageId: string): Promise<StatusChange[]>;
@@ -773,6 +773,11 @@ export interface SuppressionsPort {
   remove(accountId: string, channel: Channel, recipient: string): Promise<Suppression | undefined>;
   /** The entries of the account and channel among these recipients (as keyed: ChannelCatalogue.recipientKey). */
   findAmong(accountId: string, channel: Channel, recipients: readonly string[]): Promise<Suppression[]>;
+  /**
+   * The entries among these (account, channel, recipient) keys, of any accounts and channels, in one
+   * statement: what a batch of sends or hand-overs asks.
+   */
+  findAmongKeys(keys: ReadonlyArray<{ accountId: string; channel: Channel; recipient: string }>): Promise<Suppression[]>;
   /** The account's list, newest first, optionally one channel's, after a cursor (the last entry of the previous page). */
   list(query: {
     accountId: string;

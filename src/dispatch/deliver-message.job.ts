@@ -10,10 +10,10 @@ import {
   type SendOutcome,
 } from '../core/delivery/provider.js';
 import { followedBy } from '../core/message-trail.js';
-import type { FailureReason } from '../core/messages/lifecycle.js';
+import { type FailureReason, failQueued } from '../core/messages/lifecycle.js';
 import type { Message } from '../core/messages/message.js';
 import type { HandOverOutcome } from '../core/meter.js';
-import type { ClaimedJob, Store } from '../core/ports.js';
+import type { ClaimedJob, InFlightMessage, Store } from '../core/ports.js';
 import { suppressedAtHandOver } from '../core/suppressions/manage-suppressions.js';
 import { type Ending, EndingRecorder } from './delivery-endings.js';
 import { DeliverySpans, handedOver } from './delivery-spans.js';
@@ -55,7 +55,8 @@ function toOutbound(message: Message, payload: string | null): OutboundMessage {
  * after a backoff, until the attempt or age limit, then failed. Credits follow the status machine.
  *
  * The batch is marked in one statement, in the transaction that claimed its jobs (`markForHandOver`,
- * the kind's claim step): marked in flight, except on channels that hold hand-overs
+ * the kind's claim step, which also reads the suppression list for it and fails the messages whose
+ * recipient is on it now): marked in flight, except on channels that hold hand-overs
  * in doubt, where it is only claimed and each message is marked in flight right before it leaves
  * the process (by the provider, or by the dispatcher before `send`), so that what a crash leaves
  * unsent is never held as if it had been handed over. A provider that takes batches (the sandbox) gets
@@ -102,7 +103,7 @@ export const deliverMessages: BatchJobHandler<'deliver_message', Marked> = async
 export interface Marked {
   jobOf: ReadonlyMap<string, ClaimedJob>;
   marked: ReadonlyArray<{ message: Message; payload: string | null }>;
-  /** Those whose recipient is on their account's suppression list now, with the failure each ends with. */
+  /** Those in flight already whose recipient is on their account's suppression list now, with the failure each ends with. */
   suppressed: ReadonlyMap<string, FailureReason>;
 }
 
@@ -111,13 +112,14 @@ interface Item {
   job: ClaimedJob;
   message: Message;
   payload: string | null;
-  /** Its recipient was suppressed since it was accepted: it is not handed over (again). */
+  /** Its recipient was suppressed since it was accepted (only a message already in flight gets this far): not handed over again. */
   suppressed: FailureReason | undefined;
 }
 
 /**
- * Marks the batch's queued messages for hand-over (in the transaction that claimed their jobs) and
- * settles the jobs of messages no longer queued.
+ * Marks the batch's queued messages for hand-over (in the transaction that claimed their jobs),
+ * fails those whose recipient is on the suppression list now, and settles the jobs of messages no
+ * longer queued.
  */
 export const markForHandOver: ClaimStep<'deliver_message', Marked> = (ctx, tx, jobs, settle) => markBatch(ctx, tx, jobs, settle, true);
 
@@ -147,16 +149,41 @@ async function markBatch(
   const claimOnly = Object.entries(ctx.providers)
     .filter(([channel, provider]) => holdsInDoubt(provider, ctx.recovery?.[channel]))
     .map(([channel]) => channel);
-  const marked = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly, noWait: inClaim });
-  const taken = new Set(marked.map((row) => row.message.id));
+  const taken = await tx.messages.markInFlight([...jobOf.keys()], { claimOnly, noWait: inClaim });
+  const takenIds = new Set(taken.map((row) => row.message.id));
   // No longer queued: canceled, or a receipt already moved it on.
-  for (const [messageId, job] of jobOf) if (!taken.has(messageId)) finished.push(job);
+  for (const [messageId, job] of jobOf) if (!takenIds.has(messageId)) finished.push(job);
+
+  // Recipients put on the suppression list since their messages were accepted (a send that ran
+  // beside the entry, one past what the entry failed at once, a bulk send): read where the marks are
+  // written, so a read that fails takes the marks with it. One never handed over fails here, in
+  // the same transaction, so no crash can leave it marked as if it might have left. One already in
+  // flight may be at the provider: its hand-over decides (handOverAll).
+  const suppressed = await suppressedAtHandOver(tx, taken);
+  const marked: InFlightMessage[] = [];
+  const stopped: InFlightMessage[] = [];
+  for (const row of taken) {
+    if (suppressed.has(row.message.id) && row.message.dispatchState !== 'in_flight') stopped.push(row);
+    else marked.push(row);
+  }
+  if (stopped.length > 0) {
+    const now = ctx.clock.now();
+    // Accounts locked in one order first, as a wave of endings does (delivery-endings.ts).
+    await tx.credits.lockAccounts(stopped.map(({ message }) => message.accountId));
+    for (const { message } of stopped) {
+      await failQueued(tx, message, suppressed.get(message.id) as FailureReason, now);
+      ctx.logger.info(
+        followedBy(message, { code: 'RECIPIENT_SUPPRESSED' }),
+        'recipient suppressed since it was accepted; failed, not sent',
+      );
+      finished.push(jobOf.get(message.id) as ClaimedJob);
+    }
+  }
   await settle(
     tx,
     finished.map((job) => [job, DONE]),
   );
-  // The suppression list read where the marks are written: a read that fails takes the marks with it.
-  return { jobOf, marked, suppressed: await suppressedAtHandOver(tx, marked) };
+  return { jobOf, marked, suppressed };
 }
 
 /** Checks, asks or sends each message of one provider, and passes on how each ended. */
@@ -181,15 +208,7 @@ async function handOverAll(
       // Left `claimed`, it never left its worker's process: sent as if nothing had happened.
       // A message the provider can finish here (it knows which parts it took) is not in doubt to it.
       const inDoubt = message.dispatchState === 'in_flight' && !provider.resumable?.(message.id);
-      // Its recipient opted out (or bounced) since it was accepted: never handed over. Not yet tried,
-      // it fails, its credits released. In doubt, it may be at the provider already: one that can be
-      // asked is, and fails if it does not hold it; otherwise it is held as `hold` would, not resent.
-      if (suppressed && !inDoubt) {
-        end({ kind: 'failed', job, message, reason: suppressed, at: clock.now() });
-        return;
-      }
-      const recovery = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
-      const policy = suppressed && recovery === 'resend' ? 'hold' : recovery;
+      const policy = inDoubt ? recoveryPolicyOf(provider, ctx.recovery?.[message.channel]) : 'resend';
       const asks = policy === 'ask' && provider.lookup !== undefined;
       // Past its time limit, a message is failed; unless its provider may hold it and can say so.
       if (expired && !asks) {
@@ -228,16 +247,20 @@ async function handOverAll(
           end({ kind: 'accepted', job, message, outcome: { ok: true, ...held }, at: clock.now(), detail: `accepted by ${provider.name}` });
           return;
         }
-        // The provider does not hold it. Its recipient is suppressed now, or it is out of attempts or
-        // of time (the last attempt's outcome was in doubt: see outcomeEnding): it fails now.
-        if (suppressed) {
-          end({ kind: 'failed', job, message, reason: suppressed, at: clock.now() });
-          return;
-        }
+        // The provider does not hold it. Out of attempts or of time (the last attempt's outcome was
+        // in doubt: see outcomeEnding), it fails now, with the reason it waited for.
         if (expired || message.attempts >= ctx.retry.maxAttempts) {
           end({ kind: 'failed', job, message, reason: givenUp(message, expired), at: clock.now() });
           return;
         }
+      }
+      // In doubt, its recipient suppressed since it was accepted: where the policy would hand it over
+      // again (resend; ask, the provider not holding it), it fails instead, as a resend that gives up
+      // does: taken not to be at the provider. (A message its provider can finish, part of a long
+      // SMS taken, is not in doubt: it is being handed over, and goes.)
+      if (suppressed && inDoubt) {
+        end({ kind: 'failed', job, message, reason: suppressed, at: clock.now() });
+        return;
       }
       toSend.push({ job, message, outbound: toOutbound(message, payload) });
     }),

@@ -170,15 +170,25 @@ describeEachDialect('a hand-over in doubt, with the sandbox', (dialect) => {
     await h.expectLedgerBalanced();
   });
 
-  it('resend, with the recipient suppressed while it was in doubt: not handed over again; held as sent and unconfirmed, as hold would', async () => {
+  it('resend, with the recipient suppressed while it was in doubt: not handed over again; failed and released, as a resend that gives up', async () => {
     h.t.dispatch.recovery = { sms: 'resend' };
+    const id = await h.send('+15005550003');
+    await h.leaveInDoubt([id]);
+    await suppress('+15005550003');
+    await h.recover();
+    expect(await h.view(id)).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'RECIPIENT_SUPPRESSED' } });
+    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
+    await h.expectLedgerBalanced();
+  });
+
+  it('hold, with the recipient suppressed while it was in doubt: held as sent and unconfirmed, as any message in doubt', async () => {
+    h.t.dispatch.recovery = { sms: 'hold' };
     const id = await h.send('+15005550003');
     await h.leaveInDoubt([id]);
     await suppress('+15005550003');
     await h.recover();
     expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
     expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
-    await h.expectLedgerBalanced();
   });
 
   it('a message handed over for the first time is sent whatever the policy: only a message left in flight is in doubt', async () => {

@@ -99,14 +99,14 @@ export function queuedMessage(
  * for the dashboard's test messages, it is read now, kept in memory where the store announces
  * changes); a sender that is another account's number or address would have its replies go there;
  * a suppressed recipient is refused (`suppressions: 'now'`; acceptMessages looks them up with the
- * other sends of the moment, in the transaction that would write them, `'in-batch'`; a bulk send
- * sets them aside itself and lists them in `rejected`, `'set-aside'`).
+ * other sends of the moment, in the transaction that would write them, `'in-batch'`; not looked up
+ * here, `'not-here'`, when a bulk send set them aside itself or a STOP's confirmation is exempt).
  */
 export async function refuseBeforeAccepting(
   store: Store,
   accountId: string,
   drafts: readonly MessageDraft[],
-  suppressions: 'now' | 'in-batch' | 'set-aside' = 'now',
+  suppressions: 'now' | 'in-batch' | 'not-here' = 'now',
   access?: AccountAccess,
 ): Promise<void> {
   if ((access ?? (await store.accounts.access(accountId))).suspended) throw accountSuspended();
@@ -151,7 +151,7 @@ export async function acceptMessages(
 ): Promise<Message[]> {
   const known = options.access?.accountId === accountId ? options.access.value : undefined;
   const suppressions = options.suppressions ?? 'check';
-  await refuseBeforeAccepting(deps.store, accountId, drafts, suppressions === 'check' ? 'in-batch' : 'set-aside', known);
+  await refuseBeforeAccepting(deps.store, accountId, drafts, suppressions === 'check' ? 'in-batch' : 'not-here', known);
   const batchId = options.batchId ?? null;
   const now = deps.clock.now();
   const origin = options.origin ?? NO_ORIGIN;

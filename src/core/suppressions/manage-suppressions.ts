@@ -53,7 +53,7 @@ export interface SuppressibleUnit {
 
 /**
  * For each unit, the refusal its first suppressed recipient (in the unit's order) gives, or
- * undefined: one indexed look-up per account and channel for the whole batch,
+ * undefined: one statement for the whole batch (each key a probe of the list's primary key),
  * in the caller's transaction, so the check and the write see the same list. The accept queue asks
  * this for every batch of sends: under load a look-up per request was most of the API's queries
  * (on PostgreSQL two thirds of its round trips).
@@ -74,9 +74,12 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
     }),
   );
   const found = new Map<string, Suppression>();
-  for (const [group, { accountId, channel, keys }] of groups) {
-    for (const entry of await store.suppressions.findAmong(accountId, channel, [...keys])) {
-      found.set(`${group}\u0000${entry.recipient}`, entry);
+  const wanted = [...groups.values()].flatMap(({ accountId, channel, keys }) =>
+    [...keys].map((recipient) => ({ accountId, channel, recipient })),
+  );
+  if (wanted.length > 0) {
+    for (const entry of await store.suppressions.findAmongKeys(wanted)) {
+      found.set(`${entry.accountId}\u0000${entry.channel}\u0000${entry.recipient}`, entry);
     }
   }
   if (found.size === 0) return units.map(() => undefined);
@@ -91,8 +94,8 @@ export async function suppressionRefusals(store: Store, units: readonly Suppress
 
 /**
  * The messages a worker has just taken whose recipient (an email's cc too) is on their account's
- * list now, with the failure each ends with instead of its hand-over: one look-up per account and
- * channel for the batch, in the transaction that marks it. A new entry fails the messages queued
+ * list now, with the failure each ends with instead of its hand-over: one statement for the
+ * batch, in the transaction that marks it. A new entry fails the messages queued
  * to its recipient at once, up to STOPPED_AT_ONCE; this catches any others (scheduled ones past
  * those, and on PostgreSQL a send whose transaction ran beside the entry's, neither seeing the
  * other). A STOP's confirmation is exempt, marked so when it was accepted.

@@ -323,6 +323,8 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
         .where('account_id', '=', accountId)
         .where('status', '=', 'queued')
         .where('channel', '=', channel)
+        // A STOP's confirmation goes to someone on the list on purpose: a later entry stops it no more than the first.
+        .where('suppression_exempt', 'is', null)
         .where((eb) => (caseless ? eb(eb.fn('lower', ['recipient']), '=', recipient) : eb('recipient', '=', recipient)))
         .orderBy('created_at')
         .orderBy('id')

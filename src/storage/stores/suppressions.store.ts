@@ -1,8 +1,10 @@
+import { sql } from 'kysely';
 import type { SuppressionsPort } from '../../core/ports.js';
 import { isSuppressionReason, type Suppression, type SuppressionSource } from '../../core/suppressions/suppression.js';
 import type { Executor } from '../database.js';
 import type { SuppressionsTable } from '../schema.js';
 import { chunks } from './chunks.js';
+import { jsonRows } from './json-rows.js';
 
 const toSuppression = (row: SuppressionsTable): Suppression => {
   if (!isSuppressionReason(row.reason)) throw new Error(`unknown suppression reason '${row.reason}' in the store`);
@@ -59,6 +61,20 @@ export function suppressionsStore(db: Executor): SuppressionsPort {
           .where('recipient', 'in', chunk)
           .execute();
         for (const row of rows) found.push(toSuppression(row));
+      }
+      return found;
+    },
+    async findAmongKeys(keys) {
+      const found: Suppression[] = [];
+      // The keys as a table joined to the primary key: one probe each, whatever the mix of accounts.
+      for (const chunk of chunks(keys, 1_000)) {
+        const rows = await sql<SuppressionsTable>`select s.* from ${jsonRows(
+          db,
+          { account_id: 'text', channel: 'text', recipient: 'text' },
+          chunk.map((key) => ({ account_id: key.accountId, channel: key.channel, recipient: key.recipient })),
+        )}
+          join suppressions s on s.account_id = v.account_id and s.channel = v.channel and s.recipient = v.recipient`.execute(db);
+        for (const row of rows.rows) found.push(toSuppression(row));
       }
       return found;
     },
