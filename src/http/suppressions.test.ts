@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { acceptMessages } from '../core/messages/accept-messages.js';
 
 describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
   let t: TestApp;
@@ -302,6 +303,31 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect((await status(toFirst)).status).toBe('delivered');
       expect((await t.store.sandbox.findMany([single.message_id, toSecond, email.message_id])).size).toBe(0);
       expect(await balance(token)).toMatchObject({ reserved: 0 });
+    });
+
+    it("a STOP's confirmation (exempt) goes to someone on the list, and a later entry for them does not stop it while it waits", async () => {
+      const account = await t.createAccount({ credits: 10 });
+      const token = await t.tokenFor(account);
+      await suppress(token, { channel: 'sms', recipient: '+14155550900', reason: 'opt_out' });
+      const later = t.clock.now() + 3600_000;
+      const draft = {
+        channel: 'sms' as const,
+        to: '+14155550900',
+        body: 'You are unsubscribed.',
+        segments: 1,
+        costMicros: 1_000_000,
+        scheduledAt: later,
+      };
+      const [confirmation] = await acceptMessages({ store: t.store, clock: t.clock, prices: {} }, account.account.id, [draft], {
+        suppressions: 'exempt',
+      });
+      // Removed and added again (say, START then STOP) while the confirmation waits: it is passed over.
+      expect((await t.call('DELETE', '/v1/suppressions/sms/%2B14155550900', token)).statusCode).toBe(200);
+      expect((await suppress(token, { channel: 'sms', recipient: '+14155550900', reason: 'opt_out' })).statusCode).toBe(201);
+      expect((await t.store.messages.findById(confirmation?.id as string))?.status).toBe('queued');
+      t.clock.advance(3600_000);
+      await t.drain();
+      expect((await t.store.messages.findById(confirmation?.id as string))?.status).toBe('delivered');
     });
 
     it('an email to anyone suppressed among its cc is refused; an email with cc carries no unsubscribe link (it names one address)', async () => {
