@@ -291,6 +291,19 @@ describeEachDialect('POST /oauth/token', (dialect) => {
       expectOAuthError(await postCredentials(account, { grant_type: '' }), 400, 'invalid_request');
     });
 
+    it('refuses a body over the server limit with 400 invalid_request naming the limit', async () => {
+      const huge = `grant_type=client_credentials&client_id=x&pad=${'a'.repeat(1024 * 1024)}`;
+      const response = await t.app.inject({
+        method: 'POST',
+        url: '/oauth/token',
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: huge,
+      });
+      expect(expectOAuthError(response, 400, 'invalid_request')).toBe(
+        `The token request is larger than this server takes (${1024 * 1024} bytes).`,
+      );
+    });
+
     it('refuses an empty request with 400 invalid_request', async () => {
       expectOAuthError(await postToken(undefined), 400, 'invalid_request');
     });

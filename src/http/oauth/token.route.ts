@@ -188,7 +188,14 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
       return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
     }
     const fastifyError = error as { statusCode?: number; code?: string };
-    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE' || (fastifyError.statusCode ?? 500) < 500) {
+    // OAuth has no code of its own for a body too large (RFC 6749 §5.2): invalid_request, saying so.
+    if (fastifyError.code === 'FST_ERR_CTP_BODY_TOO_LARGE') {
+      return sendOAuthError(
+        reply,
+        new OAuthError('invalid_request', `The token request is larger than this server takes (${app.initialConfig.bodyLimit} bytes).`),
+      );
+    }
+    if ((fastifyError.statusCode ?? 500) < 500) {
       return sendOAuthError(reply, new OAuthError('invalid_request', 'The token request could not be read.'));
     }
     request.log.error({ err: error }, 'token endpoint failed');
