@@ -170,25 +170,22 @@ describeEachDialect('a hand-over in doubt, with the sandbox', (dialect) => {
     await h.expectLedgerBalanced();
   });
 
-  it('resend, with the recipient suppressed while it was in doubt: not handed over again; failed and released, as a resend that gives up', async () => {
-    h.t.dispatch.recovery = { sms: 'resend' };
+  it.each([
+    [
+      'resend',
+      'failed and released, as a resend that gives up',
+      { status: 'failed', credits_used: 0, error: { code: 'RECIPIENT_SUPPRESSED' } },
+    ],
+    ['hold', 'held as sent and unconfirmed, as any message in doubt', { status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } }],
+  ] as const)('%s, with the recipient suppressed while it was in doubt: not handed over again; %s', async (policy, _how, expected) => {
+    h.t.dispatch.recovery = { sms: policy };
     const id = await h.send('+15005550003');
     await h.leaveInDoubt([id]);
     await suppress('+15005550003');
     await h.recover();
-    expect(await h.view(id)).toMatchObject({ status: 'failed', credits_used: 0, error: { code: 'RECIPIENT_SUPPRESSED' } });
+    expect(await h.view(id)).toMatchObject(expected);
     expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
     await h.expectLedgerBalanced();
-  });
-
-  it('hold, with the recipient suppressed while it was in doubt: held as sent and unconfirmed, as any message in doubt', async () => {
-    h.t.dispatch.recovery = { sms: 'hold' };
-    const id = await h.send('+15005550003');
-    await h.leaveInDoubt([id]);
-    await suppress('+15005550003');
-    await h.recover();
-    expect(await h.view(id)).toMatchObject({ status: 'sent', error: { code: 'HANDOVER_UNCONFIRMED' } });
-    expect(await h.t.store.sandbox.totals()).toEqual({ accepted: 1, duplicates: 0 });
   });
 
   it('a message handed over for the first time is sent whatever the policy: only a message left in flight is in doubt', async () => {
