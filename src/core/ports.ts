@@ -727,6 +727,13 @@ export interface WebhooksPort {
   setActive(webhookId: string, active: boolean, reason: string | null): Promise<void>;
   /** Records the outcome of a delivery attempt on the webhook's failure streak. */
   recordAttemptOutcome(webhookId: string, succeeded: boolean, at: number): Promise<Webhook | undefined>;
+  /**
+   * Whether a delivery to the webhook succeeded at or after `at`: a streak a failure started while
+   * a success was on its way is not one (the success clears only a streak it read).
+   */
+  succeededSince(webhookId: string, at: number): Promise<boolean>;
+  /** Starts the webhook's failure streak again at `at`. */
+  restartFailureStreak(webhookId: string, at: number): Promise<void>;
   /** The account's active webhooks, to fan an event out to (filtering by type is the caller's). */
   active(accountId: string): Promise<Webhook[]>;
   /** `active` for several accounts in one query, keyed by account id (accounts without any are absent). */

@@ -51,7 +51,7 @@ const clearStreaks = (tx: Store, webhookIds: string[]) => tx.webhooks.clearFailu
 /** Back in a moment (retry-policy.ts): no slot for its receiver in this process. */
 const busy = (ctx: DispatchContext): JobResult => ({ done: false, retryAt: busyReceiverRetryAt(ctx.clock.now()), error: 'receiver busy' });
 
-/** The reads of the deliveries that start in one turn, made together: four queries a turn, not four a delivery. */
+/** The reads of the deliveries that start in one turn, made together: one query a turn, not one a delivery. */
 const readers = new WeakMap<Store, (deliveryId: string) => Promise<DeliveryContext | undefined>>();
 function contextOf(store: Store, deliveryId: string): Promise<DeliveryContext | undefined> {
   let read = readers.get(store);
@@ -184,9 +184,10 @@ async function record(
   if (succeeded) {
     // Written with the job's removal, in the one transaction of the jobs that end in this turn:
     // one statement for all their deliveries, one for the failure streaks of their webhooks that
-    // had one when the turn read them. (A streak another process starts after that read is ended
-    // by the next success that reads it: a statement a success that changes nothing cost a round
-    // trip on PostgreSQL, one for every 10 deliveries under load.)
+    // had one when the turn read them. (A streak a failure starts after that read outlives this
+    // success: the next success that reads it ends it, and a failure about to disable the webhook
+    // for it looks for a success since it began. An update on every success, which nearly always
+    // changed nothing, cost a round trip on PostgreSQL for every 10 deliveries under load.)
     const delivered = withChanges(attempted, { status: 'succeeded', nextAttemptAt: null });
     count('delivered');
     return {
@@ -206,7 +207,13 @@ async function record(
   }
   if (webhook) {
     const streak = await store.webhooks.recordAttemptOutcome(webhook.id, false, now);
-    if (streak?.failingSince !== null && streak?.failingSince !== undefined && now - streak.failingSince >= DISABLE_AFTER_FAILING_MS) {
+    const since = streak?.failingSince ?? null;
+    // A success clears only a streak it read before its POST (see above): one a failure started
+    // meanwhile outlives it. Such a streak is no streak: it starts again now instead of disabling.
+    const failingLong = since !== null && now - since >= DISABLE_AFTER_FAILING_MS;
+    if (failingLong && (await store.webhooks.succeededSince(webhook.id, since))) {
+      await store.webhooks.restartFailureStreak(webhook.id, now);
+    } else if (failingLong) {
       await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
       await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');
       ctx.logger.warn({ webhook_id: webhook.id }, 'webhook disabled after 3 days of failed deliveries');

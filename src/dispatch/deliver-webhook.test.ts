@@ -484,6 +484,27 @@ describeEachDialect('webhook deliveries', (dialect) => {
       expect(await streakOf()).toMatchObject({ active: true, failingSince: restart });
     });
 
+    it('a streak begun while a success was on its way (which did not read it) does not disable the webhook 3 days on: it starts again', async () => {
+      let failing = false;
+      const hook = await receiver(() => (failing ? 500 : 204));
+      const webhookId = await createWebhook(hook.url, ['message.sent']);
+      await send(NORMAL);
+      await t.drain();
+      const succeededAt = t.clock.now();
+      // A failure elsewhere started a streak a moment before that success ended; the success, which
+      // read no streak before its POST, left it.
+      await t.database.db
+        .updateTable('webhooks')
+        .set({ failing_since: succeededAt - 60_000 })
+        .where('id', '=', webhookId)
+        .execute();
+      failing = true;
+      t.clock.advance(DISABLE_AFTER_FAILING_MS + HOUR);
+      await send(NORMAL);
+      await t.drain();
+      expect(await t.store.webhooks.find(accountId(), webhookId)).toMatchObject({ active: true, failingSince: t.clock.now() });
+    });
+
     it('a redirect is not followed: a 302 counts as a failure and the target is never asked', async () => {
       const hook = await receiver((request) => (request.path === '/moved' ? { status: 302, headers: { location: '/landing' } } : 200));
       const webhookId = await createWebhook(`${hook.url}/moved`, ['message.sent']);

@@ -59,6 +59,31 @@ describeEachDialect('what sending many webhook deliveries needs, read at once', 
     expect((await t.store.webhooks.deliveryContexts([])).size).toBe(0);
   });
 
+  it("reads a webhook's failure streak, a rotated secret and the event's message origin as numbers and text, as stored", async () => {
+    const created = await t.createAccount();
+    const accountId = created.account.id;
+    const at = t.clock.now();
+    await t.store.webhooks.create(webhook('wh_streak', accountId, at - 5_000));
+    await t.store.webhooks.signingSecrets(accountId, () => 'whsec_first', at);
+    const rotated = await t.store.webhooks.rotateSigningSecret(accountId, 'whsec_second', at + 1, 86_400_000);
+    const sent = await t.call('POST', '/v1/sms/send', await t.tokenFor(created), { to: '+14155552671', message: 'hi' });
+    const messageId = sent.json().data.message_id as string;
+    const requestId = (await t.store.messages.findById(messageId))?.requestId;
+    await t.store.webhooks.insertEvents([
+      { id: 'evt_m', accountId, messageId, type: 'message.delivered', body: '{"id":"evt_m"}', createdAt: at },
+    ]);
+    const delivery = newDelivery({ accountId, webhookId: 'wh_streak', url: 'https://example.com/wh_streak' }, 'evt_m', at);
+    await t.store.webhooks.insertDeliveries([delivery]);
+
+    const context = (await t.store.webhooks.deliveryContexts([delivery.id])).get(delivery.id);
+    expect(context?.webhook).toMatchObject({ id: 'wh_streak', failingSince: at - 5_000, active: true, events: ['message.delivered'] });
+    expect(context?.secrets).toEqual(rotated);
+    expect(typeof context?.secrets?.previousUntil).toBe('number');
+    expect(context?.event).toMatchObject({ id: 'evt_m', accountId, messageId, createdAt: at });
+    expect(context?.origin).toEqual({ requestId, traceContext: null });
+    expect(requestId).toEqual(expect.any(String));
+  });
+
   it('ends the failure streaks of the webhooks named, and only theirs', async () => {
     const accountId = (await t.createAccount()).account.id;
     await t.store.webhooks.create(webhook('wh_s1', accountId, 1_000));

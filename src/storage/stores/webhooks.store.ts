@@ -248,6 +248,24 @@ export function webhooksStore(db: Executor): WebhooksPort {
       return row && toWebhook(row);
     },
 
+    async succeededSince(webhookId, at) {
+      // The webhook's deliveries through its (webhook_id, created_at) index: read only when a
+      // streak is about to disable it.
+      const row = await db
+        .selectFrom('webhook_deliveries')
+        .select('id')
+        .where('webhook_id', '=', webhookId)
+        .where('status', '=', 'succeeded')
+        .where('last_attempt_at', '>=', at)
+        .limit(1)
+        .executeTakeFirst();
+      return row !== undefined;
+    },
+
+    async restartFailureStreak(webhookId, at) {
+      await db.updateTable('webhooks').set({ failing_since: at }).where('id', '=', webhookId).execute();
+    },
+
     async active(accountId) {
       return (await activeForAccounts([accountId])).get(accountId) ?? [];
     },
