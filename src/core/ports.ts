@@ -732,8 +732,6 @@ export interface WebhooksPort {
    * a success was on its way is not one (the success clears only a streak it read).
    */
   succeededSince(webhookId: string, at: number): Promise<boolean>;
-  /** Starts the webhook's failure streak again at `at`. */
-  restartFailureStreak(webhookId: string, at: number): Promise<void>;
   /** The account's active webhooks, to fan an event out to (filtering by type is the caller's). */
   active(accountId: string): Promise<Webhook[]>;
   /** `active` for several accounts in one query, keyed by account id (accounts without any are absent). */

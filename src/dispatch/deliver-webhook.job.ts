@@ -212,7 +212,8 @@ async function record(
     // meanwhile outlives it. Such a streak is no streak: it starts again now instead of disabling.
     const failingLong = since !== null && now - since >= DISABLE_AFTER_FAILING_MS;
     if (failingLong && (await store.webhooks.succeededSince(webhook.id, since))) {
-      await store.webhooks.restartFailureStreak(webhook.id, now);
+      await store.webhooks.clearFailureStreaks([webhook.id]);
+      await store.webhooks.recordAttemptOutcome(webhook.id, false, now);
     } else if (failingLong) {
       await store.webhooks.updateDelivery(withChanges(attempted, { status: 'failed', nextAttemptAt: null }));
       await store.webhooks.setActive(webhook.id, false, 'every delivery failed for 3 days');

@@ -59,32 +59,25 @@ export interface SuppressibleUnit {
  * (on PostgreSQL two thirds of its round trips).
  */
 export async function suppressionRefusals(store: Store, units: readonly SuppressibleUnit[]): Promise<Array<ApiError | undefined>> {
-  const groups = new Map<string, { accountId: string; channel: Channel; keys: Set<string> }>();
-  const keyed = units.map((unit) =>
-    (unit.suppressible ?? []).map(({ channel, to }) => {
-      const key = store.channels.recipientKey(channel, to);
-      const group = `${unit.accountId}\u0000${channel}`;
-      let entry = groups.get(group);
-      if (!entry) {
-        entry = { accountId: unit.accountId, channel, keys: new Set() };
-        groups.set(group, entry);
-      }
-      entry.keys.add(key);
-      return { channel, found: `${group}\u0000${key}` };
+  const keyOf = (accountId: string, channel: Channel, recipient: string) => `${accountId}\u0000${channel}\u0000${recipient}`;
+  const wanted = new Map<string, { accountId: string; channel: Channel; recipient: string }>();
+  const keyed = units.map(({ accountId, suppressible }) =>
+    (suppressible ?? []).map(({ channel, to }) => {
+      const recipient = store.channels.recipientKey(channel, to);
+      const key = keyOf(accountId, channel, recipient);
+      wanted.set(key, { accountId, channel, recipient });
+      return { channel, key };
     }),
   );
-  const found = new Map<string, Suppression>();
-  const wanted = [...groups.values()].flatMap(({ accountId, channel, keys }) =>
-    [...keys].map((recipient) => ({ accountId, channel, recipient })),
+  if (wanted.size === 0) return units.map(() => undefined);
+  const found = new Map(
+    (await store.suppressions.findAmongKeys([...wanted.values()])).map((entry) => [
+      keyOf(entry.accountId, entry.channel, entry.recipient),
+      entry,
+    ]),
   );
-  if (wanted.length > 0) {
-    for (const entry of await store.suppressions.findAmongKeys(wanted)) {
-      found.set(`${entry.accountId}\u0000${entry.channel}\u0000${entry.recipient}`, entry);
-    }
-  }
-  if (found.size === 0) return units.map(() => undefined);
   return keyed.map((recipients) => {
-    for (const { channel, found: key } of recipients) {
+    for (const { channel, key } of recipients) {
       const entry = found.get(key);
       if (entry) return recipientSuppressed(channel, entry.recipient, entry.reason);
     }

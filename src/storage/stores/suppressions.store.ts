@@ -21,6 +21,20 @@ const toSuppression = (row: SuppressionsTable): Suppression => {
 
 /** Each account's suppression list (migration 0021). */
 export function suppressionsStore(db: Executor): SuppressionsPort {
+  /** The keys as a table joined to the primary key: one probe each, whatever the mix of accounts and channels. */
+  const findAmongKeys: SuppressionsPort['findAmongKeys'] = async (keys) => {
+    const found: Suppression[] = [];
+    for (const chunk of chunks(keys, 1_000)) {
+      const rows = await sql<SuppressionsTable>`select s.* from ${jsonRows(
+        db,
+        { account_id: 'text', channel: 'text', recipient: 'text' },
+        chunk.map((key) => ({ account_id: key.accountId, channel: key.channel, recipient: key.recipient })),
+      )}
+        join suppressions s on s.account_id = v.account_id and s.channel = v.channel and s.recipient = v.recipient`.execute(db);
+      for (const row of rows.rows) found.push(toSuppression(row));
+    }
+    return found;
+  };
   return {
     async insert(entry) {
       const rows = await db
@@ -49,35 +63,8 @@ export function suppressionsStore(db: Executor): SuppressionsPort {
         .executeTakeFirst();
       return result ? toSuppression(result) : undefined;
     },
-    async findAmong(accountId, channel, recipients) {
-      const found: Suppression[] = [];
-      // A batch of sends may name thousands: IN lists of 500 stay far below both dialects' parameter limits.
-      for (const chunk of chunks(recipients, 500)) {
-        const rows = await db
-          .selectFrom('suppressions')
-          .selectAll()
-          .where('account_id', '=', accountId)
-          .where('channel', '=', channel)
-          .where('recipient', 'in', chunk)
-          .execute();
-        for (const row of rows) found.push(toSuppression(row));
-      }
-      return found;
-    },
-    async findAmongKeys(keys) {
-      const found: Suppression[] = [];
-      // The keys as a table joined to the primary key: one probe each, whatever the mix of accounts.
-      for (const chunk of chunks(keys, 1_000)) {
-        const rows = await sql<SuppressionsTable>`select s.* from ${jsonRows(
-          db,
-          { account_id: 'text', channel: 'text', recipient: 'text' },
-          chunk.map((key) => ({ account_id: key.accountId, channel: key.channel, recipient: key.recipient })),
-        )}
-          join suppressions s on s.account_id = v.account_id and s.channel = v.channel and s.recipient = v.recipient`.execute(db);
-        for (const row of rows.rows) found.push(toSuppression(row));
-      }
-      return found;
-    },
+    findAmong: (accountId, channel, recipients) => findAmongKeys(recipients.map((recipient) => ({ accountId, channel, recipient }))),
+    findAmongKeys,
     async list({ accountId, channel, before, limit }) {
       let query = db.selectFrom('suppressions').selectAll().where('account_id', '=', accountId);
       if (channel) query = query.where('channel', '=', channel);

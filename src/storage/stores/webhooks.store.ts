@@ -262,10 +262,6 @@ export function webhooksStore(db: Executor): WebhooksPort {
       return row !== undefined;
     },
 
-    async restartFailureStreak(webhookId, at) {
-      await db.updateTable('webhooks').set({ failing_since: at }).where('id', '=', webhookId).execute();
-    },
-
     async active(accountId) {
       return (await activeForAccounts([accountId])).get(accountId) ?? [];
     },
