@@ -7,6 +7,7 @@ import { type CreateAccountInput, type CreatedAccount, createAccount } from '../
 import { ManualClock } from '../src/core/clock.js';
 import { MICROS_PER_CREDIT } from '../src/core/credits.js';
 import type { Provider } from '../src/core/delivery/provider.js';
+import { RecordsUnderWay } from '../src/core/delivery/records-under-way.js';
 import type { ReceivedMessage } from '../src/core/inbound/inbound-message.js';
 import { type Reception, receiveMessage } from '../src/core/inbound/receive-messages.js';
 import type { Store } from '../src/core/ports.js';
@@ -182,10 +183,12 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     logger,
   });
   await app.ready();
+  const recordsUnderWay = new RecordsUnderWay();
   const providers = Object.assign(
     {},
     buildProviders(config.channels, {
       store,
+      recordsUnderWay,
       clock,
       prices: config.prices,
       sandboxReceiptDelayMs: 0,
@@ -206,6 +209,7 @@ export async function createTestApp(dialect: Dialect, options: TestAppOptions = 
     webhooks: { allowPrivateNetworks: true, timeoutMs: 2_000, perReceiverConcurrency: 4 },
     receiverSlots: new ReceiverSlots(),
     prices: config.prices,
+    recordsUnderWay,
   };
   const worker = new Worker(dispatch, { batchSize: 50, concurrency: 8, leaseMs: 60_000, pollIntervalMs: 1_000 });
 

@@ -2,6 +2,7 @@ import type { Clock } from '../core/clock.js';
 import { JOB_KINDS } from '../core/delivery/job-kinds.js';
 import type { ProviderHealth, ProviderReceipt, ProviderRegistry } from '../core/delivery/provider.js';
 import { type HealthLogger, type TrackedProvider, trackHealth } from '../core/delivery/provider-health.js';
+import type { RecordsUnderWay } from '../core/delivery/records-under-way.js';
 import type { Channel } from '../core/ids.js';
 import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
 import { type Reception, receiveMessage } from '../core/inbound/receive-messages.js';
@@ -34,12 +35,20 @@ export interface Providers {
  * answered once its receipt is durable, applied or stored; it gets an error only if neither could
  * be written, and the SMSC sends it again.
  */
-export function takeReceipts(store: Store, clock: Clock, logger?: HealthLogger): (receipt: ProviderReceipt) => Promise<void> {
+export function takeReceipts(
+  store: Store,
+  clock: Clock,
+  logger?: HealthLogger,
+  underWay?: RecordsUnderWay,
+): (receipt: ProviderReceipt) => Promise<void> {
   const asJobs = (receipts: readonly ProviderReceipt[], now: number): NewJob<'provider_receipt'>[] =>
     receipts.map((payload) => ({ kind: JOB_KINDS.providerReceipt, messageId: null, payload, runAt: now }));
   return batchPerTurn(async (receipts: ProviderReceipt[]) => {
     const named = receipts.filter((receipt) => receipt.messageId !== undefined);
     const others = receipts.filter((receipt) => receipt.messageId === undefined);
+    // Behind the record of their messages' acceptance, where this process is writing it.
+    const recording = underWay?.of(named.map((receipt) => receipt.messageId));
+    if (recording) await recording;
     try {
       await store.groupedTransaction(async (tx) => {
         const results = named.length > 0 ? await applyReceipts(tx, named) : [];
@@ -82,7 +91,14 @@ export function logReception(logger: HealthLogger, received: ReceivedMessage, re
 /** The provider of each channel, as its module builds it: the embedded sandbox until a real provider is configured. */
 export function buildProviders(
   channels: readonly ConfiguredChannel[],
-  deps: { store: Store; clock: Clock; prices: PriceList; sandboxReceiptDelayMs: number; logger?: HealthLogger | undefined },
+  deps: {
+    store: Store;
+    clock: Clock;
+    prices: PriceList;
+    sandboxReceiptDelayMs: number;
+    logger?: HealthLogger | undefined;
+    recordsUnderWay?: RecordsUnderWay | undefined;
+  },
 ): Providers {
   const silent: HealthLogger = { info() {}, warn() {} };
   const logger = deps.logger ?? silent;
@@ -91,7 +107,7 @@ export function buildProviders(
     clock: deps.clock,
     logger,
     sandbox: { store: deps.store, clock: deps.clock, receiptDelayMs: deps.sandboxReceiptDelayMs },
-    onReceipt: takeReceipts(deps.store, deps.clock, logger),
+    onReceipt: takeReceipts(deps.store, deps.clock, logger, deps.recordsUnderWay),
     onInbound: takeInbound({ store: deps.store, clock: deps.clock, prices: deps.prices }, logger),
   };
   const tracked: Record<Channel, TrackedProvider> = {};

@@ -1,6 +1,7 @@
 import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
+import { takeReceipts } from '../channels/providers.js';
 import { sumLedger } from '../core/accounts/ledger.js';
 import type { CreatedAccount } from '../core/accounts/manage-accounts.js';
 import type { Provider, SendOutcome } from '../core/delivery/provider.js';
@@ -309,6 +310,41 @@ describeEachDialect('message delivery through the sandbox', (dialect) => {
     await t.drain(); // the delivery job finds the message no longer queued
     expect(await balance()).toEqual({ credits: 99, reserved: 0, available: 99 });
     expect(await t.store.sandbox.totals()).toEqual({ accepted: 0, duplicates: 0 });
+    await expectLedgerBalanced();
+  });
+
+  it('applies a receipt heard before its acceptance is recorded only once that record is committed', async () => {
+    // An SMSC's submit_sm_resp and DELIVRD in one read: the receipt reaches Herald before the
+    // acceptance it follows has even become an ending.
+    const onReceipt = takeReceipts(t.store, t.clock, undefined, t.dispatch.recordsUnderWay);
+    const applied: Array<Promise<void>> = [];
+    t.providers.sms = {
+      name: 'quick-smsc',
+      channel: 'sms',
+      async send(message): Promise<SendOutcome> {
+        const providerMessageId = `p-${message.id}`;
+        applied.push(
+          onReceipt({ channel: 'sms', providerMessageId, messageId: message.id, status: 'delivered', occurredAt: t.clock.now() }),
+        );
+        return { ok: true, providerMessageId };
+      },
+    };
+    const ids = [await send('+14155552671'), await send('+14155552672'), await send('+14155552673')];
+    await t.drain();
+    await Promise.all(applied);
+    expect(applied).toHaveLength(3);
+    for (const id of ids) {
+      const message = await status(id);
+      expect(message.status).toBe('delivered');
+      // The hand-over's own record, not one a receipt implied ("accepted (implied by a receipt)").
+      expect(message.status_history.map((h: { status: string; detail?: string }) => [h.status, h.detail ?? null])).toEqual([
+        ['queued', null],
+        ['sent', 'accepted by quick-smsc'],
+        ['delivered', null],
+      ]);
+    }
+    expect(t.dispatch.recordsUnderWay?.size).toBe(0);
+    expect(await balance()).toEqual({ credits: 97, reserved: 0, available: 97 });
     await expectLedgerBalanced();
   });
 

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from 'fastify';
 import type { Clock } from '../core/clock.js';
 import type { ProviderRegistry, RecoveryPolicy } from '../core/delivery/provider.js';
 import { RateLimiter } from '../core/delivery/rate-limiter.js';
+import type { RecordsUnderWay } from '../core/delivery/records-under-way.js';
 import type { Channel } from '../core/ids.js';
 import type { Store } from '../core/ports.js';
 import type { PriceList } from '../core/pricing.js';
@@ -34,6 +35,8 @@ export interface DispatchContext {
   receiverSlots: ReceiverSlots;
   /** What messages cost: a received keyword's confirmation is a message (core/inbound/). */
   prices: PriceList;
+  /** Hand-overs being recorded, which their receipts wait for (shared with the providers' receipts). */
+  recordsUnderWay?: RecordsUnderWay | undefined;
 }
 
 /**

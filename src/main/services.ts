@@ -4,6 +4,7 @@ import { KeyRing } from '../auth/key-ring.js';
 import { buildProviders } from '../channels/providers.js';
 import { type Clock, systemClock } from '../core/clock.js';
 import type { ProviderHealth, ProviderRegistry } from '../core/delivery/provider.js';
+import { RecordsUnderWay } from '../core/delivery/records-under-way.js';
 import type { Store } from '../core/ports.js';
 import type { RateLimitStore } from '../core/rate-limits.js';
 import { NO_TRACING, type Tracing } from '../core/tracing.js';
@@ -97,8 +98,10 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
     accessCache,
   });
   const keys = new KeyRing(store, clock, config.tokenTtlSeconds * 1000);
+  const recordsUnderWay = new RecordsUnderWay();
   const built = buildProviders(config.channels, {
     store,
+    recordsUnderWay,
     clock,
     prices: config.prices,
     sandboxReceiptDelayMs: config.sandboxDelayMs,
@@ -138,6 +141,7 @@ export function buildServices(config: Config, logger: Logger, clock: Clock = sys
       webhooks: config.webhooks,
       receiverSlots: new ReceiverSlots(),
       prices: config.prices,
+      recordsUnderWay,
     },
     meter,
     tracing,

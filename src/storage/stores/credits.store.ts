@@ -208,17 +208,19 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
         assertAmount(capture.micros);
         perAccount.set(capture.accountId, (perAccount.get(capture.accountId) ?? 0) + capture.micros);
       }
-      // Accounts in one order in every transaction, so two workers capturing for the same accounts
-      // take their row locks (PostgreSQL) in the same order and never wait on each other in a cycle.
-      for (const accountId of [...perAccount.keys()].sort()) {
-        await applyDeltas(accountId, ledgerDeltas('capture', perAccount.get(accountId) as number));
-      }
+      // The ledger rows first: they take no lock, so the account rows are held for as little of
+      // the transaction as its caller lets them be.
       for (const chunk of chunks(captures, 500)) {
         await insertRows(
           db,
           'credit_ledger',
           chunk.map((capture) => ledgerRow(capture.accountId, 'capture', capture.micros, capture.messageId, capture.at, null)),
         );
+      }
+      // Accounts in one order in every transaction, so two workers capturing for the same accounts
+      // take their row locks (PostgreSQL) in the same order and never wait on each other in a cycle.
+      for (const accountId of [...perAccount.keys()].sort()) {
+        await applyDeltas(accountId, ledgerDeltas('capture', perAccount.get(accountId) as number));
       }
     },
 
