@@ -20,6 +20,8 @@ export async function insertRows<T extends keyof Database & string>(
   db: Executor,
   table: T,
   rows: ReadonlyArray<Insertable<Database[T]>>,
+  /** A statement the insert becomes part of (a data-modifying CTE on PostgreSQL), named by `key`. */
+  around?: { key: string; sql(insert: string): string },
 ): Promise<void> {
   const first = rows[0];
   if (!first) return;
@@ -35,10 +37,11 @@ export async function insertRows<T extends keyof Database & string>(
     }
   }
   const postgres = isPostgres(db);
-  const key = `${postgres ? 'pg' : 'sqlite'}|${table}|${rows.length}|${columns.join(',')}`;
+  const key = `${postgres ? 'pg' : 'sqlite'}|${table}|${rows.length}|${columns.join(',')}|${around?.key ?? ''}`;
   let text = compiled.get(key);
   if (text === undefined) {
     text = insertSql(table, columns, rows.length, postgres);
+    if (around) text = around.sql(text);
     if (compiled.size < MAX_SHAPES && rows.length <= MAX_ROWS_KEPT) compiled.set(key, text);
   }
   await db.executeQuery(CompiledQuery.raw(text, parameters));

@@ -10,7 +10,7 @@ import type {
   MovedMessage,
   Transition,
 } from '../../core/ports.js';
-import type { Capabilities, Executor } from '../database.js';
+import { type Capabilities, type Executor, isPostgres } from '../database.js';
 import type { Database, MessagesTable } from '../schema.js';
 import { chunks } from './chunks.js';
 import { insertRows } from './insert-rows.js';
@@ -76,6 +76,15 @@ const MESSAGE_COLUMNS = [
 const everyColumnNamed: Exclude<keyof MessagesTable, (typeof MESSAGE_COLUMNS)[number] | 'suppression_exempt'> extends never ? true : never =
   true;
 void everyColumnNamed;
+
+/** PostgreSQL: each queued message's first history row written by the statement that inserts it. */
+const QUEUED_WITH_HISTORY = {
+  key: 'queued-history',
+  sql: (insert: string) =>
+    `with queued as (${insert} returning "id", "created_at") ` +
+    `insert into "message_status_history" ("message_id", "sequence", "status", "detail", "occurred_at") ` +
+    `select "id", 1, 'queued', null, "created_at" from queued`,
+};
 
 const MOVED_COLUMNS = [
   'id',
@@ -207,6 +216,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
 
   return {
     async insertQueued(entries) {
+      const postgres = isPostgres(db);
       for (const chunk of chunks(entries, 500)) {
         await insertRows(
           db,
@@ -242,7 +252,9 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
             route: null,
             suppression_exempt: suppressionExempt ? 1 : null,
           })),
+          postgres ? QUEUED_WITH_HISTORY : undefined,
         );
+        if (postgres) continue;
         await insertRows(
           db,
           'message_status_history',
@@ -579,10 +591,12 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       // Checked over all of them, before anything is written: a message twice in two chunks would move twice.
       const byId = new Map(changes.map((change) => [change.messageId, change]));
       if (byId.size !== changes.length) throw new Error('transitionMany takes each message once');
+      const postgres = isPostgres(db);
       for (const chunk of chunks(ordered, 1000)) {
         const values = chunk.map((c) => ({
           id: c.messageId,
           at: c.at,
+          detail: c.detail,
           sent_at: c.sentAt,
           delivered_at: c.deliveredAt,
           provider_message_id: c.providerMessageId,
@@ -590,10 +604,21 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           error_code: c.error?.code,
           error_message: c.error?.message,
         }));
-        const { rows } = await sql<MovedRow>`update messages set ${sql.join(set)} from ${jsonRows(db, perRow, values)}
+        const update = sql<MovedRow>`update messages set ${sql.join(set)} from ${jsonRows(db, postgres ? { ...perRow, detail: 'text' } : perRow, values)}
           where messages.id = v.id and messages.status in (${sql.join(first.from)})
           ${first.requireNotInFlight ? sql`and messages.dispatch_state is null` : sql``}
-          returning ${sql.join(MOVED_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`.execute(db);
+          returning ${sql.join(MOVED_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`;
+        if (postgres) {
+          // The history rows in the same statement: one round trip, not two, for every wave of
+          // sent and every batch of delivered messages.
+          const { rows } = await sql<MovedRow>`with moved as (${update}, v.detail as history_detail, v.at as history_at),
+            history as (insert into message_status_history (message_id, sequence, status, detail, occurred_at)
+              select id, status_sequence, ${first.to}, history_detail, history_at from moved)
+            select * from moved`.execute(db);
+          for (const row of rows) moved.set(row.id, { message: toMovedMessage(row), eventSequence: row.event_sequence });
+          continue;
+        }
+        const { rows } = await update.execute(db);
         if (rows.length === 0) continue;
         await insertRows(
           db,
