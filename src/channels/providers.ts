@@ -35,6 +35,9 @@ export interface Providers {
  * answered once its receipt is durable, applied or stored; it gets an error only if neither could
  * be written, and the SMSC sends it again.
  */
+/** The longest a receipt waits for the record of the acceptance it follows (core/delivery/records-under-way.ts). */
+const RECEIPT_WAIT_FOR_RECORD_MS = 2_000;
+
 export function takeReceipts(
   store: Store,
   clock: Clock,
@@ -46,10 +49,13 @@ export function takeReceipts(
   return batchPerTurn(async (receipts: ProviderReceipt[]) => {
     const named = receipts.filter((receipt) => receipt.messageId !== undefined);
     const others = receipts.filter((receipt) => receipt.messageId === undefined);
-    // Behind the record of their messages' acceptance, where this process is writing it.
-    const recording = underWay?.of(named.map((receipt) => receipt.messageId));
-    if (recording) await recording;
     try {
+      // Behind the record of their messages' acceptance, where this process is writing it.
+      const recording = underWay?.waitFor(
+        named.map((receipt) => receipt.messageId),
+        RECEIPT_WAIT_FOR_RECORD_MS,
+      );
+      if (recording) await recording;
       await store.groupedTransaction(async (tx) => {
         const results = named.length > 0 ? await applyReceipts(tx, named) : [];
         // Those matched now; the others are counted by the job that takes them.

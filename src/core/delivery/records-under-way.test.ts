@@ -1,4 +1,4 @@
-import { describe, expect, it } from 'vitest';
+import { describe, expect, it, vi } from 'vitest';
 import { RecordsUnderWay } from './records-under-way.js';
 
 describe('hand-overs whose record is under way', () => {
@@ -33,6 +33,25 @@ describe('hand-overs whose record is under way', () => {
     second.end();
     await waiting;
     expect(waited).toBe(true);
+  });
+
+  it('has receipts wait no longer than the bound for a wave that does not end', async () => {
+    vi.useFakeTimers();
+    try {
+      const underWay = new RecordsUnderWay();
+      underWay.add('msg_a', wave().promise);
+      let waited = false;
+      const waiting = underWay.waitFor(['msg_a'], 2_000)?.then(() => {
+        waited = true;
+      });
+      await vi.advanceTimersByTimeAsync(1_999);
+      expect(waited).toBe(false);
+      await vi.advanceTimersByTimeAsync(1);
+      await waiting;
+      expect(waited).toBe(true);
+    } finally {
+      vi.useRealTimers();
+    }
   });
 
   it('forgets a wave once it has ended, but not a later wave of the same message', () => {

@@ -23,7 +23,25 @@ export class RecordsUnderWay {
     for (const id of messageIds) if (this.#byMessage.get(id) === recorded) this.#byMessage.delete(id);
   }
 
-  /** What receipts for these messages must wait for; undefined when none is being recorded. */
+  /**
+   * What receipts for these messages wait for: their waves, or `maxMs` at most (a wave stuck on a
+   * lock must not hold its receipts, and the SMSC's answer, as long; applied then, a receipt
+   * records the acceptance itself, as it would without this). Undefined when none is being recorded.
+   */
+  waitFor(messageIds: Iterable<string | undefined>, maxMs: number): Promise<void> | undefined {
+    const waves = this.of(messageIds);
+    if (!waves) return undefined;
+    return new Promise((resolve) => {
+      const timer = setTimeout(resolve, maxMs);
+      const done = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+      waves.then(done, done);
+    });
+  }
+
+  /** The waves that record these messages; undefined when none is being recorded. */
   of(messageIds: Iterable<string | undefined>): Promise<unknown> | undefined {
     if (this.#byMessage.size === 0) return undefined;
     const waves = new Set<Promise<void>>();

@@ -198,7 +198,10 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
       if (!capabilities.rowLocks || accountIds.length === 0) return;
       const ids = [...new Set(accountIds)].sort();
       for (const chunk of chunks(ids, 1000)) {
-        await db.selectFrom('accounts').select('id').where('id', 'in', chunk).orderBy('id').forUpdate().execute();
+        // FOR NO KEY UPDATE, the lock an update of the balance takes: it waits for those, and
+        // not for the key-share locks that rows referencing the account (ledger, events) take in
+        // whatever order their transaction writes them.
+        await db.selectFrom('accounts').select('id').where('id', 'in', chunk).orderBy('id').forNoKeyUpdate().execute();
       }
     },
 
@@ -208,8 +211,9 @@ export function creditsStore(db: Executor, capabilities: Pick<Capabilities, 'row
         assertAmount(capture.micros);
         perAccount.set(capture.accountId, (perAccount.get(capture.accountId) ?? 0) + capture.micros);
       }
-      // The ledger rows first: they take no lock, so the account rows are held for as little of
-      // the transaction as its caller lets them be.
+      // The ledger rows first: they take only a key-share lock on their accounts (the foreign
+      // key), which neither the updates below nor lockAccounts wait for, so the account rows are
+      // held for as little of the transaction as its caller lets them be.
       for (const chunk of chunks(captures, 500)) {
         await insertRows(
           db,
