@@ -1,4 +1,4 @@
-import type { ExpressionBuilder, SelectQueryBuilder, UpdateQueryBuilder, UpdateResult } from 'kysely';
+import { type ExpressionBuilder, type SelectQueryBuilder, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { jobIdOfMessage, newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
@@ -25,6 +25,40 @@ export interface JobsStoreOptions {
   capabilities: Capabilities;
   /** Called after each insert (the store announces it, in this process and to others, once committed). */
   onEnqueued?: () => void;
+}
+
+/**
+ * A claim in one statement (PostgreSQL): the jobs whose worker died with them (read from the index
+ * of running leases) and each priority's free jobs due by `now` (a range of the index of free jobs
+ * that ends at `now`), each read skipping rows other workers are claiming, and of those the first
+ * `limit` in claim order (priority, taken-back jobs before free ones of their priority, due time)
+ * leased (found by primary key: joined to the CTE alone, the planner hashed a scan of the whole
+ * table). One round trip where a read and an update per priority were three or four; rows read but
+ * not chosen stay locked only until this short transaction commits, and other workers skip them.
+ */
+async function claimInOneStatement(db: Executor, workerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
+  const free = PRIORITIES.map(
+    (priority, i) =>
+      sql`${sql.ref(`free_${i}`)} as (select id, priority, 1 as free, run_at from jobs
+        where priority = ${priority} and locked_until is null and run_at <= ${now}
+        order by run_at, id limit ${limit} for update skip locked)`,
+  );
+  const candidates = [sql`select * from expired`, ...PRIORITIES.map((_, i) => sql`select * from ${sql.ref(`free_${i}`)}`)];
+  const { rows } = await sql<Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]> & { claim_free: number; claim_priority: number }>`
+    with expired as (select id, priority, 0 as free, run_at from jobs where locked_until < ${now}
+      order by locked_until limit ${limit} for update skip locked),
+    ${sql.join(free)},
+    chosen as (${sql.join(candidates, sql` union all `)} order by priority, free, run_at, id limit ${limit})
+    update jobs set locked_by = ${workerId}, locked_until = ${now + leaseMs}, attempts = jobs.attempts + 1
+    from chosen where jobs.id = any(array(select id from chosen)) and jobs.id = chosen.id
+    returning ${sql.join(CLAIMED_COLUMNS.map((column) => sql.ref(`jobs.${column}`)))}, chosen.free as claim_free, chosen.priority as claim_priority`.execute(
+    db,
+  );
+  rows.sort(
+    (a, b) =>
+      a.claim_priority - b.claim_priority || a.claim_free - b.claim_free || a.run_at - b.run_at || (a.id < b.id ? -1 : a.id > b.id ? 1 : 0),
+  );
+  return rows.map(toClaimed);
 }
 
 /** Every priority jobs are given, first claimed first. */
@@ -87,6 +121,7 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async claimDue(workerId, now, leaseMs, limit) {
+      if (options.capabilities.skipLocked) return claimInOneStatement(db, workerId, now, leaseMs, limit);
       const claimed: Array<Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>> = [];
       const lease = (update: UpdateQueryBuilder<Database, 'jobs', 'jobs', UpdateResult>) =>
         update
