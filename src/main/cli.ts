@@ -1,4 +1,4 @@
-#!/usr/bin/env -S node --max-semi-space-size=32
+#!/usr/bin/env node
 import { setFlagsFromString } from 'node:v8';
 import { Command, InvalidArgumentError, Option } from 'commander';
 import type { Logger } from 'pino';
@@ -24,12 +24,13 @@ import { addWhatsappCommands } from './whatsapp.commands.js';
 import { startWorkers } from './workers.js';
 
 /*
- * The #! line gives V8 young-generation semi-spaces of 32 MiB instead of 16: under load a server
- * allocates for every request, and with the default most young collections found still alive the
- * objects of requests in flight, copying them (scavenges of 5-30 ms, a hundred in 30 s at 2,000
- * sends/s); twice the room lets them die first (16 such pauses). Probed at that rate, warm: p99 of
- * sends 10-18 ms instead of 48-50 ms, resident memory 240 MB instead of 208 (docs/performance-journal.md). V8 sizes the
- * young generation when the process starts, hence the #! line (and `npm start`, which says the same).
+ * Herald runs with V8's own young generation (semi-spaces of 16 MiB, Node 20 on 64-bit). It once ran
+ * with 32 (this #! line): a server at 2,000 sends/s then collected its young generation every 80 ms,
+ * finding the objects of the requests in flight still alive, and the latency tail was 48-50 ms
+ * against 10-18. Requests allocate far less since (docs/performance.md, "Per-request objects add
+ * up"); on 2026-11-29 16 and 32 gave the same accept rate (13,410-15,534 against 14,179-15,417 a
+ * second), p99 at half of it 6.0 and 9.4 ms against 6.4 and 6.8, and 31 MB less resident memory
+ * (idle 152 against 183, under load 170 against 203; docs/performance-journal.md).
  */
 
 /**

@@ -25,12 +25,12 @@ import { type RunningWorkers, startWorkers } from './workers.js';
  */
 
 /**
- * The thread's young generation (DISPATCH_SEMI_SPACE_MB), set before it starts. The process runs with
- * semi-spaces of 32 MiB (cli.ts: the API's requests die young in them), and V8 takes that flag over
- * a worker's `resourceLimits`, so the thread would reserve 64 MiB of young generation it does not
- * need: what it allocates lives about a wave. 16 MiB semi-spaces kept the rates on both stores for
- * 30-35 MB less resident memory under load; 8 cost PostgreSQL's dispatch a seventh of its rate
- * (docs/performance-journal.md, "A young generation per thread"). V8
+ * The thread's young generation (DISPATCH_SEMI_SPACE_MB), set before it starts, where it should
+ * differ from the process's (V8's own 16 MiB semi-spaces, cli.ts): V8 takes a process's flag over a
+ * worker's `resourceLimits`. What the thread allocates lives about a wave. When the process ran
+ * with 32 MiB, 16 for this thread kept the rates on both stores for 30-35 MB less resident memory
+ * under load; 8 cost PostgreSQL's dispatch a seventh of its rate (docs/performance-journal.md, "A
+ * young generation per thread"). V8
  * reads the flag when an isolate is made, on the new thread, after `new Worker()` has returned: the
  * main thread keeps its own, the flag is not set back (restored before the thread's 'online' event,
  * the thread would get the old size), and threads started later get the same size as this one.
