@@ -10,7 +10,7 @@ import pg from 'pg';
 /** This checkout's build; another build's `dist/main/cli.js` may be passed instead, to compare two. */
 export const CLI = fileURLToPath(new URL('../../dist/main/cli.js', import.meta.url));
 
-/** The Node.js flags of the CLI's #! line (`#!/usr/bin/env -S node --flag...`): the bench runs Herald as `herald` runs. */
+/** The Node.js flags after `node` in the CLI's #! line (none today; an older build's, compared, may have some): the bench runs Herald as `herald` runs. */
 export function nodeFlags(cli: string): string[] {
   const words = (readFileSync(cli, 'utf8').split('\n', 1)[0] ?? '').trim().split(/\s+/);
   const node = words.indexOf('node');

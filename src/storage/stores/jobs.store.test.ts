@@ -192,6 +192,28 @@ describeEachDialect('job queue store', (dialect) => {
     expect(plan).toContain('jobs_free');
   });
 
+  // Row locks are PostgreSQL's: SQLite's single writer serialises the two transactions instead.
+  it.skipIf(dialect !== 'postgres')(
+    'locks only the jobs a claim takes: a job left for later can be deleted while the claim commits',
+    async () => {
+      const receipt = await store.jobs.enqueue({ kind: 'provider_receipt', messageId: null, payload: receiptPayload, runAt: T0 }, T0);
+      const leftFor = [await enqueue(T0), await enqueue(T0 + 1)];
+      const deleted = await store.transaction(async (tx) => {
+        expect((await tx.jobs.claimDue('w1', T0 + 10, 60_000, 2)).map((job) => job.id)).toEqual([receipt, leftFor[0]]);
+        // Another connection, as a cancel's would be, while the claim's transaction is still open.
+        return test.database.db.transaction().execute(async (trx) => {
+          await sql`set local lock_timeout = '2s'`.execute(trx);
+          return trx
+            .deleteFrom('jobs')
+            .where('id', '=', leftFor[1] as string)
+            .returning('id')
+            .execute();
+        });
+      });
+      expect(deleted).toEqual([{ id: leftFor[1] }]);
+    },
+  );
+
   it('tells when the next job falls due, counting leases that will run out', async () => {
     expect(await store.jobs.nextDueAt(T0)).toBeUndefined();
     await enqueue(T0 + 9_000);

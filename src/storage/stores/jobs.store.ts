@@ -33,16 +33,22 @@ export interface JobsStoreOptions {
  * that ends at `now`), each read skipping rows other workers are claiming, and of those the first
  * `limit` in claim order (priority, taken-back jobs before free ones of their priority, due time)
  * leased (found by primary key: joined to the CTE alone, the planner hashed a scan of the whole
- * table). One round trip where a read and an update per priority were three or four; rows read but
- * not chosen stay locked only until this short transaction commits, and other workers skip them.
+ * table). One round trip where a read and an update per priority were three or four. Expired leases
+ * read but not taken (nearly always none) stay locked until the claim commits, as they did.
  */
 async function claimInOneStatement(db: Executor, workerId: string, now: number, leaseMs: number, limit: number): Promise<ClaimedJob[]> {
-  const free = PRIORITIES.map(
-    (priority, i) =>
-      sql`${sql.ref(`free_${i}`)} as (select id, priority, 1 as free, run_at from jobs
+  // Each priority reads (and locks) only what the batch has room for after the jobs ahead of it:
+  // a row locked but not taken would stay locked until this transaction commits, and a cancel
+  // deleting its job (which does not skip locked rows) would wait on the claim.
+  const free = PRIORITIES.map((priority, i) => {
+    const ahead = [
+      sql`(select count(*) from expired where priority <= ${priority})`,
+      ...PRIORITIES.slice(0, i).map((_, j) => sql`(select count(*) from ${sql.ref(`free_${j}`)})`),
+    ];
+    return sql`${sql.ref(`free_${i}`)} as (select id, priority, 1 as free, run_at from jobs
         where priority = ${priority} and locked_until is null and run_at <= ${now}
-        order by run_at, id limit ${limit} for update skip locked)`,
-  );
+        order by run_at, id limit greatest(0, ${limit} - ${sql.join(ahead, sql` - `)}) for update skip locked)`;
+  });
   const candidates = [sql`select * from expired`, ...PRIORITIES.map((_, i) => sql`select * from ${sql.ref(`free_${i}`)}`)];
   const { rows } = await sql<Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]> & { claim_free: number; claim_priority: number }>`
     with expired as (select id, priority, 0 as free, run_at from jobs where locked_until < ${now}
@@ -121,6 +127,8 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
     },
 
     async claimDue(workerId, now, leaseMs, limit) {
+      // PostgreSQL: one statement, skipping rows other workers are claiming. SQLite has a single
+      // writer, so its claims are serialised anyway, and each statement is a call in process.
       if (options.capabilities.skipLocked) return claimInOneStatement(db, workerId, now, leaseMs, limit);
       const claimed: Array<Pick<JobsTable, (typeof CLAIMED_COLUMNS)[number]>> = [];
       const lease = (update: UpdateQueryBuilder<Database, 'jobs', 'jobs', UpdateResult>) =>
@@ -129,15 +137,15 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
           .returning(CLAIMED_COLUMNS)
           .execute()
           .then((rows) => claimed.push(...rows.sort((a, b) => a.run_at - b.run_at || (a.id < b.id ? -1 : 1))));
-      // Concurrent workers skip rows another is claiming instead of waiting on them. SQLite has a
-      // single writer, so its claims are serialised anyway.
-      const skipping = <Q extends SelectQueryBuilder<Database, 'jobs', object>>(query: Q): Q =>
-        options.capabilities.skipLocked ? (query.forUpdate().skipLocked() as Q) : query;
       // Jobs whose worker died with them, read from the index of running leases (nearly always
       // none); each is taken back before the free jobs of its own priority.
-      const expired = await skipping(
-        db.selectFrom('jobs').select(['id', 'priority']).where('locked_until', '<', now).orderBy('locked_until').limit(limit),
-      ).execute();
+      const expired = await db
+        .selectFrom('jobs')
+        .select(['id', 'priority'])
+        .where('locked_until', '<', now)
+        .orderBy('locked_until')
+        .limit(limit)
+        .execute();
       // Then free jobs, one priority at a time, highest first: with `priority = p` the index of free
       // jobs is read as a range that ends at `now`, so jobs due later (scheduled sends, retries hours
       // out) are never scanned, however many there are, nor are the jobs being worked on.
@@ -145,12 +153,12 @@ export function jobsStore(db: Executor, options: JobsStoreOptions): JobsPort {
         const expiredHere = expired.filter((row) => row.priority === priority).map((row) => row.id);
         const wantedExpired = expiredHere.slice(0, limit - claimed.length);
         if (wantedExpired.length > 0) {
-          // Still expired when written: outside a transaction another worker may have taken it meanwhile.
+          // Still expired when written (a claim outside a transaction).
           await lease(db.updateTable('jobs').where('id', 'in', wantedExpired).where('locked_until', '<', now));
         }
         const wanted = limit - claimed.length;
         if (wanted <= 0) break;
-        await lease(db.updateTable('jobs').where('id', 'in', skipping(dueFreeJobIds(db, priority, now, wanted))));
+        await lease(db.updateTable('jobs').where('id', 'in', dueFreeJobIds(db, priority, now, wanted)));
       }
       return claimed.map(toClaimed);
     },
