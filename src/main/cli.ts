@@ -30,7 +30,8 @@ import { startWorkers } from './workers.js';
  * against 10-18. Requests allocate far less since (docs/performance.md, "Per-request objects add
  * up"); on 2026-11-29 16 and 32 gave the same accept rate (13,410-15,534 against 14,179-15,417 a
  * second), p99 at half of it 6.0 and 9.4 ms against 6.4 and 6.8, and 31 MB less resident memory
- * (idle 152 against 183, under load 170 against 203; docs/performance-journal.md).
+ * (idle 152 against 183, under load 170 against 203; docs/performance-journal.md, "Lock waits,
+ * and the young generation again").
  */
 
 /**
