@@ -592,6 +592,9 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
       const byId = new Map(changes.map((change) => [change.messageId, change]));
       if (byId.size !== changes.length) throw new Error('transitionMany takes each message once');
       const postgres = isPostgres(db);
+      // PostgreSQL writes the history rows in the update's statement: each row's detail comes with
+      // its values (after `set` is built, so it is never a column set on the message).
+      if (postgres) perRow.detail = 'text';
       for (const chunk of chunks(ordered, 1000)) {
         const values = chunk.map((c) => ({
           id: c.messageId,
@@ -604,7 +607,7 @@ export function messagesStore(db: Executor, capabilities: Pick<Capabilities, 'ro
           error_code: c.error?.code,
           error_message: c.error?.message,
         }));
-        const update = sql<MovedRow>`update messages set ${sql.join(set)} from ${jsonRows(db, postgres ? { ...perRow, detail: 'text' } : perRow, values)}
+        const update = sql<MovedRow>`update messages set ${sql.join(set)} from ${jsonRows(db, perRow, values)}
           where messages.id = v.id and messages.status in (${sql.join(first.from)})
           ${first.requireNotInFlight ? sql`and messages.dispatch_state is null` : sql``}
           returning ${sql.join(MOVED_COLUMNS.map((column) => sql.ref(`messages.${column}`)))}`;
