@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -134,7 +134,8 @@ export async function startHerald(
   const args = [...nodeFlags(cli), ...extra, cli, 'serve', ...(options.worker ? [] : ['--no-worker'])];
   const child: ChildProcess = spawn(process.execPath, args, {
     env: benchEnv(store, { HOST: '127.0.0.1', PORT: String(port), ...options.env }),
-    stdio: ['ignore', 'ignore', 'pipe'],
+    // BENCH_SERVER_STDOUT: a file for the server's standard output (V8's --trace-* flags write there).
+    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'pipe'],
   });
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));

@@ -1,11 +1,12 @@
 import { CompiledQuery, sql } from 'kysely';
 import { beforeEach, expect, it } from 'vitest';
 import { CHANNELS } from '../../../test/channels.js';
-import { describeEachDialect, useTestDatabase } from '../../../test/databases.js';
+import { describeEachDialect, recordingStatements, useTestDatabase } from '../../../test/databases.js';
+import { JOB_PRIORITY } from '../../core/delivery/job-kinds.js';
 import { jobIdOfMessage } from '../../core/ids.js';
 import type { Store } from '../../core/ports.js';
 import { storeOf } from '../store.js';
-import { dueFreeJobIds } from './jobs.store.js';
+import { dueFreeJobIds, jobsStore } from './jobs.store.js';
 
 describeEachDialect('job queue store', (dialect) => {
   const test = useTestDatabase(dialect, { each: true });
@@ -191,6 +192,33 @@ describeEachDialect('job queue store', (dialect) => {
     });
     expect(plan).toContain('jobs_free');
   });
+
+  // SQLite claims statement by statement, each read being the one explained above.
+  it.skipIf(dialect !== 'postgres')(
+    'claims in one statement that reads every priority from the index of free jobs and lapsed leases from the index of leases',
+    async () => {
+      await enqueue(T0);
+      // The store's own statement, recorded on its way to the database, then explained.
+      const { db: recording, statements } = recordingStatements(test.database);
+      const claimed = await jobsStore(recording, { capabilities: test.database.capabilities }).claimDue('w1', T0, 60_000, 10);
+      expect(claimed).toHaveLength(1);
+      const [claim] = statements;
+      if (!claim || statements.length !== 1) throw new Error(`the claim ran ${statements.length} statements, not one`);
+      const plan = await test.database.db.transaction().execute(async (trx) => {
+        // An empty table would let PostgreSQL prefer a sequential scan; the plan is what is tested.
+        await sql`set local enable_seqscan = off`.execute(trx);
+        const { rows } = await trx.executeQuery<{ 'QUERY PLAN': string }>(
+          CompiledQuery.raw(`explain (costs off) ${claim.sql}`, [...claim.parameters]),
+        );
+        return rows.map((row) => row['QUERY PLAN']).join('\n');
+      });
+      expect(plan.match(/Index Scan using jobs_free on jobs/g)).toHaveLength(new Set(Object.values(JOB_PRIORITY)).size);
+      expect(plan).toMatch(/Index Scan using jobs_lease_end on jobs/);
+      // The update finds the chosen rows by primary key.
+      expect(plan).toMatch(/Index Scan (using|on) jobs_pkey/);
+      expect(plan).not.toMatch(/Seq Scan/);
+    },
+  );
 
   // Row locks are PostgreSQL's: SQLite's single writer serialises the two transactions instead.
   it.skipIf(dialect !== 'postgres')(
