@@ -1,5 +1,5 @@
 import { type ChildProcess, execFileSync, spawn } from 'node:child_process';
-import { existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
+import { closeSync, existsSync, mkdtempSync, openSync, readFileSync, rmSync } from 'node:fs';
 import { createServer } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -122,6 +122,9 @@ export interface RunningHerald {
   stop(): Promise<void>;
 }
 
+/** Servers started so far by this run (BENCH_SERVER_STDOUT names their files by it). */
+let serversStarted = 0;
+
 /** `herald serve` (or `serve --no-worker`) as a child process on a free loopback port. */
 export async function startHerald(
   store: BenchStore,
@@ -132,11 +135,15 @@ export async function startHerald(
   // BENCH_SERVER_NODE_FLAGS adds flags of one's own, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof" to profile.
   const extra = (process.env.BENCH_SERVER_NODE_FLAGS ?? '').split(/\s+/).filter(Boolean);
   const args = [...nodeFlags(cli), ...extra, cli, 'serve', ...(options.worker ? [] : ['--no-worker'])];
+  // BENCH_SERVER_STDOUT=PREFIX: each server's standard output (where V8's --trace-* flags write)
+  // goes to a file of its own, PREFIX.1, PREFIX.2, ... in the order the servers start.
+  const stdoutPrefix = process.env.BENCH_SERVER_STDOUT;
+  const stdout = stdoutPrefix ? openSync(`${stdoutPrefix}.${++serversStarted}`, 'w') : 'ignore';
   const child: ChildProcess = spawn(process.execPath, args, {
     env: benchEnv(store, { HOST: '127.0.0.1', PORT: String(port), ...options.env }),
-    // BENCH_SERVER_STDOUT: a file for the server's standard output (V8's --trace-* flags write there).
-    stdio: ['ignore', process.env.BENCH_SERVER_STDOUT ? openSync(process.env.BENCH_SERVER_STDOUT, 'w') : 'ignore', 'pipe'],
+    stdio: ['ignore', stdout, 'pipe'],
   });
+  if (typeof stdout === 'number') closeSync(stdout); // the child has its own copy
   let stderr = '';
   child.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
