@@ -1,4 +1,4 @@
-import { type ExpressionBuilder, type SelectQueryBuilder, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
+import { type ExpressionBuilder, sql, type UpdateQueryBuilder, type UpdateResult } from 'kysely';
 import { JOB_PRIORITY, type JobKind } from '../../core/delivery/job-kinds.js';
 import { jobIdOfMessage, newJobId } from '../../core/ids.js';
 import type { ClaimedJob, JobsPort, NewJob } from '../../core/ports.js';
