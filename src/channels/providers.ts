@@ -23,11 +23,16 @@ export interface Providers {
   health(): ProviderHealth[];
 }
 
+/** The longest a receipt waits for the record of the acceptance it follows (core/delivery/records-under-way.ts). */
+const RECEIPT_WAIT_FOR_RECORD_MS = 2_000;
+
 /**
  * Takes a provider's receipts as they arrive. Those of one turn of the event loop are written
  * together, in one transaction. A receipt that names our message (the provider remembered which
  * message its id was given for) is applied at once: the common case, a message of ours delivered,
- * is one multi-row update, with no job written, claimed and removed. The others are stored as jobs
+ * is one multi-row update, with no job written, claimed and removed (once the wave recording that
+ * message's acceptance, if this process is writing one, has ended: at most
+ * RECEIPT_WAIT_FOR_RECORD_MS, so the receipt finds the message sent). The others are stored as jobs
  * (dispatch/provider-receipt.job.ts), applied a moment later: found by the provider's id, they
  * must wait for the record of their hand-over, or an id of another form (hex "10", decimal "16")
  * could match another message first. So is a receipt that matches no message yet, and every
@@ -35,9 +40,6 @@ export interface Providers {
  * answered once its receipt is durable, applied or stored; it gets an error only if neither could
  * be written, and the SMSC sends it again.
  */
-/** The longest a receipt waits for the record of the acceptance it follows (core/delivery/records-under-way.ts). */
-const RECEIPT_WAIT_FOR_RECORD_MS = 2_000;
-
 export function takeReceipts(
   store: Store,
   clock: Clock,
