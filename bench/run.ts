@@ -54,8 +54,11 @@ const { values } = parseArgs({
     /** The smsc case: messages per run, and PostgreSQL settings to compare (`--smsc-env DISPATCH_THREAD=false`). */
     'smsc-messages': { type: 'string', default: '20000' },
     'smsc-env': { type: 'string', default: '' },
-    /** The smsc case's runs to make, of sqlite-plain, sqlite-receipts, postgres-plain, postgres-receipts. */
-    'smsc-runs': { type: 'string', default: 'sqlite-plain,sqlite-receipts,postgres-plain,postgres-receipts' },
+    /**
+     * The smsc case's runs to make, of floor-plain, floor-receipts (the Node floor, bench/lib/node-floor.mjs),
+     * sqlite-plain, sqlite-receipts, postgres-plain, postgres-receipts.
+     */
+    'smsc-runs': { type: 'string', default: 'floor-plain,floor-receipts,sqlite-plain,sqlite-receipts,postgres-plain,postgres-receipts' },
     /** The smsc case with `herald serve --no-worker` and this many `herald worker` processes (0: the server's own worker). */
     'smsc-workers': { type: 'string', default: '0' },
   },
@@ -596,10 +599,10 @@ async function main() {
         .filter(Boolean)
         .map((kv) => kv.split('=') as [string, string]),
     );
-    for (const dialect of ['sqlite', 'postgres'] as const) {
+    for (const dialect of ['floor', 'sqlite', 'postgres'] as const) {
       for (const receipts of [false, true]) {
         if (!(values['smsc-runs'] as string).split(',').includes(`${dialect}-${receipts ? 'receipts' : 'plain'}`)) continue;
-        const store = await benchStore(dialect, values['postgres-url'] as string);
+        const store = dialect === 'floor' ? undefined : await benchStore(dialect, values['postgres-url'] as string);
         try {
           results.push(
             await smscPipeline({
@@ -614,7 +617,7 @@ async function main() {
             }),
           );
         } finally {
-          await store.drop();
+          await store?.drop();
         }
       }
     }
@@ -625,7 +628,7 @@ async function main() {
     );
     section(
       `HTTP send → SMPP → receipt → webhook (${messages} sends over ${CONNECTIONS} connections, closed loop)`,
-      `\`herald serve\` with SMS_PROVIDER=smpp against an SMPP sink that answers every submit_sm (and, with receipts, reports each DELIVRD at once), a webhook for message.delivered to a loopback receiver. Rates from the first request to the last submit_sm / callback. Bytes: written to disk by the process (SQLite), WAL generated (PostgreSQL). The side-by-side with Kannel is docs/performance.md, "Against Kannel".${Object.keys(env).length > 0 ? ` Settings: ${values['smsc-env']}.` : ''}`,
+      `\`herald serve\` with SMS_PROVIDER=smpp against an SMPP sink that answers every submit_sm (and, with receipts, reports each DELIVRD at once), a webhook for message.delivered to a loopback receiver. Rates from the first request to the last submit_sm / callback. Bytes: written to disk by the process (SQLite), WAL generated (PostgreSQL). \`floor\`: the same job done by the least a Node gateway can do (bench/lib/node-floor.mjs: no authentication, store or fsync), a ceiling for Herald on this machine. The side-by-side with Kannel is docs/performance.md, "Against Kannel".${Object.keys(env).length > 0 ? ` Settings: ${values['smsc-env']}.` : ''}`,
       [
         '| store | scenario | HTTP req/s | HTTP p50 / p99 ms | submit_sm/s | callbacks/s | CPU ms/msg | RSS peak MB | bytes/msg | commits/msg | rows/msg | non-2xx |',
         '|---|---|---|---|---|---|---|---|---|---|---|---|',

@@ -185,7 +185,7 @@ export async function startHerald(
 }
 
 /** Resident set size of a process, in bytes (0 once it is gone). */
-function rssOf(pid: number): number {
+export function rssOf(pid: number): number {
   try {
     const match = /VmRSS:\s+(\d+) kB/.exec(readFileSync(`/proc/${pid}/status`, 'utf8'));
     return Number(match?.[1] ?? 0) * 1024;

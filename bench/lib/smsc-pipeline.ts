@@ -1,10 +1,11 @@
+import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { createServer as createHttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import autocannon from 'autocannon';
 import pg from 'pg';
 import smpp, { type Pdu } from 'smpp';
-import { type BenchStore, createAccount, type Dialect, type RunningWorker, startHerald, startWorker } from './herald.js';
+import { type BenchStore, createAccount, type Dialect, type RunningWorker, rssOf, startHerald, startWorker } from './herald.js';
 
 /**
  * The job a gateway exists for, Herald alone: HTTP sends (autocannon, exactly N, closed loop) ->
@@ -14,8 +15,10 @@ import { type BenchStore, createAccount, type Dialect, type RunningWorker, start
  * read next to that table; the ratio to Kannel comes only from that harness.
  */
 export interface SmscPipelineOptions {
-  dialect: Dialect;
-  store: BenchStore;
+  /** Herald on a store, or the Node floor (node-floor.mjs) in its place. */
+  dialect: Dialect | 'floor';
+  /** Herald's store (none for the floor). */
+  store: BenchStore | undefined;
   receipts: boolean;
   messages: number;
   connections: number;
@@ -31,7 +34,7 @@ export interface SmscPipelineOptions {
 
 export interface SmscPipelineResult {
   scenario: 'plain' | 'receipts';
-  dialect: Dialect;
+  dialect: Dialect | 'floor';
   messages: number;
   httpPerSecond: number;
   httpP50: number;
@@ -153,10 +156,51 @@ async function startReceiver() {
   };
 }
 
-export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPipelineResult> {
-  const { store, messages } = options;
-  const sink = await startSink(options.receipts);
-  const receiver = await startReceiver();
+/** What the load is sent to: Herald (with its worker processes, if any), or the Node floor. */
+interface Gateway {
+  url: string;
+  token: string;
+  /** Its processes: CPU, bytes and RSS are their sums. */
+  pids(): number[];
+  stop(): Promise<void>;
+}
+
+/** The Node floor (node-floor.mjs) as a child process, bound to the sink, posting receipts to `receiverUrl`. */
+async function startFloor(sinkPort: number, receiverUrl: string | undefined): Promise<Gateway> {
+  const script = new URL('./node-floor.mjs', import.meta.url).pathname;
+  const child = spawn(process.execPath, [script], {
+    env: { PATH: process.env.PATH, SMPP_PORT: String(sinkPort), ...(receiverUrl ? { RECEIVER_URL: receiverUrl } : {}) },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const port = await new Promise<number>((resolve, reject) => {
+    let out = '';
+    child.stdout?.setEncoding('utf8').on('data', (chunk: string) => {
+      out += chunk;
+      const match = /listening (\d+)/.exec(out);
+      if (match) resolve(Number(match[1]));
+    });
+    child.once('exit', (code) => reject(new Error(`the Node floor exited at start (${code})`)));
+  });
+  const pid = child.pid as number;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    token: 'none',
+    pids: () => [pid],
+    async stop() {
+      child.kill('SIGTERM');
+      await exited;
+    },
+  };
+}
+
+/** Herald on `store` (`serve`, or `serve --no-worker` beside worker processes), with a webhook to the receiver, once its SMPP link is bound. */
+async function startHeraldGateway(
+  options: SmscPipelineOptions,
+  store: BenchStore,
+  sink: Awaited<ReturnType<typeof startSink>>,
+  receiverUrl: string,
+): Promise<Gateway> {
   const account = createAccount(store, options.cli);
   const env = {
     SMS_PROVIDER: 'smpp',
@@ -169,9 +213,10 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
   const workerCount = options.workers ?? 0;
   const herald = await startHerald(store, { worker: workerCount === 0, cli: options.cli, env });
   const workers: RunningWorker[] = [];
-  // Every process of the run: CPU, bytes and RSS are their sums.
-  const pids = () => [herald.pid, ...workers.map((worker) => worker.pid)];
-  const rss = () => herald.rss() + workers.reduce((sum, worker) => sum + worker.rss(), 0);
+  const stop = async () => {
+    await Promise.all(workers.map((worker) => worker.stop()));
+    await herald.stop();
+  };
   try {
     for (let i = 0; i < workerCount; i++) workers.push(await startWorker(store, env, options.cli));
     const token = await herald.token(account);
@@ -179,7 +224,7 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
       const created = await fetch(`${herald.url}/v1/webhooks`, {
         method: 'POST',
         headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-        body: JSON.stringify({ url: receiver.url, events: ['message.delivered'] }),
+        body: JSON.stringify({ url: receiverUrl, events: ['message.delivered'] }),
       });
       if (created.status !== 201) throw new Error(`webhook registration answered ${created.status}`);
     }
@@ -193,71 +238,101 @@ export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPi
         break;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
-    const pgBefore = options.dialect === 'postgres' ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
-    const sum = (of: (pid: number) => number) => pids().reduce((total, pid) => total + of(pid), 0);
-    const cpuBefore = sum(cpuSecondsOf);
-    const bytesBefore = sum(bytesWrittenBy);
-    const submitsBefore = sink.submits();
-    let rssPeak = rss();
-    const sampler = setInterval(() => {
-      rssPeak = Math.max(rssPeak, rss());
-    }, 200);
-    const started = performance.now();
-    let n = 0;
-    const result = await autocannon({
-      url: `${herald.url}/v1/sms/send`,
-      method: 'POST',
-      connections: options.connections,
-      amount: messages,
-      headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
-      requests: [
-        {
-          setupRequest: (request) =>
-            Object.assign({}, request, {
-              body: JSON.stringify({ to: `+1415${String(5_000_000 + (n++ % 4_000_000))}`, message: 'Your code is 123456' }),
-            }),
-        },
-      ],
-      timeout: 30,
-    });
-    const httpSeconds = (performance.now() - started) / 1000;
-    const deadline = performance.now() + (options.drainSeconds ?? 120) * 1000;
-    const want = submitsBefore + result['2xx'];
-    while (performance.now() < deadline && (sink.submits() < want || (options.receipts && receiver.callbacks() < result['2xx']))) {
-      await new Promise((resolve) => setTimeout(resolve, 50));
+    return { url: herald.url, token, pids: () => [herald.pid, ...workers.map((worker) => worker.pid)], stop };
+  } catch (error) {
+    await stop();
+    throw error;
+  }
+}
+
+export async function smscPipeline(options: SmscPipelineOptions): Promise<SmscPipelineResult> {
+  const { store } = options;
+  const sink = await startSink(options.receipts);
+  const receiver = await startReceiver();
+  try {
+    const gateway =
+      options.dialect === 'floor' || !store
+        ? await startFloor(sink.port, options.receipts ? receiver.url : undefined)
+        : await startHeraldGateway(options, store, sink, receiver.url);
+    try {
+      return await measure(options, gateway, sink, receiver);
+    } finally {
+      await gateway.stop();
     }
-    clearInterval(sampler);
-    const cpu = sum(cpuSecondsOf) - cpuBefore;
-    const bytes = sum(bytesWrittenBy) - bytesBefore;
-    const pgAfter = pgBefore ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
-    const submitsSeconds = (sink.lastSubmitAt() - started) / 1000;
-    const callbacksSeconds = (receiver.lastAt() - started) / 1000;
-    const ok = result['2xx'];
-    return {
-      scenario: options.receipts ? 'receipts' : 'plain',
-      dialect: options.dialect,
-      messages,
-      httpPerSecond: Math.round(ok / httpSeconds),
-      httpP50: result.latency.p50,
-      httpP99: result.latency.p99,
-      non2xx: result.non2xx + result.errors + result.timeouts,
-      submitsPerSecond: Math.round((sink.submits() - submitsBefore) / submitsSeconds),
-      callbacksPerSecond: options.receipts ? Math.round(receiver.callbacks() / callbacksSeconds) : null,
-      cpuMsPerMessage: Math.round((cpu * 1000 * 100) / ok) / 100,
-      rssPeakMb: Math.round(rssPeak / 1024 / 1024),
-      bytesWrittenPerMessage: Math.round((pgBefore && pgAfter ? pgAfter.walBytes - pgBefore.walBytes : bytes) / Math.max(1, ok)),
-      commitsPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.commits - pgBefore.commits) / ok) * 10) / 10 : null,
-      rowsWrittenPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.rows - pgBefore.rows) / ok) * 10) / 10 : null,
-      accepted: ok,
-      submitted: sink.submits() - submitsBefore,
-      callbacks: receiver.callbacks(),
-      receiptsRefused: sink.refusedReceipts(),
-      complete: ok === messages && sink.submits() >= want && (!options.receipts || receiver.callbacks() >= ok),
-    };
   } finally {
-    await Promise.all(workers.map((worker) => worker.stop()));
-    await herald.stop();
     await receiver.close();
     await sink.close();
   }
+}
+
+async function measure(
+  options: SmscPipelineOptions,
+  gateway: Gateway,
+  sink: Awaited<ReturnType<typeof startSink>>,
+  receiver: Awaited<ReturnType<typeof startReceiver>>,
+): Promise<SmscPipelineResult> {
+  const { store, messages } = options;
+  const { url, token, pids } = gateway;
+  const rss = () => pids().reduce((sum, pid) => sum + rssOf(pid), 0);
+  const pgBefore = options.dialect === 'postgres' && store ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
+  const sum = (of: (pid: number) => number) => pids().reduce((total, pid) => total + of(pid), 0);
+  const cpuBefore = sum(cpuSecondsOf);
+  const bytesBefore = sum(bytesWrittenBy);
+  const submitsBefore = sink.submits();
+  let rssPeak = rss();
+  const sampler = setInterval(() => {
+    rssPeak = Math.max(rssPeak, rss());
+  }, 200);
+  const started = performance.now();
+  let n = 0;
+  const result = await autocannon({
+    url: `${url}/v1/sms/send`,
+    method: 'POST',
+    connections: options.connections,
+    amount: messages,
+    headers: { authorization: `Bearer ${token}`, 'content-type': 'application/json' },
+    requests: [
+      {
+        setupRequest: (request) =>
+          Object.assign({}, request, {
+            body: JSON.stringify({ to: `+1415${String(5_000_000 + (n++ % 4_000_000))}`, message: 'Your code is 123456' }),
+          }),
+      },
+    ],
+    timeout: 30,
+  });
+  const httpSeconds = (performance.now() - started) / 1000;
+  const deadline = performance.now() + (options.drainSeconds ?? 120) * 1000;
+  const want = submitsBefore + result['2xx'];
+  while (performance.now() < deadline && (sink.submits() < want || (options.receipts && receiver.callbacks() < result['2xx']))) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  clearInterval(sampler);
+  const cpu = sum(cpuSecondsOf) - cpuBefore;
+  const bytes = sum(bytesWrittenBy) - bytesBefore;
+  const pgAfter = pgBefore && store ? await postgresCounters(store.env.DATABASE_URL as string) : undefined;
+  const submitsSeconds = (sink.lastSubmitAt() - started) / 1000;
+  const callbacksSeconds = (receiver.lastAt() - started) / 1000;
+  const ok = result['2xx'];
+  return {
+    scenario: options.receipts ? 'receipts' : 'plain',
+    dialect: options.dialect,
+    messages,
+    httpPerSecond: Math.round(ok / httpSeconds),
+    httpP50: result.latency.p50,
+    httpP99: result.latency.p99,
+    non2xx: result.non2xx + result.errors + result.timeouts,
+    submitsPerSecond: Math.round((sink.submits() - submitsBefore) / submitsSeconds),
+    callbacksPerSecond: options.receipts ? Math.round(receiver.callbacks() / callbacksSeconds) : null,
+    cpuMsPerMessage: Math.round((cpu * 1000 * 100) / ok) / 100,
+    rssPeakMb: Math.round(rssPeak / 1024 / 1024),
+    bytesWrittenPerMessage: Math.round((pgBefore && pgAfter ? pgAfter.walBytes - pgBefore.walBytes : bytes) / Math.max(1, ok)),
+    commitsPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.commits - pgBefore.commits) / ok) * 10) / 10 : null,
+    rowsWrittenPerMessage: pgBefore && pgAfter ? Math.round(((pgAfter.rows - pgBefore.rows) / ok) * 10) / 10 : null,
+    accepted: ok,
+    submitted: sink.submits() - submitsBefore,
+    callbacks: receiver.callbacks(),
+    receiptsRefused: sink.refusedReceipts(),
+    complete: ok === messages && sink.submits() >= want && (!options.receipts || receiver.callbacks() >= ok),
+  };
 }
