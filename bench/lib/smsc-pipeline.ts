@@ -181,6 +181,10 @@ async function startFloor(sinkPort: number, receiverUrl: string | undefined): Pr
       if (match) resolve(Number(match[1]));
     });
     child.once('exit', (code) => reject(new Error(`the Node floor exited at start (${code})`)));
+    setTimeout(() => reject(new Error('the Node floor did not listen within 10 s')), 10_000).unref();
+  }).catch((error: unknown) => {
+    child.kill('SIGKILL');
+    throw error;
   });
   const pid = child.pid as number;
   return {
