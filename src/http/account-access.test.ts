@@ -1,7 +1,14 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
 import { describeEachDialect } from '../../test/databases.js';
-import { createClient, revokeClient, rotateClientSecret, setAccountPlan, setAccountSuspended } from '../core/accounts/manage-accounts.js';
+import {
+  createClient,
+  MAX_CLIENTS_PER_ACCOUNT,
+  revokeClient,
+  rotateClientSecret,
+  setAccountPlan,
+  setAccountSuspended,
+} from '../core/accounts/manage-accounts.js';
 import { ApiError } from '../core/errors.js';
 
 describeEachDialect('API clients, secret grace periods and suspended accounts', (dialect) => {
@@ -42,6 +49,22 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
       await expect(attempt('x', [])).rejects.toMatchObject({ details: [{ field: 'scopes', message: 'choose at least one scope' }] });
       await expect(attempt('x', ['email:send'])).rejects.toBeInstanceOf(ApiError);
       expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(1);
+    });
+
+    it(`never lets clients created at once pass ${MAX_CLIENTS_PER_ACCOUNT} per account`, async () => {
+      const account = await t.createAccount();
+      const attempts = await Promise.allSettled(
+        Array.from({ length: 30 }, (_, i) => createClient(t.store, t.clock, account.account.id, { name: `svc${i}`, scopes: null })),
+      );
+      // The account's first client (Default) counts: 19 more fit.
+      expect(attempts.filter((attempt) => attempt.status === 'fulfilled')).toHaveLength(MAX_CLIENTS_PER_ACCOUNT - 1);
+      for (const attempt of attempts.filter((a) => a.status === 'rejected')) {
+        expect((attempt as PromiseRejectedResult).reason).toMatchObject({
+          code: 'VALIDATION_ERROR',
+          details: [{ field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` }],
+        });
+      }
+      expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(MAX_CLIENTS_PER_ACCOUNT);
     });
 
     it('a revoked client gets no token, and the tokens it already has stop working at once', async () => {

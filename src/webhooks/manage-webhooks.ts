@@ -57,8 +57,10 @@ export async function registerWebhook(
   const refused = await deps.checkUrl(input.url);
   if (refused) throw validationError([{ field: 'url', message: refused }]);
   return deps.store.transaction(async (tx) => {
-    // Two registrations racing at the limit may both pass on PostgreSQL; one webhook over a soft
-    // limit is harmless, a lock on the account for every registration is not worth it.
+    // Registrations of one account count and insert one at a time: on PostgreSQL the account's row
+    // is locked first (SQLite's write transactions take turns anyway). Without it, 30 registrations
+    // at once left 26 webhooks.
+    await tx.credits.lockAccounts([accountId]);
     if ((await tx.webhooks.list(accountId)).length >= MAX_WEBHOOKS_PER_ACCOUNT) {
       throw new ApiError(
         'WEBHOOK_LIMIT_REACHED',

@@ -164,11 +164,6 @@ export async function createClient(
   if (outside.length > 0) problems.push({ field: 'scopes', message: `the account may not be granted ${outside.join(', ')}` });
   if (input.scopes !== null && input.scopes.length === 0) problems.push({ field: 'scopes', message: 'choose at least one scope' });
   if (problems.length > 0) throw validationError(problems);
-  if ((await store.accounts.listClients(accountId)).length >= MAX_CLIENTS_PER_ACCOUNT) {
-    throw validationError([
-      { field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` },
-    ]);
-  }
   const now = clock.now();
   const clientSecret = generateClientSecret();
   const client: ApiClient = {
@@ -183,6 +178,14 @@ export async function createClient(
     secretRotatedAt: null,
   };
   await store.transaction(async (tx) => {
+    // Clients of one account are counted and inserted one at a time (the account's row locked on
+    // PostgreSQL; SQLite's write transactions take turns), so requests at once cannot pass the limit.
+    await tx.credits.lockAccounts([accountId]);
+    if ((await tx.accounts.listClients(accountId)).length >= MAX_CLIENTS_PER_ACCOUNT) {
+      throw validationError([
+        { field: 'name', message: `an account may have at most ${MAX_CLIENTS_PER_ACCOUNT} API clients; revoke one first` },
+      ]);
+    }
     await tx.accounts.insertClient(client);
     await audit(tx, { accountId, actor: by.actor, action: 'client.created', target: `${client.clientId} (${name})`, ip: by.ip, at: now });
   });

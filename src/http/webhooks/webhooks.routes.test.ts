@@ -141,6 +141,16 @@ describeEachDialect('webhook registration and signing secret', (dialect) => {
       expect((await t.call('DELETE', `/v1/webhooks/${first}`, busy)).statusCode).toBe(200);
       expect((await register({ url: HOOK_URL, events: ['*'] }, busy)).statusCode).toBe(201);
     });
+
+    it(`never lets registrations made at once pass ${MAX_WEBHOOKS_PER_ACCOUNT} per account`, async () => {
+      const busy = await t.tokenFor(await t.createAccount());
+      const answers = await Promise.all(Array.from({ length: 30 }, (_, i) => register({ url: `${HOOK_URL}/${i}`, events: ['*'] }, busy)));
+      expect(answers.filter((answer) => answer.statusCode === 201)).toHaveLength(MAX_WEBHOOKS_PER_ACCOUNT);
+      const refused = answers.filter((answer) => answer.statusCode !== 201);
+      expect(refused).toHaveLength(30 - MAX_WEBHOOKS_PER_ACCOUNT);
+      for (const answer of refused) expect(answer.json().error.code).toBe('WEBHOOK_LIMIT_REACHED');
+      expect((await t.call('GET', '/v1/webhooks', busy)).json().data.webhooks).toHaveLength(MAX_WEBHOOKS_PER_ACCOUNT);
+    });
   });
 
   describe('GET /v1/webhooks and GET /v1/webhooks/{id}', () => {
