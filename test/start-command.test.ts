@@ -1,7 +1,12 @@
-import { execFileSync } from 'node:child_process';
-import { chmodSync, readFileSync, statSync } from 'node:fs';
+import { execFileSync, spawn } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
-import { CLI_PATH } from './process.js';
+import { freePort } from './ports.js';
+import { CLI_PATH, heraldEnv } from './process.js';
+import { until } from './wait.js';
 
 /**
  * Herald needs no Node.js flags (src/main/cli.ts: V8's own young generation): the CLI's #! line is
@@ -18,9 +23,35 @@ describe('how Herald is started', () => {
     const scripts = (
       JSON.parse(readFileSync(new URL('../package.json', import.meta.url), 'utf8')) as { scripts: { start: string; herald: string } }
     ).scripts;
-    expect(scripts.start).toBe('node dist/main/cli.js serve');
-    expect(scripts.herald).toBe('npm run build --silent && node dist/main/cli.js');
+    // `exec`: the shell npm runs a script in becomes Herald, so a signal npm passes on reaches it.
+    expect(scripts.start).toBe('exec node dist/main/cli.js serve');
+    expect(scripts.herald).toBe('npm run build --silent && exec node dist/main/cli.js');
   });
+
+  it('stops the server when npm start is told to stop (SIGTERM to npm), leaving nothing on its port', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'herald-npm-start-'));
+    const port = await freePort();
+    const npm = spawn('npm', ['start', '--silent'], {
+      cwd: fileURLToPath(new URL('..', import.meta.url)),
+      env: heraldEnv(
+        { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
+        { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
+      ),
+      stdio: 'ignore',
+    });
+    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    const answers = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true;
+    try {
+      await until(answers, 'npm start to serve /healthz', 60_000, 100);
+      npm.kill('SIGTERM');
+      await exited;
+      // Before `exec`, npm's shell died and left Herald running, adopted by init, on the port.
+      await until(async () => !(await answers()), 'the server to stop after npm did', 15_000, 100);
+    } finally {
+      npm.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  }, 90_000);
 
   it('starts the herald command through its #! line, as an installed bin does', () => {
     // npm marks a package's bin executable when it installs it; the build output is not.
