@@ -39,7 +39,7 @@ describeEachDialect('the scope matrix (docs/authentication.md, Scopes)', (dialec
     ids.email = await send('/v1/email/send', { to: 'a@example.com', from: 'b@acme.example', subject: 'm', text: 'm' });
     ids.telegram = await send('/v1/telegram/send', { chat_id: '4242', message: 'matrix' });
     // The recipient wrote in, so the session window is open for POST /v1/whatsapp/session.
-    await recordInboundMessage(t.store, t.clock, account.account.id, '+14155552672');
+    await recordInboundMessage({ store: t.store, clock: t.clock, prices: t.dispatch.prices }, account.account.id, '+14155552672');
     const webhook = await t.call('POST', '/v1/webhooks', all, { url: `${receiver.url}/m`, events: ['*'] });
     ids.webhook = webhook.json().data.webhook_id;
     await t.call('POST', `/v1/webhooks/${ids.webhook}/test`, all);

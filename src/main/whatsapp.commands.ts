@@ -53,6 +53,11 @@ const parsePhone = (text: string): string => {
   return text;
 };
 
+const parseInboundText = (text: string): string => {
+  if (text.length < 1 || text.length > 4096) throw new InvalidArgumentError('expected 1 to 4096 characters');
+  return text;
+};
+
 const collectButton = (spec: string, buttons: TemplateComponentRecord[]): TemplateComponentRecord[] => {
   const button = parseButtonSpec(spec);
   if (typeof button === 'string') throw new InvalidArgumentError(button);
@@ -214,14 +219,25 @@ export function addWhatsappCommands(program: Command, kit: CommandKit): void {
     .command('whatsapp')
     .description('WhatsApp in the sandbox')
     .command('simulate-inbound')
-    .description("record a message from <number> to the account now, as a provider's webhook would; opens the 24 h session window")
+    .description(
+      "take a message from <number> to the account now, as a provider's webhook would: stored, STOP/START applied, " +
+        'message.received fired, the 24 h session window opened',
+    )
     .argument(...ACCOUNT_ARGUMENT)
     .argument('<number>', 'the sender, in E.164 (e.g. +14155552671)', parsePhone)
-    .action((reference: string, phone: string) =>
+    .option('--text <text>', 'what they wrote (1 to 4096 characters)', parseInboundText, 'Hi')
+    .action((reference: string, phone: string, options: { text: string }) =>
       withServices(async (services) => {
-        const recorded = await recordInboundMessage(services.store, services.clock, reference, phone);
+        const recorded = await recordInboundMessage(
+          { store: services.store, clock: services.clock, prices: services.config.prices },
+          reference,
+          phone,
+          options.text,
+        );
         if (!recorded) throw noAccount(reference);
-        out(`${phone} wrote to ${recorded.account.id}: session messages allowed until ${toIso(recorded.openUntil)}`);
+        out(
+          `${phone} wrote to ${recorded.account.id} (${recorded.message.id}): session messages allowed until ${toIso(recorded.openUntil)}`,
+        );
       }),
     );
 }

@@ -206,12 +206,17 @@ describeEachDialect('herald templates and whatsapp commands, next to a running s
     expect(badSpec.stderr).toMatch(/--button.*expected url:<label>:<url>/);
   });
 
-  it('whatsapp simulate-inbound opens the session window: a session send refused before goes through after', async () => {
+  it('whatsapp simulate-inbound takes a message as a provider would: listed as inbound, and the session window open', async () => {
     const session = () => api(ctx.server.url, 'POST', '/v1/whatsapp/session', ctx.token, { to: TO, message: 'Thanks for writing!' });
     expect((await session()).body.error.code).toBe('SESSION_WINDOW_CLOSED');
-    const opened = await heraldOk('whatsapp', 'simulate-inbound', ctx.account.client_id, TO);
-    expect(opened.stdout.trim()).toMatch(
-      new RegExp(`^\\${TO} wrote to ${ctx.account.account_id}: session messages allowed until \\d{4}-\\d\\d-\\d\\dT`),
+    const opened = await heraldOk('whatsapp', 'simulate-inbound', ctx.account.client_id, TO, '--text', 'Is my order on its way?');
+    const printed = new RegExp(
+      `^\\${TO} wrote to ${ctx.account.account_id} \\((msg_whatsapp_\\w+)\\): session messages allowed until \\d{4}-\\d\\d-\\d\\dT`,
+    ).exec(opened.stdout.trim());
+    expect(printed, opened.stdout).not.toBeNull();
+    const inbound = await api(ctx.server.url, 'GET', '/v1/messages?direction=inbound&channel=whatsapp', ctx.token);
+    expect(inbound.body.data.messages).toContainEqual(
+      expect.objectContaining({ message_id: printed?.[1], from: TO, text: 'Is my order on its way?', direction: 'inbound' }),
     );
     const sent = await session();
     expect(sent.status).toBe(200);

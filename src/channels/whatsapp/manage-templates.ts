@@ -1,6 +1,9 @@
 import type { Account } from '../../core/accounts/account.js';
 import type { Clock } from '../../core/clock.js';
 import { validationError } from '../../core/errors.js';
+import type { InboundMessage } from '../../core/inbound/inbound-message.js';
+import { receiveMessage } from '../../core/inbound/receive-messages.js';
+import type { SendDeps } from '../../core/messages/accept-messages.js';
 import type { Store, TemplateComponentRecord, WhatsappTemplate } from '../../core/ports.js';
 import { withChanges } from '../../core/with-changes.js';
 import { SESSION_WINDOW_MS } from './session-window.js';
@@ -113,18 +116,28 @@ export async function removeTemplate(
 }
 
 /**
- * Records that `phone` wrote to the account on WhatsApp now, as a provider's inbound webhook
- * would: it opens (or reopens) the 24 h session window. Returns when the window closes.
+ * Takes a message `phone` writes to the account on WhatsApp now, as a provider's inbound webhook
+ * hands one over (the sandbox's made-up reply): stored and listed with the account's inbound
+ * messages, STOP/START applied, `message.received` fired, and the 24 h session window opened (or
+ * reopened). It is written to the account's WhatsApp address, or `sandbox` if it has none. Returns
+ * the message and when the window closes.
  */
 export async function recordInboundMessage(
-  store: Store,
-  clock: Clock,
+  deps: SendDeps,
   reference: string,
   phone: string,
-): Promise<{ account: Account; openUntil: number } | undefined> {
-  const account = await store.accounts.findAccountByReference(reference);
+  text = 'Hi',
+): Promise<{ account: Account; message: InboundMessage; openUntil: number } | undefined> {
+  const account = await deps.store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
-  const now = clock.now();
-  await store.inbound.recordInbound(account.id, phone, now);
-  return { account, openUntil: now + SESSION_WINDOW_MS };
+  const own = (await deps.store.inbound.listAddresses(account.id)).find((address) => address.channel === 'whatsapp');
+  const receivedAt = deps.clock.now();
+  const reception = await receiveMessage(
+    deps,
+    { channel: 'whatsapp', from: phone, to: own?.address ?? 'sandbox', text, receivedAt, details: { sandbox: true } },
+    { accountId: account.id },
+  );
+  // A message made up now has a new id: it is never a duplicate.
+  if (reception.outcome !== 'stored') throw new Error(`the message from ${phone} was not stored (${reception.outcome})`);
+  return { account, message: reception.message, openUntil: receivedAt + SESSION_WINDOW_MS };
 }
