@@ -77,6 +77,15 @@ const parseAmount = (text: string): number => {
   return micros;
 };
 
+/** An opening balance: 0 (the default) or more. */
+const parseOpeningBalance = (text: string): number => {
+  const micros = parseCredits(text);
+  if (micros === undefined || micros < 0) {
+    throw new InvalidArgumentError(`expected a number of credits from 0 with at most 6 decimals, up to ${MAX_CREDITS}`);
+  }
+  return micros;
+};
+
 const parseGraceHours = (text: string): number => {
   const hours = Number(text);
   if (!/^\d{1,3}(\.\d+)?$/.test(text) || hours > 168) throw new InvalidArgumentError('expected hours from 0 to 168');
@@ -227,7 +236,7 @@ function buildProgram(): Command {
     .description('create an account with an API client; prints its client secret, which is shown only here')
     .requiredOption('--name <name>', 'account name', parseName)
     .requiredOption('--email <email>', 'account e-mail address', parseEmail)
-    .option('--credits <credits>', 'opening balance in credits', parseAmount)
+    .option('--credits <credits>', 'opening balance in credits (default 0)', parseOpeningBalance)
     .addOption(new Option('--plan <plan>', `plan (${PLANS.join(', ')})`).default(DEFAULT_PLAN).argParser(parsePlan))
     .option('--scopes <scopes>', 'space-separated scopes the account may use (default: all)', parseScopeList)
     .option('--json', 'print JSON')
@@ -478,10 +487,27 @@ if (!LONG_RUNNING.has(process.argv[2] ?? 'serve')) {
   });
 }
 
+/**
+ * A failure of the machine or network around Herald rather than of Herald: a system call's error
+ * (ENOENT, ECONNREFUSED, EACCES...), SQLite's own (SQLITE_CANTOPEN...), or PostgreSQL refusing the
+ * connection (SQLSTATE classes 08 connection, 28 authorization, 3D no such database, 53 resources,
+ * 57P03 starting up). Its message says what to fix; a stack trace would only hide it.
+ */
+function isEnvironmentError(error: unknown): error is Error {
+  const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
+  return typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_[A-Z_]+|08...|28...|3D000|53...|57P03)$/.test(code);
+}
+
 buildProgram()
   .parseAsync(process.argv)
   .catch((error: unknown) => {
-    if (error instanceof UsageError || error instanceof ConfigError || error instanceof BalanceLimitError || error instanceof StartError) {
+    if (
+      error instanceof UsageError ||
+      error instanceof ConfigError ||
+      error instanceof BalanceLimitError ||
+      error instanceof StartError ||
+      isEnvironmentError(error)
+    ) {
       process.stderr.write(`herald: ${error.message}\n`);
     } else {
       process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);

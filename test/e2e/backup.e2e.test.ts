@@ -1,7 +1,7 @@
 import { existsSync, readdirSync } from 'node:fs';
 import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join } from 'node:path';
 import { afterAll, describe, expect, it } from 'vitest';
 import { allocateDatabase } from '../databases.js';
 import { heraldEnv, killLeftoverProcesses, runCli, runCliOk, startServer } from '../process.js';
@@ -85,6 +85,21 @@ describe('herald backup (SQLite)', () => {
     } finally {
       await location.drop();
       await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it('into a directory that does not exist it says so in one line, and writes nothing', async () => {
+    const location = allocateDatabase('sqlite');
+    try {
+      const env = heraldEnv(location);
+      await runCliOk(['migrate'], env);
+      const missing = join(tmpdir(), `herald-no-such-dir-${process.pid}`, 'x.db');
+      const result = await runCli(['backup', missing], env);
+      expect(result.code).toBe(1);
+      expect(result.stderr).toBe(`herald: no directory ${dirname(missing)} to write ${missing} in\n`);
+      expect(existsSync(dirname(missing))).toBe(false);
+    } finally {
+      await location.drop();
     }
   });
 

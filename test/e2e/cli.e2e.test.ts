@@ -138,6 +138,13 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
       expect((await api(server.url, 'GET', '/v1/account', token)).body.data.plan).toBe('business');
     });
 
+    it('--credits 0 opens the account with nothing, as leaving --credits out does', async () => {
+      for (const created of [await createAccount('--credits', '0'), await createAccount()]) {
+        expect(created).toMatchObject({ credits: 0 });
+        expect(await balanceOf(await tokenFor(credentialsOf(created)))).toEqual({ credits: 0, reserved: 0, available: 0 });
+      }
+    });
+
     it('--scopes restricts what its tokens may get and do', async () => {
       const created = await createAccount('--scopes', 'sms:send account:read', '--credits', '5');
       expect(created.scopes).toEqual(['sms:send', 'account:read']);
@@ -170,8 +177,8 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
         { args: ['--plan', 'gold'], message: /--plan.*'gold' is invalid.*developer, business, enterprise/ },
         { args: ['--email', 'not-an-email'], message: /--email.*'not-an-email' is invalid.*e-mail address/ },
         { args: ['--name', '  '], message: /--name.*is invalid.*must not be empty/ },
-        { args: ['--credits', '-5'], message: /--credits.*'-5' is invalid.*positive number of credits/ },
-        { args: ['--credits', 'ten'], message: /--credits.*'ten' is invalid.*positive number of credits/ },
+        { args: ['--credits', '-5'], message: /--credits.*'-5' is invalid.*number of credits from 0/ },
+        { args: ['--credits', 'ten'], message: /--credits.*'ten' is invalid.*number of credits from 0/ },
         // More micro-credits than a JavaScript number counts exactly.
         { args: ['--credits', '99999999999'], message: /--credits.*'99999999999' is invalid.*up to 9007199254\.740991/ },
       ];
@@ -374,5 +381,31 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
     expect((await api(server.url, 'GET', '/v1/account', tokenBefore)).status).toBe(200);
     const tokenAfter = await tokenFor(credentialsOf(created));
     expect((await api(server.url, 'GET', '/v1/account', tokenAfter)).status).toBe(200);
+  });
+});
+
+describe('herald CLI, when the store cannot be reached', () => {
+  const unreachable = (databaseUrl: string): ProcessEnv => ({ ...heraldEnv({ url: databaseUrl, schema: undefined }), LOG_LEVEL: 'silent' });
+
+  it('says why in one line with exit code 1, for a management command and for serve', async () => {
+    const cases: Array<{ args: string[]; env: ProcessEnv; stderr: string }> = [
+      {
+        args: ['accounts', 'list'],
+        env: unreachable('postgres://postgres@127.0.0.1:1/herald'),
+        stderr: 'herald: connect ECONNREFUSED 127.0.0.1:1\n',
+      },
+      { args: ['serve'], env: unreachable('postgres://postgres@127.0.0.1:1/herald'), stderr: 'herald: connect ECONNREFUSED 127.0.0.1:1\n' },
+      {
+        args: ['accounts', 'list'],
+        env: unreachable(`postgres://postgres@127.0.0.1:5432/herald_no_such_database_${process.pid}`),
+        stderr: `herald: database "herald_no_such_database_${process.pid}" does not exist\n`,
+      },
+    ];
+    const results = await Promise.all(cases.map((c) => runCli(c.args, c.env, { timeoutMs: 30_000 })));
+    results.forEach((result, i) => {
+      const { args, stderr } = cases[i] as (typeof cases)[number];
+      expect(result.code, args.join(' ')).toBe(1);
+      expect(result.stderr, args.join(' ')).toBe(stderr);
+    });
   });
 });
