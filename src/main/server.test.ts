@@ -1,7 +1,7 @@
 import { type AddressInfo, createServer as createNetServer, type Server } from 'node:net';
 import { sql } from 'kysely';
 import pino from 'pino';
-import { afterEach, beforeEach, expect, it } from 'vitest';
+import { afterEach, beforeEach, describe, expect, it } from 'vitest';
 import { CHANNELS } from '../../test/channels.js';
 import { allocateDatabase, describeEachDialect, openDatabase, type TestDatabaseLocation } from '../../test/databases.js';
 import { testLogger } from '../../test/logs.js';
@@ -12,7 +12,7 @@ import { systemClock } from '../core/clock.js';
 import type { HeraldDatabase } from '../storage/database.js';
 import { storeOf } from '../storage/store.js';
 import { loadConfig } from './config.js';
-import { demoAccountHint, ensureDemoAccount, type RunningServer, startServer } from './server.js';
+import { cliCommand, demoAccountHint, ensureDemoAccount, type RunningServer, startServer } from './server.js';
 import { buildServices, type Services } from './services.js';
 import { StartError } from './start-error.js';
 
@@ -54,6 +54,33 @@ describeEachDialect('the demo account on first start', (dialect) => {
     expect(hint).toContain(`Demo account ${created?.account.id} (client_id ${created?.clientId})`);
     expect(hint).toContain(`npm run herald -- clients rotate-secret ${created?.account.id}`);
     expect(hint).not.toContain(created?.clientSecret as string);
+  });
+});
+
+describe('the management commands the banner shows', () => {
+  it('are bare where the CLI would find the server by itself', () => {
+    expect(cliCommand('keys list', 'http://127.0.0.1:3000', {})).toBe('npm run herald -- keys list');
+  });
+
+  it('repeat the settings the CLI needs to reach the same store and print the same links', () => {
+    expect(cliCommand('users invite acc_1 you@example.com', 'http://127.0.0.1:3417', { PORT: '3417' })).toBe(
+      'PUBLIC_URL=http://127.0.0.1:3417 npm run herald -- users invite acc_1 you@example.com',
+    );
+    expect(
+      cliCommand('keys list', 'https://herald.example.com', {
+        PUBLIC_URL: 'https://herald.example.com',
+        HERALD_CONFIG_FILE: "/etc/herald/my settings's.env",
+        DATABASE_SCHEMA: 'tenant_a',
+      }),
+    ).toBe(
+      "HERALD_CONFIG_FILE='/etc/herald/my settings'\\''s.env' DATABASE_SCHEMA=tenant_a PUBLIC_URL=https://herald.example.com npm run herald -- keys list",
+    );
+  });
+
+  it('say to set DATABASE_URL as for the server, without printing it (it may hold a password)', () => {
+    const line = cliCommand('keys list', 'http://127.0.0.1:3000', { DATABASE_URL: 'postgres://herald:s3cret@db/herald' });
+    expect(line).toBe('npm run herald -- keys list (with DATABASE_URL set as for the server)');
+    expect(line).not.toContain('s3cret');
   });
 });
 

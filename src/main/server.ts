@@ -7,7 +7,7 @@ import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForAccessChanges } from '../storage/notifications.js';
 import { channelReference, channelRoutes, testMessageChannels } from './channels.js';
-import { warnOfPrivateWebhooks } from './config.js';
+import { loadConfig, warnOfPrivateWebhooks } from './config.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
 import { serveMetrics } from './metrics.js';
@@ -44,6 +44,32 @@ export async function ensureDemoAccount(services: Services): Promise<CreatedAcco
 const DEMO_MARKER = 'demo-account';
 const DEMO_ACCOUNT_ID = 'demo-account-id';
 
+/** Where a CLI run with no settings of its own says the server is (config.ts: HOST, PORT, PUBLIC_URL). */
+const CLI_DEFAULT_URL = loadConfig({}).publicUrl;
+
+/**
+ * A management command to paste, for the banner: `npm run herald -- <args>`, after the settings
+ * this server was given that the command needs too, since the CLI reads its own environment (run
+ * bare, it would open ./data's store and print links to port 3000): the config file, the
+ * PostgreSQL schema, and the public URL its links start with. DATABASE_URL is not repeated (it may
+ * hold a password): where it is set, the line says to set it as for the server.
+ */
+export function cliCommand(args: string, publicUrl: string, env: NodeJS.ProcessEnv = process.env): string {
+  const settings: Array<[string, string | undefined]> = [
+    ['HERALD_CONFIG_FILE', env.HERALD_CONFIG_FILE],
+    ['DATABASE_SCHEMA', env.DATABASE_SCHEMA],
+    ['PUBLIC_URL', publicUrl === CLI_DEFAULT_URL && !env.PUBLIC_URL ? undefined : publicUrl],
+  ];
+  const prefix = settings.filter(([, value]) => value).map(([name, value]) => `${name}=${shellWord(value as string)} `);
+  const line = `${prefix.join('')}npm run herald -- ${args}`;
+  return env.DATABASE_URL ? `${line} (with DATABASE_URL set as for the server)` : line;
+}
+
+/** `value` as one word for a POSIX shell: as it is when it is plain, else single-quoted. */
+function shellWord(value: string): string {
+  return /^[\w./:@%+,=-]+$/.test(value) ? value : `'${value.replaceAll("'", `'\\''`)}'`;
+}
+
 /**
  * On a later start, where the demo account (made on the first) still exists: its ids, and how to
  * get a new secret, since the first was shown only once. Undefined otherwise.
@@ -57,7 +83,7 @@ export async function demoAccountHint(services: Services): Promise<string | unde
   return [
     '',
     `  Demo account ${account.id}${client ? ` (client_id ${client.clientId})` : ''}: its secret was shown on the first start only.`,
-    `  Lost it? Make a new one: npm run herald -- clients rotate-secret ${account.id}`,
+    `  Lost it? Make a new one: ${cliCommand(`clients rotate-secret ${account.id}`, services.config.publicUrl)}`,
     '',
   ].join('\n');
 }
@@ -78,7 +104,8 @@ function printDemoAccount(out: NodeJS.WritableStream, { account, clientId, clien
       `    curl -s ${base}/oauth/token -d grant_type=client_credentials -d client_id=${clientId} -d client_secret=${clientSecret}`,
       '',
       `  API reference: ${base}/docs`,
-      `  Dashboard: ${base}/dashboard (invite yourself: npm run herald -- users invite ${account.id} you@example.com --role owner)`,
+      `  Dashboard: ${base}/dashboard`,
+      `  Invite yourself to it: ${cliCommand(`users invite ${account.id} you@example.com --role owner`, base)}`,
       '',
     ].join('\n'),
   );

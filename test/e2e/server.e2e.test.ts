@@ -90,12 +90,26 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     expect(records.find((r) => r.msg === 'created the demo account')).toMatchObject({ client_id: demo.clientId });
     for (const record of records) expect(JSON.stringify(record)).not.toContain(demo.clientSecret);
 
-    // The dashboard line: its invite command, run as printed, gives a link that opens the page to choose a password.
-    const invite = `npm run herald -- users invite ${demo.accountId} you@example.com --role owner`;
-    expect(out).toContain(`Dashboard: ${server.url}/dashboard (invite yourself: ${invite})`);
-    const invited = await runCliOk(['users', 'invite', demo.accountId, 'you@example.com', '--role', 'owner', '--json'], env);
+    // The invite command, run with the settings it prints (the server was given a port of its own
+    // and a DATABASE_URL), gives a link to this server that opens the page to choose a password.
+    expect(out).toContain(`Dashboard: ${server.url}/dashboard\n`);
+    const printed =
+      /Invite yourself to it: ((?:[A-Z_]+=\S+ )*)npm run herald -- (users invite \S+ you@example\.com --role owner) \(with DATABASE_URL set as for the server\)\n/.exec(
+        out,
+      );
+    const settings = Object.fromEntries(
+      (printed?.[1] ?? '')
+        .trim()
+        .split(' ')
+        .filter(Boolean)
+        .map((word) => word.split('=', 2) as [string, string]),
+    );
+    expect(settings).toEqual({ PUBLIC_URL: server.url, ...(env.DATABASE_SCHEMA ? { DATABASE_SCHEMA: env.DATABASE_SCHEMA } : {}) });
+    expect(printed?.[2]).toBe(`users invite ${demo.accountId} you@example.com --role owner`);
+    const invited = await runCliOk([...(printed?.[2] ?? '').split(' '), '--json'], { ...env, ...settings });
     const link = new URL(JSON.parse(invited.stdout).link);
-    const page = await fetch(`${server.url}${link.pathname}`);
+    expect(link.origin).toBe(server.url);
+    const page = await fetch(link);
     expect(page.status).toBe(200);
     expect(await page.text()).toContain('Choose your password');
     const unknown = await runCli(['users', 'two-step-off', 'nobody@example.com'], env);
