@@ -98,6 +98,16 @@ describeEachDialect('text no store can hold, and bodies nested too deep', (diale
     expect(response.json().error.message).toBe(`Invalid field 'name' in the query string: ${UNSTORABLE}.`);
   });
 
+  it('refuses a malformed %-escape in the query of a route that reads one with 400, as in the path', async () => {
+    for (const url of ['/v1/messages?channel=%ZZ', '/v1/messages?channel=sms&from=%', '/v1/messages/%ZZ', '/v1/whatsapp/templates?name=50%']) {
+      const response = await send('GET', url);
+      expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
+      expect(response.json().error.code).toBe('INVALID_REQUEST');
+    }
+    // A well-formed escape is read as ever.
+    expect((await send('GET', '/v1/messages?channel=%73ms')).statusCode).toBe(200);
+  });
+
   it('answers 404 for an id with U+0000 in the path: it names nothing', async () => {
     for (const [method, url] of [
       ['GET', '/v1/webhooks/wh_x%00'],
@@ -106,6 +116,10 @@ describeEachDialect('text no store can hold, and bodies nested too deep', (diale
       ['POST', '/v1/webhooks/wh_x/deliveries/whd_%00/replay'],
       ['GET', '/v1/messages/msg_sms_%00'],
       ['GET', '/v1/sms/msg_sms_x%00'],
+      // Too long to be an id is not a field problem either: it names nothing.
+      ['GET', `/v1/webhooks/wh_${'x'.repeat(150)}`],
+      ['POST', `/v1/webhooks/wh_x/deliveries/whd_${'x'.repeat(150)}/replay`],
+      ['GET', `/v1/messages/msg_sms_${'x'.repeat(150)}`],
     ] as const) {
       const response = await send(method, url);
       expect(response.statusCode, `${method} ${url}: ${response.body}`).toBe(404);

@@ -142,6 +142,9 @@ function unstorableFields(paths: string[], part: 'body' | 'querystring'): ApiErr
   return new ApiError('VALIDATION_ERROR', message, { details });
 }
 
+/** A `%` that does not start a percent-escape (two hex digits). */
+const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+
 /**
  * A preValidation step every route gets (app.ts adds it at the root): refuses, before any schema
  * check, handler or store sees it, input that no store could hold or that is nested past
@@ -157,7 +160,13 @@ export async function refuseUnstorableInput(request: FastifyRequest): Promise<vo
     throw new ApiError('INVALID_REQUEST', `The request body is nested more than ${MAX_NESTING_DEPTH} levels deep.`);
   }
   // A query string is read only by routes that declare it; on others it reaches nothing.
-  const query = request.routeOptions.schema?.querystring ? findInputProblems(request.query) : { tooDeep: false, unstorable: [] };
+  const readsQuery = request.routeOptions.schema?.querystring !== undefined;
+  // A `%` not followed by two hex digits is read as itself by the query parser: refused as the
+  // router refuses one in the path, rather than matched against a filter as literal text.
+  if (readsQuery && MALFORMED_ESCAPE.test(request.url.slice(request.url.indexOf('?') + 1 || request.url.length))) {
+    throw new ApiError('INVALID_REQUEST', 'The query string cannot be read: a % must start an escape such as %20.');
+  }
+  const query = readsQuery ? findInputProblems(request.query) : { tooDeep: false, unstorable: [] };
   if (query.tooDeep) throw new ApiError('INVALID_REQUEST', `The query string is nested more than ${MAX_NESTING_DEPTH} levels deep.`);
   if (query.unstorable.length > 0) throw unstorableFields(query.unstorable, 'querystring');
   if (body.unstorable.length > 0) throw unstorableFields(body.unstorable, 'body');

@@ -43,10 +43,12 @@ export const RegisterWebhookBody = Type.Object(
 );
 export type RegisterWebhookBody = Type.Static<typeof RegisterWebhookBody>;
 
-export const WebhookIdParams = Type.Object({ webhook_id: Type.String({ maxLength: 64, description: '`wh_<id>`' }) });
+// No length bound of their own: an id that names nothing is 404 at any length, as every other id
+// in a path (the router refuses a segment over 200 characters with 400).
+export const WebhookIdParams = Type.Object({ webhook_id: Type.String({ description: '`wh_<id>`' }) });
 export const DeliveryParams = Type.Object({
-  webhook_id: Type.String({ maxLength: 64, description: '`wh_<id>`' }),
-  delivery_id: Type.String({ maxLength: 64, description: '`whd_<id>`' }),
+  webhook_id: Type.String({ description: '`wh_<id>`' }),
+  delivery_id: Type.String({ description: '`whd_<id>`' }),
 });
 
 export const WebhookSchema = Type.Object(
