@@ -35,10 +35,16 @@ export function creditsText(micros: number): string {
 /** The largest balance kept exactly: Number.MAX_SAFE_INTEGER micro-credits (about 9.007 billion credits). */
 export const MAX_BALANCE_MICROS = Number.MAX_SAFE_INTEGER;
 
+/**
+ * MAX_BALANCE_MICROS in credits, written from its integer parts: "9007199254.740991" (a division
+ * in floating point gives the nearest double, ...740992, a balance that cannot be held).
+ */
+export const MAX_BALANCE_CREDITS_TEXT = `${Math.floor(MAX_BALANCE_MICROS / MICROS_PER_CREDIT)}.${String(MAX_BALANCE_MICROS % MICROS_PER_CREDIT).padStart(6, '0')}`;
+
 /** A top-up that would take a balance past MAX_BALANCE_MICROS, where sums stop being exact. */
 export class BalanceLimitError extends Error {
   constructor() {
-    super(`the balance would exceed ${microsToCredits(MAX_BALANCE_MICROS)} credits, the largest amount kept exactly`);
+    super(`the balance would exceed ${MAX_BALANCE_CREDITS_TEXT} credits, the largest amount kept exactly`);
     this.name = 'BalanceLimitError';
   }
 }

@@ -6,7 +6,7 @@ import { parseIpRule } from '../core/accounts/ip-allow-list.js';
 import { addCredits, createAccount, rotateClientSecret, setAccountSuspended } from '../core/accounts/manage-accounts.js';
 import { ChannelCatalogue } from '../core/channels.js';
 import { toIso } from '../core/clock.js';
-import { BalanceLimitError, MICROS_PER_CREDIT, microsToCredits, parseCredits } from '../core/credits.js';
+import { BalanceLimitError, MAX_BALANCE_CREDITS_TEXT, microsToCredits, parseCredits } from '../core/credits.js';
 import { DEFAULT_PLAN, isPlan, PLANS } from '../core/plans.js';
 import { type Scope, splitScopes } from '../core/scopes.js';
 import { BackupError, backupSqlite } from '../storage/backup.js';
@@ -66,13 +66,10 @@ async function withServices<T>(work: (services: Services) => Promise<T>, options
   }
 }
 
-/** The largest amount counted exactly (Number.MAX_SAFE_INTEGER micro-credits), written out exactly. */
-const MAX_CREDITS = `${Math.floor(Number.MAX_SAFE_INTEGER / MICROS_PER_CREDIT)}.${Number.MAX_SAFE_INTEGER % MICROS_PER_CREDIT}`;
-
 const parseAmount = (text: string): number => {
   const micros = parseCredits(text);
   if (micros === undefined || micros <= 0) {
-    throw new InvalidArgumentError(`expected a positive number of credits with at most 6 decimals, up to ${MAX_CREDITS}`);
+    throw new InvalidArgumentError(`expected a positive number of credits with at most 6 decimals, up to ${MAX_BALANCE_CREDITS_TEXT}`);
   }
   return micros;
 };
@@ -81,7 +78,7 @@ const parseAmount = (text: string): number => {
 const parseOpeningBalance = (text: string): number => {
   const micros = parseCredits(text);
   if (micros === undefined || micros < 0) {
-    throw new InvalidArgumentError(`expected a number of credits from 0 with at most 6 decimals, up to ${MAX_CREDITS}`);
+    throw new InvalidArgumentError(`expected a number of credits from 0 with at most 6 decimals, up to ${MAX_BALANCE_CREDITS_TEXT}`);
   }
   return micros;
 };

@@ -59,7 +59,10 @@ describeEachDialect('credits store', (dialect) => {
       const accountId = await newAccount(0);
       await store.credits.topUp(accountId, Number.MAX_SAFE_INTEGER - 10, clock.now(), 'almost all');
       const before = await store.credits.ledger(accountId);
-      await expect(store.credits.topUp(accountId, 11, clock.now(), 'one too many')).rejects.toBeInstanceOf(BalanceLimitError);
+      const refused = store.credits.topUp(accountId, 11, clock.now(), 'one too many');
+      await expect(refused).rejects.toBeInstanceOf(BalanceLimitError);
+      // The limit as the balance it is, written exactly (not the nearest double, ...740992).
+      await expect(refused).rejects.toThrow('the balance would exceed 9007199254.740991 credits, the largest amount kept exactly');
       expect(await store.credits.ledger(accountId)).toEqual(before);
       await store.credits.topUp(accountId, 10, clock.now(), 'exactly the limit');
       expect(await balance(accountId)).toEqual({ creditsMicros: Number.MAX_SAFE_INTEGER, reservedMicros: 0 });
