@@ -45,6 +45,16 @@ describeEachDialect('the suppression list (docs/suppression.md)', (dialect) => {
       expect(gone.json().error.code).toBe('NOT_FOUND');
     });
 
+    it('finds an email address in any case, and answers the entry as it was kept', async () => {
+      const token = await t.tokenFor(await t.createAccount());
+      expect((await suppress(token, { channel: 'email', recipient: 'Bob@Example.com' })).json().data.recipient).toBe('bob@example.com');
+      expect((await t.call('DELETE', '/v1/suppressions/email/BOB%40example.com', token)).json().data).toEqual({
+        channel: 'email',
+        recipient: 'bob@example.com',
+        deleted: true,
+      });
+    });
+
     it('pages newest first with a cursor, filters by channel, and refuses a cursor it did not give', async () => {
       const account = await t.createAccount();
       const token = await t.tokenFor(account);

@@ -161,14 +161,15 @@ export async function suppressionsRoutes(app: FastifyInstance, deps: { store: St
     },
     async (request) => {
       const { channel, recipient } = request.params;
-      await removeSuppression(deps.store, {
+      const removed = await removeSuppression(deps.store, {
         accountId: requirePrincipal(request).accountId,
         channel,
         recipient,
         source: 'api',
         at: deps.clock.now(),
       });
-      return { success: true as const, data: { channel, recipient, deleted: true as const } };
+      // The entry as the list kept it (`BOB@example.com` was listed as `bob@example.com`).
+      return { success: true as const, data: { channel, recipient: removed?.recipient ?? recipient, deleted: true as const } };
     },
   );
 }
