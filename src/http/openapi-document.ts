@@ -137,13 +137,16 @@ export function describeResponses<T>(document: T): T {
   return document;
 }
 
+/** How the server reads a date-time it is sent (core/datetime.ts, parseIsoDateTime). */
+const DATE_TIME_READING = 'A date alone (2026-11-21) is its first moment, UTC.';
+
 /** Ajv's own keywords and formats, which a client generator does not know, as OpenAPI tools read them. */
 const PHONE_PATTERN = '^\\+[1-9][0-9]{1,14}$';
 
 /**
  * Rewrites, in place, what only Herald's validator understands: `errorMessage` (its wording of a
  * failure) is dropped; `maxBytes` (a UTF-8 byte limit) becomes the extension `x-max-bytes`; the
- * format `iso-date-time` becomes `date-time`, and `e164` a pattern (the numbering-plan check stays
+ * format `iso-date-time` becomes `date-time` (its description saying what else is read), and `e164` a pattern (the numbering-plan check stays
  * the server's).
  */
 export function portableSchemas<T>(document: T): T {
@@ -161,7 +164,11 @@ export function portableSchemas<T>(document: T): T {
       schema['x-max-bytes'] = schema.maxBytes;
       delete schema.maxBytes;
     }
-    if (schema.format === 'iso-date-time') schema.format = 'date-time';
+    if (schema.format === 'iso-date-time') {
+      // RFC 3339 for generators; the server also reads the ISO 8601 forms it documents here.
+      schema.format = 'date-time';
+      schema.description = `${schema.description ? `${schema.description} ` : ''}${DATE_TIME_READING}`;
+    }
     if (schema.format === 'e164') {
       delete schema.format;
       schema.pattern ??= PHONE_PATTERN;

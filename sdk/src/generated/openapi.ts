@@ -1143,7 +1143,7 @@ export interface components {
             sender?: string;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead. A date alone (2026-11-21) is its first moment, UTC.
              */
             scheduled_at?: string;
             /** @description Absolute http(s) URL told about this message's events. */
@@ -1179,7 +1179,7 @@ export interface components {
             sender?: string;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead. A date alone (2026-11-21) is its first moment, UTC.
              */
             scheduled_at?: string;
             /** @description Absolute http(s) URL told about this message's events. */
@@ -1231,7 +1231,7 @@ export interface components {
             sender?: string;
             /**
              * Format: date-time
-             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead.
+             * @description ISO 8601 date-time; without an offset it is UTC. At most 60 s in the past and 35 days ahead. A date alone (2026-11-21) is its first moment, UTC.
              */
             scheduled_at?: string;
             /** @description Absolute http(s) URL told about this message's events. */
