@@ -84,8 +84,37 @@ function describeIssue(issue: AjvIssue): FieldProblem {
       return { field, message: `must be at most ${issue.params.limit} characters` };
     case 'minLength':
       return { field, message: issue.params.limit === 1 ? 'must not be empty' : `must be at least ${issue.params.limit} characters` };
+    default: {
+      const own = issue.parentSchema?.errorMessage;
+      return { field, message: own ?? boundsMessage(issue) ?? issue.message ?? 'is invalid' };
+    }
+  }
+}
+
+/** The bound an item count, a number or a list of choices broke, in the API's words (not Ajv's "must NOT have fewer than 1 items"). */
+function boundsMessage(issue: AjvIssue): string | undefined {
+  const limit = issue.params.limit;
+  switch (issue.keyword) {
+    case 'minItems':
+      return limit === 1 ? 'must not be empty' : `must have at least ${limit} items`;
+    case 'maxItems':
+      return `must have at most ${limit} item${limit === 1 ? '' : 's'}`;
+    case 'minimum':
+      return `must be ${limit} or more`;
+    case 'maximum':
+      return `must be ${limit} or less`;
+    case 'exclusiveMinimum':
+      return `must be more than ${limit}`;
+    case 'exclusiveMaximum':
+      return `must be less than ${limit}`;
+    case 'uniqueItems':
+      return 'must not list an item twice';
+    case 'enum': {
+      const allowed = issue.params.allowedValues;
+      return Array.isArray(allowed) ? `must be one of ${allowed.map(String).join(', ')}` : undefined;
+    }
     default:
-      return { field, message: issue.parentSchema?.errorMessage ?? issue.message ?? 'is invalid' };
+      return undefined;
   }
 }
 

@@ -1,4 +1,6 @@
+import Type from 'typebox';
 import { describe, expect, it } from 'vitest';
+import { bodyValidator } from './error-handler.js';
 import { findInputProblems, isStorableText, MAX_NESTING_DEPTH } from './validation.js';
 
 /** `{"a": {"a": ... 1}}` with `depth` objects. */
@@ -58,5 +60,34 @@ describe('walking a request part', () => {
   it('leaves raw bodies (Buffers) and scalars alone', () => {
     expect(findInputProblems(Buffer.from([0, 0xff, 0]))).toEqual({ tooDeep: false, unstorable: [] });
     for (const scalar of [undefined, null, 0, true]) expect(findInputProblems(scalar)).toEqual({ tooDeep: false, unstorable: [] });
+  });
+});
+
+describe("a field's bounds, in the API's words", () => {
+  const refusal = bodyValidator(
+    Type.Object({
+      recipients: Type.Optional(Type.Array(Type.String(), { minItems: 1, maxItems: 2, uniqueItems: true })),
+      tags: Type.Optional(Type.Array(Type.String(), { minItems: 2 })),
+      count: Type.Optional(Type.Integer({ minimum: 1, maximum: 10 })),
+      ratio: Type.Optional(Type.Number({ exclusiveMinimum: 0, exclusiveMaximum: 1 })),
+      kind: Type.Optional(Type.String({ enum: ['a', 'b'] })),
+    }),
+  );
+  const detailOf = (body: object) => refusal(body)?.details;
+
+  it('says how many items a list takes', () => {
+    expect(detailOf({ recipients: [] })).toEqual([{ field: 'recipients', message: 'must not be empty' }]);
+    expect(detailOf({ recipients: ['a', 'b', 'c'] })).toEqual([{ field: 'recipients', message: 'must have at most 2 items' }]);
+    expect(detailOf({ tags: ['a'] })).toEqual([{ field: 'tags', message: 'must have at least 2 items' }]);
+    expect(detailOf({ recipients: ['a', 'a'] })).toEqual([{ field: 'recipients', message: 'must not list an item twice' }]);
+  });
+
+  it('says which numbers and values a field takes', () => {
+    expect(detailOf({ count: 0 })).toEqual([{ field: 'count', message: 'must be 1 or more' }]);
+    expect(detailOf({ count: 11 })).toEqual([{ field: 'count', message: 'must be 10 or less' }]);
+    expect(detailOf({ ratio: 0 })).toEqual([{ field: 'ratio', message: 'must be more than 0' }]);
+    expect(detailOf({ ratio: 1 })).toEqual([{ field: 'ratio', message: 'must be less than 1' }]);
+    expect(detailOf({ kind: 'c' })).toEqual([{ field: 'kind', message: 'must be one of a, b' }]);
+    expect(refusal({ count: 5, ratio: 0.5, kind: 'a', recipients: ['a'] })).toBeUndefined();
   });
 });
