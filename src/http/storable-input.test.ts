@@ -99,7 +99,12 @@ describeEachDialect('text no store can hold, and bodies nested too deep', (diale
   });
 
   it('refuses a malformed %-escape in the query of a route that reads one with 400, as in the path', async () => {
-    for (const url of ['/v1/messages?channel=%ZZ', '/v1/messages?channel=sms&from=%', '/v1/messages/%ZZ', '/v1/whatsapp/templates?name=50%']) {
+    for (const url of [
+      '/v1/messages?channel=%ZZ',
+      '/v1/messages?channel=sms&from=%',
+      '/v1/messages/%ZZ',
+      '/v1/whatsapp/templates?name=50%',
+    ]) {
       const response = await send('GET', url);
       expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
       expect(response.json().error.code).toBe('INVALID_REQUEST');
