@@ -104,6 +104,8 @@ describeEachDialect('text no store can hold, and bodies nested too deep', (diale
       '/v1/messages?channel=sms&from=%',
       '/v1/messages/%ZZ',
       '/v1/whatsapp/templates?name=50%',
+      // Two hex digits, but not UTF-8.
+      '/v1/messages?channel=%FF',
     ]) {
       const response = await send('GET', url);
       expect(response.statusCode, `${url}: ${response.body}`).toBe(400);
@@ -111,6 +113,7 @@ describeEachDialect('text no store can hold, and bodies nested too deep', (diale
     }
     // A well-formed escape is read as ever.
     expect((await send('GET', '/v1/messages?channel=%73ms')).statusCode).toBe(200);
+    expect((await send('GET', '/v1/whatsapp/templates?name=caf%C3%A9')).statusCode).toBe(200);
   });
 
   it('answers 404 for an id with U+0000 in the path: it names nothing', async () => {

@@ -142,8 +142,20 @@ function unstorableFields(paths: string[], part: 'body' | 'querystring'): ApiErr
   return new ApiError('VALIDATION_ERROR', message, { details });
 }
 
-/** A `%` that does not start a percent-escape (two hex digits). */
-const MALFORMED_ESCAPE = /%(?![0-9A-Fa-f]{2})/;
+/**
+ * Whether every `%`-escape of a query string decodes: a `%` followed by two hex digits, making
+ * UTF-8. The query parser reads one that does not (`%ZZ`, `%FF`) as the text itself; the router
+ * refuses one in the path.
+ */
+function queryDecodes(query: string): boolean {
+  if (!query.includes('%')) return true;
+  try {
+    for (const pair of query.split('&')) decodeURIComponent(pair);
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 /**
  * A preValidation step every route gets (app.ts adds it at the root): refuses, before any schema
@@ -161,10 +173,10 @@ export async function refuseUnstorableInput(request: FastifyRequest): Promise<vo
   }
   // A query string is read only by routes that declare it; on others it reaches nothing.
   const readsQuery = request.routeOptions.schema?.querystring !== undefined;
-  // A `%` not followed by two hex digits is read as itself by the query parser: refused as the
-  // router refuses one in the path, rather than matched against a filter as literal text.
-  if (readsQuery && MALFORMED_ESCAPE.test(request.url.slice(request.url.indexOf('?') + 1 || request.url.length))) {
-    throw new ApiError('INVALID_REQUEST', 'The query string cannot be read: a % must start an escape such as %20.');
+  // Refused as the router refuses a bad escape in the path, rather than matched against a filter
+  // as literal text.
+  if (readsQuery && !queryDecodes(request.url.slice(request.url.indexOf('?') + 1 || request.url.length))) {
+    throw new ApiError('INVALID_REQUEST', 'The query string cannot be read: a % must start an escape of UTF-8, such as %20.');
   }
   const query = readsQuery ? findInputProblems(request.query) : { tooDeep: false, unstorable: [] };
   if (query.tooDeep) throw new ApiError('INVALID_REQUEST', `The query string is nested more than ${MAX_NESTING_DEPTH} levels deep.`);

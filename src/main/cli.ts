@@ -486,13 +486,31 @@ if (!LONG_RUNNING.has(process.argv[2] ?? 'serve')) {
 
 /**
  * A failure of the machine or network around Herald rather than of Herald: a system call's error
- * (ENOENT, ECONNREFUSED, EACCES...), SQLite's own (SQLITE_CANTOPEN...), or PostgreSQL refusing the
- * connection (SQLSTATE classes 08 connection, 28 authorization, 3D no such database, 53 resources,
- * 57P03 starting up). Its message says what to fix; a stack trace would only hide it.
+ * (ENOENT, ECONNREFUSED, EACCES, EAI_AGAIN...), SQLite's that mean its file or disk (CANTOPEN,
+ * READONLY, IOERR, FULL...; not a statement's, which is a bug), or PostgreSQL refusing or ending the
+ * connection (SQLSTATE classes 08 connection, 28 authorization, 3D no such database, 53
+ * resources, 57P01-57P03 shutting down or starting up). Its message says what to fix; a stack
+ * trace would only hide it.
  */
+const ENVIRONMENT_CODE =
+  /^(E[A-Z0-9]+|EAI_[A-Z]+|SQLITE_(CANTOPEN|BUSY|LOCKED|READONLY|IOERR|FULL|PERM|NOTADB|CORRUPT|AUTH)(_[A-Z_]+)?|08...|28...|3D000|53...|57P0[123])$/;
+
 function isEnvironmentError(error: unknown): error is Error {
   const code = error instanceof Error ? (error as { code?: unknown }).code : undefined;
-  return typeof code === 'string' && /^(E[A-Z0-9]+|SQLITE_[A-Z_]+|08...|28...|3D000|53...|57P03)$/.test(code);
+  return typeof code === 'string' && ENVIRONMENT_CODE.test(code);
+}
+
+/**
+ * An error's words on one line. A connection to a name with several addresses (localhost: ::1 and
+ * 127.0.0.1) that all refuse fails with an AggregateError whose own message is empty: its
+ * addresses' messages say it.
+ */
+function oneLine(error: Error): string {
+  if (error.message) return error.message;
+  if (error instanceof AggregateError && error.errors.length > 0) {
+    return error.errors.map((inner: unknown) => (inner instanceof Error ? inner.message : String(inner))).join('; ');
+  }
+  return String((error as { code?: unknown }).code ?? error.name);
 }
 
 buildProgram()
@@ -505,7 +523,7 @@ buildProgram()
       error instanceof StartError ||
       isEnvironmentError(error)
     ) {
-      process.stderr.write(`herald: ${error.message}\n`);
+      process.stderr.write(`herald: ${oneLine(error)}\n`);
     } else {
       process.stderr.write(`herald: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
     }

@@ -228,6 +228,14 @@ export function addWhatsappCommands(program: Command, kit: CommandKit): void {
     .option('--text <text>', 'what they wrote (1 to 4096 characters)', parseInboundText, 'Hi')
     .action((reference: string, phone: string, options: { text: string }) =>
       withServices(async (services) => {
+        // As POST /v1/sandbox/inbound: a made-up message only where WhatsApp is the sandbox's. With
+        // the Cloud API it would reach customers' webhooks, and a STOP would stop a real number.
+        const whatsapp = Object.values(services.providers).find((provider) => provider.channel === 'whatsapp');
+        if (whatsapp?.name !== 'sandbox') {
+          throw usageError(
+            'simulate-inbound works where WhatsApp goes through the sandbox (WHATSAPP_PROVIDER=sandbox, the default); here inbound messages come from the provider',
+          );
+        }
         const recorded = await recordInboundMessage(
           { store: services.store, clock: services.clock, prices: services.config.prices },
           reference,

@@ -1,4 +1,4 @@
-import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, beforeAll, describe, expect, inject, it } from 'vitest';
 import { ALL_SCOPES } from '../channels.js';
 import { allocateDatabase, describeEachDialect, type TestDatabaseLocation } from '../databases.js';
 import { type HeraldServer, heraldEnv, killLeftoverProcesses, type ProcessEnv, runCli, runCliOk, startServer } from '../process.js';
@@ -386,6 +386,7 @@ describeEachDialect('herald CLI, next to a running server', (dialect) => {
 
 describe('herald CLI, when the store cannot be reached', () => {
   const unreachable = (databaseUrl: string): ProcessEnv => ({ ...heraldEnv({ url: databaseUrl, schema: undefined }), LOG_LEVEL: 'silent' });
+  const postgresUrl = inject('postgresUrl');
 
   it('says why in one line with exit code 1, for a management command and for serve', async () => {
     const cases: Array<{ args: string[]; env: ProcessEnv; stderr: string }> = [
@@ -395,12 +396,17 @@ describe('herald CLI, when the store cannot be reached', () => {
         stderr: 'herald: connect ECONNREFUSED 127.0.0.1:1\n',
       },
       { args: ['serve'], env: unreachable('postgres://postgres@127.0.0.1:1/herald'), stderr: 'herald: connect ECONNREFUSED 127.0.0.1:1\n' },
-      {
-        args: ['accounts', 'list'],
-        env: unreachable(`postgres://postgres@127.0.0.1:5432/herald_no_such_database_${process.pid}`),
-        stderr: `herald: database "herald_no_such_database_${process.pid}" does not exist\n`,
-      },
     ];
+    if (postgresUrl) {
+      // The run's own PostgreSQL, asked for a database it does not have.
+      const missing = new URL(postgresUrl);
+      missing.pathname = `/herald_no_such_database_${process.pid}`;
+      cases.push({
+        args: ['accounts', 'list'],
+        env: unreachable(missing.toString()),
+        stderr: `herald: database "herald_no_such_database_${process.pid}" does not exist\n`,
+      });
+    }
     const results = await Promise.all(cases.map((c) => runCli(c.args, c.env, { timeoutMs: 30_000 })));
     results.forEach((result, i) => {
       const { args, stderr } = cases[i] as (typeof cases)[number];

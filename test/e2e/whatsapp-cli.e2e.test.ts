@@ -253,5 +253,18 @@ describeEachDialect('herald templates and whatsapp commands, next to a running s
       expect(result.stderr, label).not.toMatch(/\n\s+at /);
     });
     expect(await listed()).toEqual(before);
+    // With the Cloud API, a made-up message would reach customers' webhooks: refused, nothing stored.
+    const cloud = await runCli(['whatsapp', 'simulate-inbound', ctx.account.account_id, TO], {
+      ...ctx.env,
+      WHATSAPP_PROVIDER: 'cloud-api',
+      WHATSAPP_PHONE_NUMBER_ID: '1234567890',
+      WHATSAPP_ACCESS_TOKEN: 'test-token',
+      WHATSAPP_APP_SECRET: 'test-secret',
+      WHATSAPP_VERIFY_TOKEN: 'test-verify',
+    });
+    expect(cloud.code).toBe(1);
+    expect(cloud.stderr).toMatch(/^herald: simulate-inbound works where WhatsApp goes through the sandbox/);
+    const inbound = await api(ctx.server.url, 'GET', '/v1/messages?direction=inbound&channel=whatsapp', ctx.token);
+    expect(inbound.body.data.messages.filter((m: { text: string }) => m.text === 'Hi')).toHaveLength(0);
   });
 });
