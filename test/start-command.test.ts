@@ -31,27 +31,43 @@ describe('how Herald is started', () => {
   it('stops the server when npm start is told to stop (SIGTERM to npm), leaving nothing on its port', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'herald-npm-start-'));
     const port = await freePort();
+    // A process group of its own: whatever npm starts can be killed with it, should the test fail.
     const npm = spawn('npm', ['start', '--silent'], {
       cwd: fileURLToPath(new URL('..', import.meta.url)),
       env: heraldEnv(
         { url: `sqlite:${join(dir, 'herald.db')}`, schema: undefined },
         { PORT: String(port), HOST: '127.0.0.1', LOG_LEVEL: 'warn' },
       ),
-      stdio: 'ignore',
+      stdio: ['ignore', 'ignore', 'pipe'],
+      detached: true,
     });
-    const exited = new Promise<void>((resolve) => npm.once('exit', () => resolve()));
+    let stderr = '';
+    npm.stderr?.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    let npmExited = false;
+    npm.once('exit', () => {
+      npmExited = true;
+    });
     const answers = async () => (await fetch(`http://127.0.0.1:${port}/healthz`).catch(() => undefined))?.ok === true;
     try {
-      await until(answers, 'npm start to serve /healthz', 60_000, 100);
+      await until(answers, () => `npm start to serve /healthz (stderr: ${stderr})`, 60_000, 100);
       npm.kill('SIGTERM');
-      await exited;
+      await until(async () => npmExited, 'npm to exit', 15_000, 100);
       // Before `exec`, npm's shell died and left Herald running, adopted by init, on the port.
-      await until(async () => !(await answers()), 'the server to stop after npm did', 15_000, 100);
+      await until(
+        async () => !(await answers()),
+        () => `the server to stop after npm did (stderr: ${stderr})`,
+        15_000,
+        100,
+      );
     } finally {
-      npm.kill('SIGKILL');
+      try {
+        process.kill(-(npm.pid as number), 'SIGKILL');
+      } catch {
+        // The group is gone already.
+      }
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 90_000);
+  }, 120_000);
 
   it('starts the herald command through its #! line, as an installed bin does', () => {
     // npm marks a package's bin executable when it installs it; the build output is not.
