@@ -138,6 +138,7 @@ export function describeResponses<T>(document: T): T {
 }
 
 /** How the server reads a date-time it is sent (core/datetime.ts, parseIsoDateTime). */
+const DATE_TIME_WITHOUT_OFFSET = 'Read as ISO 8601: without an offset it is UTC. ';
 const DATE_TIME_READING = 'A date alone (2026-11-21) is its first moment, UTC.';
 
 /** Ajv's own keywords and formats, which a client generator does not know, as OpenAPI tools read them. */
@@ -167,7 +168,8 @@ export function portableSchemas<T>(document: T): T {
     if (schema.format === 'iso-date-time') {
       // RFC 3339 for generators; the server also reads the ISO 8601 forms it documents here.
       schema.format = 'date-time';
-      schema.description = `${schema.description ? `${schema.description} ` : ''}${DATE_TIME_READING}`;
+      const said = schema.description ?? '';
+      schema.description = `${said ? `${said} ` : ''}${/without an offset it is UTC/i.test(said) ? '' : DATE_TIME_WITHOUT_OFFSET}${DATE_TIME_READING}`;
     }
     if (schema.format === 'e164') {
       delete schema.format;

@@ -74,7 +74,7 @@ function shellWord(value: string): string {
  * On a later start, where the demo account (made on the first) still exists: its ids, and how to
  * get a new secret, since the first was shown only once. Undefined otherwise.
  */
-export async function demoAccountHint(services: Services): Promise<string | undefined> {
+export async function demoAccountHint(services: Services, base = services.config.publicUrl): Promise<string | undefined> {
   if (!services.config.demoAccount) return undefined;
   const accountId = await services.store.secrets.get(DEMO_ACCOUNT_ID);
   const account = accountId ? await services.store.accounts.findAccount(accountId) : undefined;
@@ -83,7 +83,7 @@ export async function demoAccountHint(services: Services): Promise<string | unde
   return [
     '',
     `  Demo account ${account.id}${client ? ` (client_id ${client.clientId})` : ''}: its secret was shown on the first start only.`,
-    `  Lost it? Make a new one: ${cliCommand(`clients rotate-secret ${account.id}`, services.config.publicUrl)}`,
+    `  Lost it? Make a new one: ${cliCommand(`clients rotate-secret ${account.id}`, base)}`,
     '',
   ].join('\n');
 }
@@ -147,9 +147,9 @@ export async function startServer(services: Services, options: ServerOptions): P
   const applied = await services.database.migrate();
   if (applied.length > 0) logger.info({ migrations: applied }, 'applied migrations');
   const demo = await ensureDemoAccount(services);
-  const hint = demo ? undefined : await demoAccountHint(services);
   // With PORT=0 the configured URL ends in ":0": the banner waits for the address actually bound.
   const portChosenAtListen = new URL(config.publicUrl).port === '0';
+  const hint = demo || portChosenAtListen ? undefined : await demoAccountHint(services);
   if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
 
   let draining = false;
@@ -225,7 +225,8 @@ export async function startServer(services: Services, options: ServerOptions): P
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
 
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
-  if (hint) out.write(`${hint}\n`);
+  const laterHint = hint ?? (!demo && portChosenAtListen ? await demoAccountHint(services, address) : undefined);
+  if (laterHint) out.write(`${laterHint}\n`);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {

@@ -251,6 +251,13 @@ describeEachDialect('herald serve, as a process', (dialect) => {
     }
     expect(second.stdout()).not.toContain(BANNER);
     expect(second.stdout()).not.toContain('client_secret');
+    // It names the demo account, with the command for a new secret pointing at the port it bound (PORT=0 here).
+    expect(second.stdout()).toMatch(
+      new RegExp(
+        `Lost it\\? Make a new one: (DATABASE_SCHEMA=\\w+ )?PUBLIC_URL=${second.url.replaceAll('.', '\\.')} npm run herald -- clients rotate-secret`,
+      ),
+    );
+    expect(second.stdout()).not.toContain(':0 npm run herald');
     const messages = second.logRecords().map((r) => r.msg);
     expect(messages).not.toContain('created the demo account');
     expect(messages).not.toContain('applied migrations');
