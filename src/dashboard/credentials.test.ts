@@ -39,6 +39,14 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     expect(listed.body).not.toContain(secret);
   });
 
+  it('gives a client the scopes ticked, even with "all" left marked (it granted every scope)', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account, 'developer');
+    await visitor.get('/dashboard/credentials');
+    expect((await visitor.post('/dashboard/credentials', { name: 'Ticked', limit: 'all', scopes: 'sms:read' })).statusCode).toBe(200);
+    expect((await t.store.accounts.listClients(account.account.id)).find((c) => c.name === 'Ticked')?.scopes).toEqual(['sms:read']);
+  });
+
   it('a bad form (no name, no scope chosen) comes back with the problem in words and creates nothing', async () => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account);

@@ -332,6 +332,23 @@ describeEachDialect('the dashboard', (dialect) => {
       expect((await t.store.webhooks.find(account.account.id, id))?.events).toEqual(['message.failed']);
       expect((await visitor.get(`/dashboard/webhooks/${id}`)).body).toContain('https://hooks.example.com/h');
 
+      // Events ticked are what it gets, even with "all events" left marked; none ticked is every event.
+      const registered = async (form: Record<string, string | string[]>) => {
+        const answer = await visitor.post('/dashboard/webhooks', { url: 'https://hooks.example.com/e', ...form });
+        const made = /\/dashboard\/webhooks\/(wh_\w+)\?done=created$/.exec(String(answer.headers.location))?.[1] ?? '';
+        const events = (await t.store.webhooks.find(account.account.id, made))?.events;
+        await visitor.post(`/dashboard/webhooks/${made}/delete`);
+        return events;
+      };
+      expect(await registered({ limit: 'all', events: ['*', 'message.delivered', 'message.failed'] })).toEqual([
+        'message.delivered',
+        'message.failed',
+      ]);
+      expect(await registered({ limit: 'all' })).toEqual(['*']);
+      const noneTicked = await visitor.post('/dashboard/webhooks', { url: 'https://hooks.example.com/e', limit: 'some' });
+      expect(noneTicked.statusCode).toBe(422);
+      expect(noneTicked.body).toContain('must name at least one event kind');
+
       const stranger = (await signedIn(await t.createAccount())).visitor;
       expect((await stranger.get(`/dashboard/webhooks/${id}`)).statusCode).toBe(404);
       await stranger.get('/dashboard/webhooks');

@@ -21,3 +21,11 @@ document.addEventListener('submit', (event) => {
   const question = form?.getAttribute('data-confirm');
   if (question && !window.confirm(question)) event.preventDefault();
 });
+
+// A choice of "all" or "only these" (a client's scopes, a webhook's events): ticking one of these
+// marks "only these", as the server reads the ticks anyway.
+document.addEventListener('change', (event) => {
+  const box = event.target instanceof HTMLInputElement && event.target.type === 'checkbox' ? event.target : null;
+  const some = box?.checked ? box.closest('fieldset')?.querySelector('input[type="radio"][value="some"]') : null;
+  if (some instanceof HTMLInputElement) some.checked = true;
+});

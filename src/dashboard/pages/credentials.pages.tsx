@@ -197,7 +197,10 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
   app.post<{ Body: Record<string, unknown> }>('/credentials', async (request, reply) => {
     const { account, user } = viewerOf(request);
     if (!can(user.role, 'credentials.manage')) return notAllowed(request, reply);
-    const scopes = field(request.body, 'limit') === 'some' ? fields(request.body, 'scopes') : null;
+    // Scopes ticked are what the client gets, whichever choice is marked: ticking some and leaving
+    // "all" marked granted every scope.
+    const ticked = fields(request.body, 'scopes');
+    const scopes = ticked.length > 0 || field(request.body, 'limit') === 'some' ? ticked : null;
     try {
       const { client, clientSecret } = await createClient(
         deps.store,

@@ -66,6 +66,8 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const webhooks = await deps.store.webhooks.list(account.id);
     const frame = frameOf(request, reply, '/dashboard/webhooks');
     const allowed = can(user.role, 'webhooks.manage');
+    // The form shown again after a refusal keeps the choice made: only some events, or all.
+    const someEvents = form.events !== undefined && !form.events.includes(ALL_EVENTS);
     // Made on first use, as GET /v1/webhooks/secret would.
     const secrets = await deps.store.webhooks.signingSecrets(account.id, generateWebhookSecret, deps.clock.now());
     return sendPage(
@@ -130,10 +132,15 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
               </label>
               <fieldset>
                 <legend>Events</legend>
-                {[ALL_EVENTS, ...EVENT_TYPES].map((kind) => (
-                  <label key={kind} class="check">
-                    <input type="checkbox" name="events" value={kind} checked={(form.events ?? [ALL_EVENTS]).includes(kind)} />
-                    {kind === ALL_EVENTS ? 'all events (*)' : kind}
+                <label class="check">
+                  <input type="radio" name="limit" value="all" checked={!someEvents} /> All events (*), now and later
+                </label>
+                <label class="check">
+                  <input type="radio" name="limit" value="some" checked={someEvents} /> Only these:
+                </label>
+                {EVENT_TYPES.map((kind) => (
+                  <label key={kind} class="check indent">
+                    <input type="checkbox" name="events" value={kind} checked={form.events?.includes(kind) ?? false} /> {kind}
                   </label>
                 ))}
               </fieldset>
@@ -167,7 +174,10 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const viewer = manager(request, reply);
     if (!viewer) return reply;
     const url = field(request.body, 'url');
-    const events = fields(request.body, 'events');
+    // Events ticked are what the webhook gets, whichever choice is marked (as API clients' scopes);
+    // none ticked with "all" marked is every event.
+    const ticked = fields(request.body, 'events').filter((kind) => kind !== ALL_EVENTS);
+    const events = ticked.length > 0 || field(request.body, 'limit') === 'some' ? ticked : [ALL_EVENTS];
     const description = field(request.body, 'description', 200);
     let webhook: Webhook;
     try {
