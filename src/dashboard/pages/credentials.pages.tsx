@@ -188,7 +188,7 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
       request,
       reply,
       undefined,
-      [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner of the account.`],
+      [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner or a developer of the account.`],
       403,
     );
 

@@ -274,7 +274,9 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
           </div>
         )}
         <h2>Deliveries</h2>
-        <p class="count">{total.toLocaleString('en-US')} deliveries</p>
+        <p class="count">
+          {total.toLocaleString('en-US')} {total === 1 ? 'delivery' : 'deliveries'}
+        </p>
         <table class="log">
           <thead>
             <tr>
