@@ -77,6 +77,12 @@ describeEachDialect('the dashboard', (dialect) => {
       expect(one.body).toContain('Dashboard hello');
       expect((await visitor.get('/dashboard/messages?status=nonsense')).body).toContain('There is no status called');
       expect((await visitor.get('/dashboard/messages?since=yesterday')).body).toContain('is not a date');
+      // A range that ends before it starts is told on the list, with its filters, not on a page of its own.
+      const backwards = await visitor.get('/dashboard/messages?since=2026-11-30&until=2026-11-28');
+      expect(backwards.statusCode).toBe(200);
+      expect(backwards.body).toContain('is before “From” (2026-11-30)');
+      expect(backwards.body).toContain('aria-label="Filter messages"');
+      expect((await visitor.get('/dashboard/messages?since=2026-11-28&until=2026-11-28')).body).not.toContain('is before');
     });
   });
 

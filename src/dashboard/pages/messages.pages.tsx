@@ -42,6 +42,11 @@ function readFilters(query: Record<string, string | undefined>, channels: readon
     if (DAY.test(day) && !Number.isNaN(Date.parse(`${day}T00:00:00Z`))) filters[name] = day;
     else problems.push(`“${day}” is not a date: use the form 2026-11-28.`);
   }
+  // Days as written (YYYY-MM-DD) compare as text. Asked of the store, a range that ends before it
+  // starts was refused on a page of its own, in the API's words ('to' must be after 'from').
+  if (filters.since && filters.until && filters.until < filters.since) {
+    problems.push(`“Until” (${filters.until}) is before “From” (${filters.since}): choose an Until on or after the From.`);
+  }
   const page = Number(pick('page') ?? '1');
   if (Number.isInteger(page) && page >= 1 && page <= 20_000) filters.page = page;
   else problems.push('That page number does not exist.');
