@@ -38,5 +38,12 @@ export function viewerOf(request: FastifyRequest): Viewer {
 /** What the page frame shows, with a fresh CSRF token for its forms. */
 export function frameOf(request: FastifyRequest, reply: FastifyReply, current: string): Frame {
   const { user, account } = viewerOf(request);
-  return { accountName: account.name, email: user.email, role: user.role, csrf: reply.generateCsrf(), current };
+  return {
+    accountName: account.name,
+    email: user.email,
+    role: user.role,
+    csrf: reply.generateCsrf(),
+    current,
+    suspended: account.suspendedAt !== null,
+  };
 }

@@ -215,7 +215,11 @@ describeEachDialect('the operator pages', (dialect) => {
     await visitor.get(`/dashboard/operator/accounts/${account.account.id}`);
     await visitor.post(`/dashboard/operator/accounts/${account.account.id}/suspend`);
 
-    expect((await owner.visitor.get('/dashboard/send')).statusCode).toBe(200);
+    const before = await owner.visitor.get('/dashboard/send');
+    expect(before.statusCode).toBe(200);
+    // Every page says so before a form is filled in vain.
+    expect(before.body).toContain('This account is suspended: its API access is stopped');
+    expect((await owner.visitor.get('/dashboard')).body).toContain('This account is suspended: its API access is stopped');
     const sent = await owner.visitor.post('/dashboard/send/sms', { to: '+14155550100', message: 'still here?' });
     expect(sent.statusCode).toBe(403);
     expect(sent.body).toContain('This account is suspended');

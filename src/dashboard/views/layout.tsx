@@ -10,6 +10,8 @@ export interface Frame {
   csrf: string;
   /** The path of the page, to mark its link in the navigation. */
   current: string;
+  /** The account is suspended: every page says so, before anyone fills a form that would be refused. */
+  suspended?: boolean;
 }
 
 const NAV: ReadonlyArray<[path: string, label: string]> = [
@@ -126,6 +128,12 @@ export function Page({ title, frame, children }: { title: string; frame: Frame; 
       nav={{ label: 'Dashboard', links: NAV }}
       current={frame.current}
     >
+      {frame.suspended && (
+        <Notice kind="error">
+          This account is suspended: its API access is stopped, and nothing can be changed or sent from here. You can still look at its
+          pages. Contact the operator of this service to have it reinstated.
+        </Notice>
+      )}
       {children}
     </Shell>
   );
