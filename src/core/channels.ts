@@ -48,6 +48,8 @@ export interface ChannelDefinition {
   accountCreated?(tx: Store, accountId: string, at: number): Promise<void>;
   /** What the channel does with messages recipients send (core/inbound/); none where it has no inbound messages. */
   readonly inbound?: InboundRules | undefined;
+  /** How an account's own address on the channel is written (core/inbound/addresses.ts refuses others); any text when absent. */
+  readonly addresses?: AddressRules | undefined;
 }
 
 /** A channel's part in receiving messages (docs/inbound.md). */
@@ -58,6 +60,14 @@ export interface InboundRules {
   reply?(input: { to: string; from: string; text: string }, prices: PriceList): MessageDraft;
   /** Runs in the transaction that stores a received message (WhatsApp opens its 24 h session window). */
   received?(tx: Store, message: InboundMessage): Promise<void>;
+}
+
+/** How a channel writes the addresses messages are sent to an account at (docs/inbound.md, "Addresses"). */
+export interface AddressRules {
+  /** In words, for a refusal: "a number (+14155550100), a short code (12345) or a sender id". */
+  readonly description: string;
+  /** Whether `address` (trimmed and lower-cased as it is kept: addresses.ts, addressKey) is one. */
+  valid(address: string): boolean;
 }
 
 /** How a channel names a recipient. */
@@ -147,5 +157,9 @@ export class ChannelCatalogue {
 
   inboundOf(channel: Channel): InboundRules | undefined {
     return this.#byName.get(channel)?.inbound;
+  }
+
+  addressesOf(channel: Channel): AddressRules | undefined {
+    return this.#byName.get(channel)?.addresses;
   }
 }

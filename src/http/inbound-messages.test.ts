@@ -135,6 +135,35 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
     ).rejects.toThrow('already belongs to an account');
   });
 
+  it('gives an account only an address written as its channel writes them, and says how it is written', async () => {
+    const account = await t.createAccount();
+    const give = (channel: string, address: string) =>
+      assignAddress(t.store, { accountId: account.account.id, channel, address, at: t.clock.now() });
+    for (const [channel, address, says] of [
+      ['telegram', '<b>bot</b>', "the bot's @username"],
+      ['telegram', '@ab', "the bot's @username"],
+      ['email', 'notanemail', 'an email address'],
+      ['whatsapp', '12', 'the business number'],
+      ['sms', 'two words!', 'a number'],
+    ] as const) {
+      await expect(give(channel, address), `${channel} ${address}`).rejects.toMatchObject({
+        code: 'VALIDATION_ERROR',
+        details: [{ field: 'address', message: expect.stringContaining(says) }],
+      });
+    }
+    for (const [channel, address] of [
+      ['telegram', '@Acme_Support_Bot'],
+      ['email', 'Replies@Acme.example'],
+      ['email', '@acme.example'],
+      ['whatsapp', '+14155550190'],
+      ['sms', '12345'],
+      ['sms', 'ACME'],
+    ] as const) {
+      expect((await give(channel, address)).channel, `${channel} ${address}`).toBe(channel);
+    }
+    expect((await t.store.inbound.listAddresses(account.account.id)).map((a) => a.address)).toContain('@acme_support_bot');
+  });
+
   it('finds the account by the number with or without its +, as an SMSC may write it', async () => {
     const { number } = await accountWithNumber();
     expect((await t.receive(sms(number.slice(1), '+14155552126', 'no plus'))).outcome).toBe('stored');

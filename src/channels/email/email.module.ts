@@ -63,6 +63,11 @@ export const emailModule: ChannelModule<EmailSettings> = {
     caseless: true,
     alsoTo: (payload) => (Array.isArray(payload.cc) ? payload.cc.filter((cc): cc is string => typeof cc === 'string') : []),
   },
+  // An address of its own, or @domain for every address of the domain without one.
+  addresses: {
+    description: 'an email address (replies@acme.example) or @domain (@acme.example)',
+    valid: (a) => isEmailAddress(a) || (a.startsWith('@') && isEmailAddress(`x${a}`)),
+  },
   title: 'Email',
   hooks: emailStatusHooks,
   description: 'Email with attachments, open and click tracking, and its event timeline',

@@ -28,6 +28,11 @@ export function smsSettings(env: SettingsReader): SmsSettings {
 export const smsModule: ChannelModule<SmsSettings> = {
   name: 'sms',
   recipients: PHONE_RECIPIENTS,
+  // An SMSC names the number written to with or without its +; a short code; or a sender id.
+  addresses: {
+    description: 'a number (+14155550100), a short code (12345) or a sender id of up to 11 letters and digits',
+    valid: (a) => /^\+?\d{3,15}$/.test(a) || /^[a-z0-9]{1,11}$/.test(a),
+  },
   title: 'SMS',
   description: 'Text messages through an SMSC (SMPP 3.4) or the sandbox, one at a time or to up to 1,000 recipients',
   scopes: { send: 'Send SMS', read: 'Read SMS status' },

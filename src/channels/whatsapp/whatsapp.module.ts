@@ -61,6 +61,8 @@ const whatsappStatusHooks: StatusHooks = {
 export const whatsappModule: ChannelModule<WhatsappSettings> = {
   name: 'whatsapp',
   recipients: PHONE_RECIPIENTS,
+  // The business number, as Meta shows it (display_phone_number), with or without its +.
+  addresses: { description: 'the business number, such as +14155550100', valid: (a) => /^\+?\d{7,15}$/.test(a) },
   title: 'WhatsApp',
   description: 'Template messages, session messages inside the 24 h window, templates',
   scopes: { send: 'Send WhatsApp messages', read: 'Read WhatsApp status and templates' },

@@ -52,8 +52,11 @@ export async function assignAddress(
     throw validationError([{ field: 'channel', message: `must be one of ${store.channels.names.join(', ')}` }]);
   }
   const address = addressKey(input.address);
-  if (address === '' || address.length > 254 || /\s/.test(address)) {
-    throw validationError([{ field: 'address', message: 'must be a number, sender id, @bot username, email address or @domain' }]);
+  const rules = store.channels.addressesOf(input.channel);
+  if (address === '' || address.length > 254 || /\s/.test(address) || (rules && !rules.valid(address))) {
+    throw validationError([
+      { field: 'address', message: `must be ${rules?.description ?? 'a number, sender id, @bot username, email address or @domain'}` },
+    ]);
   }
   if (!(await store.accounts.findAccount(input.accountId))) throw new ApiError('NOT_FOUND', `No account ${input.accountId}.`);
   const entry: ChannelAddress = { channel: input.channel, address, accountId: input.accountId, createdAt: input.at };
