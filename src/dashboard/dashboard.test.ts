@@ -336,7 +336,11 @@ describeEachDialect('the dashboard', (dialect) => {
       expect(created.statusCode).toBe(303);
       const id = /\/dashboard\/webhooks\/(wh_\w+)\?done=created$/.exec(String(created.headers.location))?.[1] ?? '';
       expect((await t.store.webhooks.find(account.account.id, id))?.events).toEqual(['message.failed']);
-      expect((await visitor.get(`/dashboard/webhooks/${id}`)).body).toContain('https://hooks.example.com/h');
+      const webhookPage = (await visitor.get(`/dashboard/webhooks/${id}`)).body;
+      expect(webhookPage).toContain('https://hooks.example.com/h');
+      // Deleting it, or making a new signing secret, asks first (dashboard.js): neither can be undone.
+      expect(webhookPage).toContain('data-confirm="Delete this webhook?');
+      expect((await visitor.get('/dashboard/webhooks')).body).toContain('data-confirm="Make a new signing secret?');
 
       // Events ticked are what it gets, even with "all events" left marked; none ticked is every event.
       const registered = async (form: Record<string, string | string[]>) => {

@@ -266,6 +266,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
                         csrf={frame.csrf}
                         label={`Remove ${person.email}`}
                         kind="danger"
+                        confirm={`Remove ${person.email}? They are signed out at once and can no longer sign in to this account.`}
                       />
                     )}
                   </td>

@@ -161,6 +161,7 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
               label="Make a new signing secret"
               kind="danger"
               fields={{ secret_of: String(secrets.rotatedAt) }}
+              confirm="Make a new signing secret? The current one keeps signing beside the new one for 24 hours; any older one stops at once."
             />
           </>
         )}
@@ -270,7 +271,13 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
               </label>{' '}
               <button type="submit">Replay failed (UTC)</button>
             </form>
-            <ActionButton action={`${base}/delete`} csrf={frame.csrf} label="Delete webhook" kind="danger" />
+            <ActionButton
+              action={`${base}/delete`}
+              csrf={frame.csrf}
+              label="Delete webhook"
+              kind="danger"
+              confirm="Delete this webhook? Its receiver gets no more events, and its deliveries are no longer listed here."
+            />
           </div>
         )}
         <h2>Deliveries</h2>
