@@ -163,8 +163,13 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await signIn(page, OWNER);
     await page.getByRole('link', { name: 'Webhooks' }).click();
     await page.getByLabel('URL your server receives events at').fill(`${receiver.url}/hooks`);
+    // Ticking an event marks "Only these:", and marking all again clears the ticks (dashboard.js):
+    // the server goes by the ticks.
+    await page.getByLabel('message.failed').check();
+    expect(await page.getByLabel('Only these:').isChecked()).toBe(true);
+    await page.getByLabel('All events (*), now and later').check();
+    expect(await page.getByLabel('message.failed').isChecked()).toBe(false);
     await page.getByLabel('message.delivered').check();
-    // Ticking an event marks "Only these:" (dashboard.js).
     expect(await page.getByLabel('Only these:').isChecked()).toBe(true);
     await page.getByRole('button', { name: 'Register' }).click();
     await expect.poll(() => page.textContent('.notice')).toContain('The webhook is registered');

@@ -142,6 +142,8 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
     for (const [channel, address, says] of [
       ['telegram', '<b>bot</b>', "the bot's @username"],
       ['telegram', '@ab', "the bot's @username"],
+      // Without its @ it would never match: the provider names the bot with it.
+      ['telegram', 'acme_bot', "the bot's @username"],
       ['email', 'notanemail', 'an email address'],
       ['whatsapp', '12', 'the business number'],
       ['sms', 'two words!', 'a number'],
@@ -158,6 +160,7 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
       ['whatsapp', '+14155550190'],
       ['sms', '12345'],
       ['sms', 'ACME'],
+      ['sms', 'ACME-CO'],
     ] as const) {
       expect((await give(channel, address)).channel, `${channel} ${address}`).toBe(channel);
     }

@@ -30,8 +30,8 @@ export const smsModule: ChannelModule<SmsSettings> = {
   recipients: PHONE_RECIPIENTS,
   // An SMSC names the number written to with or without its +; a short code; or a sender id.
   addresses: {
-    description: 'a number (+14155550100), a short code (12345) or a sender id of up to 11 letters and digits',
-    valid: (a) => /^\+?\d{3,15}$/.test(a) || /^[a-z0-9]{1,11}$/.test(a),
+    description: 'a number (+14155550100), a short code (12345) or a sender id of up to 11 characters',
+    valid: (a) => /^\+?\d{3,15}$/.test(a) || /^[a-z0-9][a-z0-9.&_-]{0,10}$/.test(a),
   },
   title: 'SMS',
   description: 'Text messages through an SMSC (SMPP 3.4) or the sandbox, one at a time or to up to 1,000 recipients',

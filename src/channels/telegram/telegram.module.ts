@@ -77,7 +77,8 @@ export const telegramModule: ChannelModule<TelegramSettings> = {
     caseless: true,
   },
   // The bot's @username (5 to 32 letters, digits and underscores), kept lower-cased.
-  addresses: { description: "the bot's @username, such as @acme_bot", valid: (a) => /^@?[a-z][a-z0-9_]{4,31}$/.test(a) },
+  // With its @: the provider names the bot that way (bot-api.client.ts), and addresses match as written.
+  addresses: { description: "the bot's @username, such as @acme_bot", valid: (a) => /^@[a-z][a-z0-9_]{4,31}$/.test(a) },
   title: 'Telegram',
   description: 'Messages and photos through a bot',
   scopes: { send: 'Send Telegram messages', read: 'Read Telegram status' },

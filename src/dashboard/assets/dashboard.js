@@ -22,10 +22,21 @@ document.addEventListener('submit', (event) => {
   if (question && !window.confirm(question)) event.preventDefault();
 });
 
-// A choice of "all" or "only these" (a client's scopes, a webhook's events): ticking one of these
-// marks "only these", as the server reads the ticks anyway.
+// A choice of "all" or "only these" (a client's scopes, a webhook's events): the server goes by the
+// ticks, so ticking one marks "only these", and marking "all" clears the ticks.
 document.addEventListener('change', (event) => {
-  const box = event.target instanceof HTMLInputElement && event.target.type === 'checkbox' ? event.target : null;
-  const some = box?.checked ? box.closest('fieldset')?.querySelector('input[type="radio"][value="some"]') : null;
-  if (some instanceof HTMLInputElement) some.checked = true;
+  const input = event.target instanceof HTMLInputElement ? event.target : null;
+  const fieldset = input?.closest('fieldset');
+  if (!input || !fieldset) return;
+  if (input.type === 'checkbox' && input.checked) {
+    const some = fieldset.querySelector('input[type="radio"][value="some"]');
+    if (some instanceof HTMLInputElement) some.checked = true;
+  } else if (
+    input.type === 'radio' &&
+    input.value === 'all' &&
+    input.checked &&
+    fieldset.querySelector('input[type="radio"][value="some"]')
+  ) {
+    for (const box of fieldset.querySelectorAll('input[type="checkbox"]')) if (box instanceof HTMLInputElement) box.checked = false;
+  }
 });

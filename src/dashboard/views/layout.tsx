@@ -130,8 +130,8 @@ export function Page({ title, frame, children }: { title: string; frame: Frame; 
     >
       {frame.suspended && (
         <Notice kind="error">
-          This account is suspended: its API access is stopped, and nothing can be changed or sent from here. You can still look at its
-          pages. Contact the operator of this service to have it reinstated.
+          This account is suspended: its API access is stopped, and no message, client or webhook can be sent or changed from here. You can
+          still look at its pages and manage your own sign-in. Contact the operator of this service to have it reinstated.
         </Notice>
       )}
       {children}
