@@ -4,6 +4,8 @@ import { smsModule } from '../channels/sms/sms.module.js';
 import { telegramModule } from '../channels/telegram/telegram.module.js';
 import { whatsappModule } from '../channels/whatsapp/whatsapp.module.js';
 import { ChannelCatalogue } from '../core/channels.js';
+import type { ProviderRegistry } from '../core/delivery/provider.js';
+import type { Channel } from '../core/ids.js';
 import { readScopeOf, sendScopeOf } from '../core/scopes.js';
 import type { TestMessageChannel } from '../dashboard/pages/send.pages.js';
 import type { ChannelRoutes } from '../http/channel-routes.js';
@@ -49,3 +51,9 @@ export const testMessageChannels = (channels: readonly ConfiguredChannel[]): rea
     const check = (values: Record<string, string>) => validate(form.request ? form.request(values) : values);
     return [{ channel: module.name, title: module.title, form, check }];
   });
+
+/** The channels the embedded sandbox carries here: only they take made-up inbound messages (the API's and the CLI's). */
+export const sandboxChannels = (providers: ProviderRegistry): Channel[] =>
+  Object.values(providers)
+    .filter((provider) => provider.name === 'sandbox')
+    .map((provider) => provider.channel);

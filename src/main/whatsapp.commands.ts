@@ -26,6 +26,7 @@ import { toIso } from '../core/clock.js';
 import { ApiError } from '../core/errors.js';
 import { isValidE164 } from '../core/phone.js';
 import { TEMPLATE_CATEGORIES, TEMPLATE_STATUSES, type TemplateComponentRecord, type WhatsappTemplate } from '../core/ports.js';
+import { sandboxChannels } from './channels.js';
 import type { Services } from './services.js';
 
 /** What the WhatsApp commands borrow from the CLI that registers them. */
@@ -230,8 +231,7 @@ export function addWhatsappCommands(program: Command, kit: CommandKit): void {
       withServices(async (services) => {
         // As POST /v1/sandbox/inbound: a made-up message only where WhatsApp is the sandbox's. With
         // the Cloud API it would reach customers' webhooks, and a STOP would stop a real number.
-        const whatsapp = Object.values(services.providers).find((provider) => provider.channel === 'whatsapp');
-        if (whatsapp?.name !== 'sandbox') {
+        if (!sandboxChannels(services.providers).includes('whatsapp')) {
           throw usageError(
             'simulate-inbound works where WhatsApp goes through the sandbox (WHATSAPP_PROVIDER=sandbox, the default); here inbound messages come from the provider',
           );

@@ -2,7 +2,7 @@ import type { Account } from '../../core/accounts/account.js';
 import type { Clock } from '../../core/clock.js';
 import { validationError } from '../../core/errors.js';
 import type { InboundMessage } from '../../core/inbound/inbound-message.js';
-import { receiveMessage } from '../../core/inbound/receive-messages.js';
+import { receiveSandboxMessage } from '../../core/inbound/receive-messages.js';
 import type { SendDeps } from '../../core/messages/accept-messages.js';
 import type { Store, TemplateComponentRecord, WhatsappTemplate } from '../../core/ports.js';
 import { withChanges } from '../../core/with-changes.js';
@@ -119,8 +119,8 @@ export async function removeTemplate(
  * Takes a message `phone` writes to the account on WhatsApp now, as a provider's inbound webhook
  * hands one over (the sandbox's made-up reply): stored and listed with the account's inbound
  * messages, STOP/START applied, `message.received` fired, and the 24 h session window opened (or
- * reopened). It is written to the account's WhatsApp address, or `sandbox` if it has none. Returns
- * the message and when the window closes.
+ * reopened) (receive-messages.ts, receiveSandboxMessage). Returns the message and when the window
+ * closes.
  */
 export async function recordInboundMessage(
   deps: SendDeps,
@@ -130,14 +130,6 @@ export async function recordInboundMessage(
 ): Promise<{ account: Account; message: InboundMessage; openUntil: number } | undefined> {
   const account = await deps.store.accounts.findAccountByReference(reference);
   if (!account) return undefined;
-  const own = (await deps.store.inbound.listAddresses(account.id)).find((address) => address.channel === 'whatsapp');
-  const receivedAt = deps.clock.now();
-  const reception = await receiveMessage(
-    deps,
-    { channel: 'whatsapp', from: phone, to: own?.address ?? 'sandbox', text, receivedAt, details: { sandbox: true } },
-    { accountId: account.id },
-  );
-  // A message made up now has a new id: it is never a duplicate.
-  if (reception.outcome !== 'stored') throw new Error(`the message from ${phone} was not stored (${reception.outcome})`);
-  return { account, message: reception.message, openUntil: receivedAt + SESSION_WINDOW_MS };
+  const message = await receiveSandboxMessage(deps, account.id, { channel: 'whatsapp', from: phone, text });
+  return { account, message, openUntil: message.receivedAt + SESSION_WINDOW_MS };
 }

@@ -1,7 +1,7 @@
 import { JOB_KINDS, type KeywordConfirmation } from '../delivery/job-kinds.js';
 import { ApiError } from '../errors.js';
 import { emitAccountEvent } from '../events/emit-event.js';
-import { newMessageId } from '../ids.js';
+import { type Channel, newMessageId } from '../ids.js';
 import { acceptMessages, type SendDeps } from '../messages/accept-messages.js';
 import type { Message } from '../messages/message.js';
 import type { Store } from '../ports.js';
@@ -57,6 +57,34 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
   });
   if (!stored) return { outcome: 'duplicate' };
   return keyword ? { outcome: 'stored', message, keyword: keyword.action } : { outcome: 'stored', message };
+}
+
+/**
+ * A message made up for the sandbox (POST /v1/sandbox/inbound, `herald whatsapp simulate-inbound`):
+ * `from` writes to the account, at `to` or else the account's first address on the channel, or
+ * `sandbox` when it has none, and Herald takes it as it takes a provider's (receiveMessage).
+ */
+export async function receiveSandboxMessage(
+  deps: SendDeps,
+  accountId: string,
+  input: { channel: Channel; from: string; text: string; to?: string | undefined },
+): Promise<InboundMessage> {
+  const own = (await deps.store.inbound.listAddresses(accountId)).find((address) => address.channel === input.channel);
+  const reception = await receiveMessage(
+    deps,
+    {
+      channel: input.channel,
+      from: input.from,
+      to: input.to ?? own?.address ?? 'sandbox',
+      text: input.text,
+      receivedAt: deps.clock.now(),
+      details: { sandbox: true },
+    },
+    { accountId },
+  );
+  // A message made up now has an id of its own: it is never a duplicate, and its account is known.
+  if (reception.outcome !== 'stored') throw new ApiError('INTERNAL_ERROR', 'The sandbox message was not stored.');
+  return reception.message;
 }
 
 /**

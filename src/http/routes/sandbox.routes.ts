@@ -1,10 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
 import type { Clock } from '../../core/clock.js';
-import { ApiError, validationError } from '../../core/errors.js';
+import { validationError } from '../../core/errors.js';
 import type { Channel } from '../../core/ids.js';
 import { inboundMessageView } from '../../core/inbound/inbound-message.js';
-import { receiveMessage } from '../../core/inbound/receive-messages.js';
+import { receiveSandboxMessage } from '../../core/inbound/receive-messages.js';
 import type { Store } from '../../core/ports.js';
 import type { PriceList } from '../../core/pricing.js';
 import { sendScopeOf } from '../../core/scopes.js';
@@ -61,15 +61,8 @@ export async function sandboxRoutes(
       requireScope(request, sendScopeOf(channel));
       const rules = deps.store.channels.recipientsOf(channel);
       if (rules && !rules.valid(from.trim())) throw validationError([{ field: 'from', message: `must be ${rules.description}` }]);
-      const own = (await deps.store.inbound.listAddresses(accountId)).find((a) => a.channel === channel);
-      const to = request.body.to ?? own?.address ?? 'sandbox';
-      const reception = await receiveMessage(
-        deps,
-        { channel, from: from.trim(), to, text, receivedAt: deps.clock.now(), details: { sandbox: true } },
-        { accountId },
-      );
-      if (reception.outcome !== 'stored') throw new ApiError('INTERNAL_ERROR', 'The sandbox message was not stored.');
-      return reply.code(201).send({ success: true as const, data: inboundMessageView(reception.message) });
+      const message = await receiveSandboxMessage(deps, accountId, { channel, from: from.trim(), text, to: request.body.to });
+      return reply.code(201).send({ success: true as const, data: inboundMessageView(message) });
     },
   );
 }
