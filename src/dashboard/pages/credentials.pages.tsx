@@ -7,7 +7,7 @@ import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
-import { ActionButton, field, fields, problemsOf } from '../views/forms.js';
+import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
@@ -197,10 +197,7 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
   app.post<{ Body: Record<string, unknown> }>('/credentials', async (request, reply) => {
     const { account, user } = viewerOf(request);
     if (!can(user.role, 'credentials.manage')) return notAllowed(request, reply);
-    // Scopes ticked are what the client gets, whichever choice is marked: ticking some and leaving
-    // "all" marked granted every scope.
-    const ticked = fields(request.body, 'scopes');
-    const scopes = ticked.length > 0 || field(request.body, 'limit') === 'some' ? ticked : null;
+    const scopes = tickedOrAll(request.body, 'scopes') ?? null;
     try {
       const { client, clientSecret } = await createClient(
         deps.store,

@@ -13,7 +13,7 @@ import type { DashboardDeps } from '../dashboard.plugin.js';
 import { frameOf, type Viewer, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
-import { ActionButton, field, fields, problemsOf } from '../views/forms.js';
+import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
@@ -175,10 +175,7 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const viewer = manager(request, reply);
     if (!viewer) return reply;
     const url = field(request.body, 'url');
-    // Events ticked are what the webhook gets, whichever choice is marked (as API clients' scopes);
-    // none ticked with "all" marked is every event.
-    const ticked = fields(request.body, 'events').filter((kind) => kind !== ALL_EVENTS);
-    const events = ticked.length > 0 || field(request.body, 'limit') === 'some' ? ticked : [ALL_EVENTS];
+    const events = tickedOrAll(request.body, 'events', ALL_EVENTS) ?? [ALL_EVENTS];
     const description = field(request.body, 'description', 200);
     let webhook: Webhook;
     try {

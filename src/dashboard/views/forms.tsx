@@ -48,3 +48,14 @@ export const fields = (body: unknown, name: string): string[] => {
   const value = (body as Record<string, unknown> | undefined)?.[name];
   return (Array.isArray(value) ? value : [value]).filter((v): v is string => typeof v === 'string');
 };
+
+/**
+ * A choice of "all" (radio `limit` = all) or "only these" (checkboxes `name`), as an API client's
+ * scopes and a webhook's events are chosen: the boxes ticked, whichever radio is marked (ticking
+ * some and leaving "all" marked granted everything), or undefined for all. `all` is a box that
+ * means every item, not counted as a tick.
+ */
+export const tickedOrAll = (body: unknown, name: string, all?: string): string[] | undefined => {
+  const ticked = fields(body, name).filter((item) => item !== all);
+  return ticked.length > 0 || field(body, 'limit') === 'some' ? ticked : undefined;
+};
