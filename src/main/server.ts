@@ -6,7 +6,7 @@ import { buildApp } from '../http/app.js';
 import { receiverUrlCheck } from '../http/webhooks/webhooks.routes.js';
 import type { MetricsListener } from '../metrics/metrics-server.js';
 import { listenForAccessChanges } from '../storage/notifications.js';
-import { channelReference, channelRoutes, testMessageChannels } from './channels.js';
+import { channelReference, channelRoutes, sandboxChannels, testMessageChannels } from './channels.js';
 import { loadConfig, warnOfPrivateWebhooks } from './config.js';
 import { type DispatchThread, startDispatchThread } from './dispatch-thread.js';
 import { prettyLogs } from './logger.js';
@@ -149,7 +149,6 @@ export async function startServer(services: Services, options: ServerOptions): P
   const demo = await ensureDemoAccount(services);
   // With PORT=0 the configured URL ends in ":0": the banner waits for the address actually bound.
   const portChosenAtListen = new URL(config.publicUrl).port === '0';
-  const hint = demo || portChosenAtListen ? undefined : await demoAccountHint(services);
   if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
 
   let draining = false;
@@ -172,9 +171,7 @@ export async function startServer(services: Services, options: ServerOptions): P
       connections: config.connectionLimits,
     },
     channels: channelRoutes(config.channels),
-    sandboxChannels: Object.values(services.providers)
-      .filter((provider) => provider.name === 'sandbox')
-      .map((provider) => provider.channel),
+    sandboxChannels: sandboxChannels(services.providers),
     channelReference: channelReference(config.channels),
     webhooks: { allowPrivateNetworks: config.webhooks.allowPrivateNetworks, lookup: config.webhooks.lookup },
     metrics: services.meter,
@@ -225,8 +222,9 @@ export async function startServer(services: Services, options: ServerOptions): P
   const workers: Pick<RunningWorkers, 'stop'> | undefined = thread ?? (options.withWorker ? startWorkers(services) : undefined);
 
   if (demo && portChosenAtListen) printDemoAccount(out, demo, address);
-  const laterHint = hint ?? (!demo && portChosenAtListen ? await demoAccountHint(services, address) : undefined);
-  if (laterHint) out.write(`${laterHint}\n`);
+  // A later start names the demo account, with a command that reaches this server (the port bound).
+  const hint = demo ? undefined : await demoAccountHint(services, portChosenAtListen ? address : config.publicUrl);
+  if (hint) out.write(`${hint}\n`);
 
   let stopping: Promise<void> | undefined;
   const stop = () => {
