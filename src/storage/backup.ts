@@ -32,7 +32,7 @@ export async function backupSqlite(databaseUrl: string, file: string): Promise<B
   if (source === ':memory:') throw new BackupError('an in-memory store cannot be backed up');
   if (!existsSync(source)) throw new BackupError(`no store at ${source}`);
   if (existsSync(file)) throw new BackupError(`${file} exists already; choose a new name (a backup never overwrites)`);
-  if (!existsSync(dirname(file) || '.')) throw new BackupError(`no directory ${dirname(file)} to write ${file} in`);
+  if (!existsSync(dirname(file))) throw new BackupError(`no directory ${dirname(file)} to write ${file} in`);
   // A name of this run's own: two backups at once never write the same file.
   const partial = `${file}.${process.pid}.${Date.now()}.partial`;
   const db = new SqliteDatabase(source, { readonly: true, fileMustExist: true, timeout: 5_000 });
