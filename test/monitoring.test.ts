@@ -56,6 +56,7 @@ describe('monitoring files in deploy/', () => {
         provider: 'smpp',
         connected: true,
         last_error: null,
+        last_error_code: null,
         last_error_at: null,
         in_flight: 0,
         sent_last_minute: 0,

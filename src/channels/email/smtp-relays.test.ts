@@ -122,8 +122,8 @@ describe('email through several SMTP relays', () => {
     const unreachable = createSmtpRelays({ url: down, poolSize: 1, fallbacks: [second.url] });
     expect(await unreachable.send(email('ann@example.com'), signal())).toMatchObject({ ok: true, route: 'relay2' });
     expect(unreachable.routes?.()).toEqual([
-      { name: 'relay1', connected: false, last_error: expect.stringMatching(/^SMTP_UNREACHABLE: /) },
-      { name: 'relay2', connected: true, last_error: null },
+      { name: 'relay1', connected: false, last_error: expect.stringMatching(/^SMTP_UNREACHABLE: /), last_error_code: 'SMTP_UNREACHABLE' },
+      { name: 'relay2', connected: true, last_error: null, last_error_code: null },
     ]);
     await unreachable.close?.();
 

@@ -120,7 +120,8 @@ describe.skipIf(!available)('SMPP against an independent SMSC (Net::SMPP)', () =
       const wrong = createSmppProvider(smppSettings(smsc, { password: 'nope' }), { onReceipt: async () => {}, logger });
       wrong.start?.();
       try {
-        await until(async () => wrong.lastError?.()?.includes('ESME_RINVPASWD'), 'the refused bind');
+        await until(async () => wrong.lastError?.()?.text.includes('ESME_RINVPASWD'), 'the refused bind');
+        expect(wrong.lastError?.()?.code).toBe('SMPP_BIND_REFUSED');
         expect(smsc.lines).toContain('BIND herald 14');
       } finally {
         await wrong.close?.();

@@ -284,14 +284,17 @@ describe('SMPP provider: binding', () => {
     );
     provider.start?.();
     try {
-      await until(() => (provider.lastError?.() ?? '').includes('ESME_RINVPASWD'), 'the refused bind');
+      await until(() => (provider.lastError?.()?.text ?? '').includes('ESME_RINVPASWD'), 'the refused bind');
       const outcome = await provider.send(outbound('hi'), AbortSignal.timeout(200));
       expect(outcome).toMatchObject({ ok: false, retryable: true, code: 'SMPP_NOT_BOUND' });
       // Why, for the operator; the account reads only that no link is up.
       expect(outcome.ok ? '' : outcome.detail).toContain('bind refused: ESME_RINVPASWD');
       expect(outcome.ok ? '' : outcome.message).toBe('No SMPP link to the SMSC is up.');
       expect(provider.health()).toMatchObject({ channel: 'sms', provider: 'smpp', connected: false, in_flight: 0, sent_last_minute: 0 });
-      expect(provider.health().last_error).toContain('ESME_RINVPASWD');
+      expect(provider.health()).toMatchObject({
+        last_error: 'SMPP_BIND_REFUSED: bind refused: ESME_RINVPASWD',
+        last_error_code: 'SMPP_BIND_REFUSED',
+      });
       expect(JSON.stringify(provider.health())).not.toContain('wrong');
     } finally {
       await provider.close?.();
@@ -305,7 +308,8 @@ describe('SMPP provider: binding', () => {
     const provider = createSmppProvider(smppSettings({ port }), { onReceipt: async () => {}, logger });
     provider.start?.();
     try {
-      await until(() => (provider.lastError?.() ?? '').includes('ECONNREFUSED'), 'a refused connection');
+      await until(() => (provider.lastError?.()?.text ?? '').includes('ECONNREFUSED'), 'a refused connection');
+      expect(provider.lastError?.()?.code).toBe('SMPP_CONNECTION_FAILED');
       expect(provider.connected?.()).toBe(false);
       const server = await startFakeSmsc(undefined, port);
       try {

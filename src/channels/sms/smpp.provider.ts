@@ -271,7 +271,7 @@ export function createSmppProvider(settings: SmppSettings, deps: SmppProviderDep
     // back at once, so a dead SMSC never holds a dispatch lane other channels need.
     if (!roomiest()) {
       const connecting = clients.filter((candidate) => candidate.lastError === undefined);
-      if (!(await anyBinds(connecting, signal))) return notBound(message, linkError() ?? 'connecting');
+      if (!(await anyBinds(connecting, signal))) return notBound(message, linkError()?.text ?? 'connecting');
     }
     // Chosen at the first part, once its throughput turn has come: chosen before, every message of a
     // wave would pick the same bind, each seeing the others' windows as they were.

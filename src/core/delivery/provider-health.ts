@@ -1,5 +1,14 @@
 import type { Clock } from '../clock.js';
-import { type HandOverGate, type OutboundMessage, operatorText, type Provider, type ProviderHealth, type SendOutcome } from './provider.js';
+import {
+  type HandOverGate,
+  type LinkError,
+  linkText,
+  type OutboundMessage,
+  operatorText,
+  type Provider,
+  type ProviderHealth,
+  type SendOutcome,
+} from './provider.js';
 
 const MINUTE_MS = 60_000;
 
@@ -26,7 +35,7 @@ const isProviderTrouble = (outcome: SendOutcome) => !outcome.ok && outcome.retry
 export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLogger): TrackedProvider {
   let inFlight = 0;
   let reached: boolean | null = null;
-  let lastError: { message: string; at: number } | null = null;
+  let lastError: (LinkError & { at: number }) | null = null;
   let unmatched = 0;
   let failing = false;
   // Acceptance times within the last minute, oldest first.
@@ -52,8 +61,8 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     } else if (isProviderTrouble(outcome)) {
       // Answered normally (a retryable refusal), as opposed to unreachable or lost mid-send.
       reached = !outcome.maybeAccepted && !outcome.unavailable;
-      lastError = { message: operatorText(outcome), at: now };
-      setFailing(true, lastError.message);
+      lastError = { code: outcome.code, text: outcome.detail ?? outcome.message, at: now };
+      setFailing(true, operatorText(outcome));
     } else {
       reached = true; // a permanent refusal of one message: the provider answered
     }
@@ -61,8 +70,8 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
 
   const noteThrow = (error: unknown) => {
     reached = false;
-    lastError = { message: error instanceof Error ? error.message : String(error), at: clock.now() };
-    setFailing(true, lastError.message);
+    lastError = thrownError(error, clock.now());
+    setFailing(true, linkText(lastError));
   };
 
   /** Runs a hand-over of `count` messages, counting them in flight and noting how each went. */
@@ -99,12 +108,13 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
       const now = clock.now();
       prune(now);
       const linkError = provider.lastError?.();
-      const error = linkError ? { message: linkError, at: lastError?.at ?? now } : lastError;
+      const error = linkError ? { code: linkError.code, text: linkError.text, at: lastError?.at ?? now } : lastError;
       return {
         channel: provider.channel,
         provider: provider.name,
         connected: provider.connected ? provider.connected() : reached,
-        last_error: error?.message ?? null,
+        last_error: error ? linkText(error) : null,
+        last_error_code: error?.code ?? null,
         last_error_at: error ? new Date(error.at).toISOString() : null,
         in_flight: inFlight,
         sent_last_minute: sent.length,
@@ -118,4 +128,13 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     },
   });
   return tracked;
+}
+
+const CODE = /^[A-Z][A-Z0-9_]{2,}$/;
+
+/** A provider's throw, which should not happen (refusals are outcomes): its own code if it has one. */
+function thrownError(error: unknown, at: number): LinkError & { at: number } {
+  const own = (error as { code?: unknown } | null)?.code;
+  const code = typeof own === 'string' && CODE.test(own) ? own : 'PROVIDER_ERROR';
+  return { code, text: error instanceof Error ? error.message : String(error), at };
 }

@@ -141,7 +141,7 @@ export interface Provider {
   /** Whether its link is up, for providers that keep one (SMPP). */
   connected?(): boolean;
   /** Why the link is down, if it is (with several links, why one of them is). */
-  lastError?(): string | undefined;
+  lastError?(): LinkError | undefined;
   /** For providers that keep several links (SMPP binds): how many are up, of how many. */
   links?(): { up: number; total: number };
   /** Counts a receipt for this provider's channel that matched no message (health tracking). */
@@ -150,13 +150,26 @@ export interface Provider {
   routes?(): RouteHealth[];
 }
 
+/**
+ * Why a provider's link is down: a code for machines (`/readyz` shows it alone, e.g.
+ * `SMPP_BIND_REFUSED`) and the operator's words (an SMSC's host and port, a refusal naming our
+ * login), which only the logs and the operator's pages show.
+ */
+export interface LinkError {
+  code: string;
+  text: string;
+}
+
 /** One route of a provider with several (docs/routing.md), as `/readyz` shows it. */
 export interface RouteHealth {
   name: string;
   /** At least one of its links is up; null for a route that keeps no link. */
   connected: boolean | null;
   links?: { up: number; total: number };
+  /** The last error in the operator's words, `CODE: text`. */
   last_error: string | null;
+  /** Its code alone. */
+  last_error_code: string | null;
 }
 
 /** How a provider is doing, as `/readyz` and the logs show it. */
@@ -165,7 +178,10 @@ export interface ProviderHealth {
   provider: string;
   /** Link up (SMPP), or the last hand-over reached the provider; null before any was tried. */
   connected: boolean | null;
+  /** The last error in the operator's words, `CODE: text`. */
   last_error: string | null;
+  /** Its code alone. */
+  last_error_code: string | null;
   last_error_at: string | null;
   /** Hand-overs under way now, in this process. */
   in_flight: number;
@@ -244,4 +260,9 @@ export function recoveryPolicyOf(provider: Provider, configured?: RecoveryPolicy
 /** A refusal as the operator reads it (logs, the operator's page, a job's last error): its code and its fullest words. */
 export function operatorText(outcome: Extract<SendOutcome, { ok: false }>): string {
   return `${outcome.code}: ${outcome.detail ?? outcome.message}`;
+}
+
+/** A link error in the operator's words, `CODE: text`, as operatorText words a refusal. */
+export function linkText(error: LinkError): string {
+  return `${error.code}: ${error.text}`;
 }

@@ -157,15 +157,21 @@ describe('a provider over several routes', () => {
     const a = route('a', []);
     const b = route('b', []);
     b.provider.connected = () => false;
-    b.provider.lastError = () => 'connect ECONNREFUSED';
+    b.provider.lastError = () => ({ code: 'SMPP_CONNECTION_FAILED', text: 'connect ECONNREFUSED' });
     b.provider.links = () => ({ up: 0, total: 2 });
     const provider = routed(a, b);
     expect(provider.connected?.()).toBe(true);
     expect(provider.links?.()).toEqual({ up: 1, total: 3 });
-    expect(provider.lastError?.()).toBe('b: connect ECONNREFUSED');
+    expect(provider.lastError?.()).toEqual({ code: 'SMPP_CONNECTION_FAILED', text: 'b: connect ECONNREFUSED' });
     expect(provider.routes?.()).toEqual([
-      { name: 'a', connected: true, last_error: null },
-      { name: 'b', connected: false, links: { up: 0, total: 2 }, last_error: 'connect ECONNREFUSED' },
+      { name: 'a', connected: true, last_error: null, last_error_code: null },
+      {
+        name: 'b',
+        connected: false,
+        links: { up: 0, total: 2 },
+        last_error: 'SMPP_CONNECTION_FAILED: connect ECONNREFUSED',
+        last_error_code: 'SMPP_CONNECTION_FAILED',
+      },
     ]);
     expect(provider.recovery).toBe('hold');
     expect(provider.gatesHandOver).toBe(true);

@@ -1,6 +1,14 @@
 import { BoundedMap } from '../bounded-map.js';
 import type { Channel } from '../ids.js';
-import { type HandOverGate, type OutboundMessage, operatorText, type Provider, type RouteHealth, type SendOutcome } from './provider.js';
+import {
+  type HandOverGate,
+  type LinkError,
+  linkText,
+  type OutboundMessage,
+  type Provider,
+  type RouteHealth,
+  type SendOutcome,
+} from './provider.js';
 
 /** One way out for a channel's messages (an SMSC, an SMTP relay), with its own name. */
 export interface Route {
@@ -83,7 +91,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
         outcome = await sendOn(provider, message, signal, gate);
       } catch (error) {
         pins.set(message.id, name); // written and unanswered: in doubt on this route
-        note(name, false, error instanceof Error ? error.message : String(error));
+        note(name, false, { code: 'PROVIDER_ERROR', text: error instanceof Error ? error.message : String(error) });
         throw error;
       }
       noteOutcome(name, outcome);
@@ -116,10 +124,10 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
    * How each route's last hand-overs went, for routes that keep no link state of their own (SMTP
    * relays): reached or not, and why the last one failed, until one succeeds.
    */
-  const seen = new Map<string, { reached: boolean; error?: string | undefined }>();
+  const seen = new Map<string, { reached: boolean; error?: LinkError | undefined }>();
   // Routes with their own link state and error (SMPP) are not watched: nothing is noted per hand-over.
   const watched = new Set(options.routes.filter((r) => !r.provider.connected || !r.provider.lastError).map((r) => r.name));
-  const note = (name: string, reached: boolean, error?: string) => {
+  const note = (name: string, reached: boolean, error?: LinkError) => {
     if (watched.has(name)) seen.set(name, { reached, error });
   };
   const noteOutcome = (name: string, outcome: SendOutcome) => {
@@ -128,7 +136,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
     else if (outcome.code !== WITHDRAWN.code) {
       // Not reached: no link, or a connection that failed before anything was said (SMTP_UNREACHABLE).
       const reached = !outcome.maybeAccepted && !outcome.unavailable && !outcome.code.endsWith('_UNREACHABLE');
-      note(name, reached, operatorText(outcome));
+      note(name, reached, { code: outcome.code, text: outcome.detail ?? outcome.message });
     }
   };
 
@@ -138,7 +146,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
     return Object.assign(
       { name: route.name, connected: provider.connected ? provider.connected() : (last?.reached ?? null) },
       provider.links ? { links: provider.links() } : {},
-      { last_error: (provider.lastError ? provider.lastError() : last?.error) ?? null },
+      lastErrorFields(provider.lastError ? provider.lastError() : last?.error),
     );
   };
 
@@ -160,13 +168,17 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
           }
           return { up, total };
         },
-        lastError: () => {
+        lastError: (): LinkError | undefined => {
           if (options.routes.length === 1) return first.lastError?.();
           const errors = options.routes.flatMap((route) => {
             const error = route.provider.lastError?.();
-            return error ? [`${route.name}: ${error}`] : [];
+            return error ? [{ route: route.name, error }] : [];
           });
-          return errors.length > 0 ? errors.join('; ') : undefined;
+          const [earliest] = errors;
+          if (!earliest) return undefined;
+          // The first route's code; every route's words.
+          const text = errors.map(({ route, error }) => `${route}: ${error.text}`).join('; ');
+          return { code: earliest.error.code, text };
         },
       }
     : {};
@@ -234,4 +246,9 @@ function refusedEverywhere(refusals: ReadonlyArray<{ name: string; outcome: Extr
     delays.length > 0 ? { retryAfterMs: Math.min(...delays) } : {},
     refusals.every(({ outcome }) => outcome.unavailable) ? { unavailable: true } : {},
   );
+}
+
+/** A route's last error as `/readyz` and the operator's page show it. */
+function lastErrorFields(error: LinkError | undefined): Pick<RouteHealth, 'last_error' | 'last_error_code'> {
+  return { last_error: error ? linkText(error) : null, last_error_code: error?.code ?? null };
 }

@@ -136,17 +136,23 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
  * relay refusal naming our login) are the operator's, in the logs and on the operator's system page.
  */
 function withoutDetails(health: ProviderHealthValue): ProviderHealthValue {
-  return Object.assign({}, health, {
-    last_error: errorCode(health.last_error),
+  const { last_error_code, ...shown } = health;
+  return Object.assign(shown, {
+    last_error: publicCode(health.last_error, last_error_code),
     ...(health.routes
-      ? { routes: health.routes.map((route) => Object.assign({}, route, { last_error: errorCode(route.last_error) })) }
+      ? {
+          routes: health.routes.map(({ last_error_code: code, ...route }) =>
+            Object.assign(route, { last_error: publicCode(route.last_error, code) }),
+          ),
+        }
       : {}),
-  });
+  }) as ProviderHealthValue;
+}
+
+/** An error's code alone, or that there is one. */
+function publicCode(error: string | null, code: string | null): string | null {
+  if (error === null) return null;
+  return code ?? LINK_ERROR;
 }
 
 const LINK_ERROR = 'link error (its reason is in the logs and on the operator page)';
-
-function errorCode(error: string | null): string | null {
-  if (error === null) return null;
-  return /^([A-Z][A-Z0-9_]{2,})(?::|$)/.exec(error)?.[1] ?? LINK_ERROR;
-}

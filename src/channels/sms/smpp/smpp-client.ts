@@ -1,4 +1,5 @@
 import smpp, { type Pdu, type Session } from 'smpp';
+import type { LinkError } from '../../../core/delivery/provider.js';
 
 /** Where and how to bind. The password is only ever sent in bind_transceiver, never logged. */
 export interface SmppBindSettings {
@@ -66,7 +67,7 @@ export class SmppClient {
   #backoffMs: number;
   #reconnectTimer: NodeJS.Timeout | undefined;
   #enquireTimer: NodeJS.Timeout | undefined;
-  #lastError: string | undefined;
+  #lastError: LinkError | undefined;
   readonly #outstanding = new Set<Outstanding>();
   /** Submits waiting for a window slot, in order. */
   readonly #windowWaiters: Array<() => void> = [];
@@ -85,7 +86,8 @@ export class SmppClient {
     return this.#bound;
   }
 
-  get lastError(): string | undefined {
+  /** Why the link is down (a code and the operator's words), until it is bound again. */
+  get lastError(): LinkError | undefined {
     return this.#lastError;
   }
 
@@ -200,7 +202,7 @@ export class SmppClient {
 
   #request(command: 'submit_sm' | 'enquire_link', fields: Record<string, unknown>, signal?: AbortSignal): Promise<Pdu> {
     const session = this.#session;
-    if (!this.#bound || !session) return Promise.reject(new SmppLinkError(`not bound: ${this.#lastError ?? 'connecting'}`, false));
+    if (!this.#bound || !session) return Promise.reject(new SmppLinkError(`not bound: ${this.#lastError?.text ?? 'connecting'}`, false));
     if (signal?.aborted) return Promise.reject(new SmppLinkError('gave up before sending', false, 'busy'));
     return new Promise<Pdu>((resolve, reject) => {
       let written = false;
@@ -215,7 +217,7 @@ export class SmppClient {
       signal?.addEventListener('abort', onAbort, { once: true });
       const timer = setTimeout(() => {
         // No answer in time: the link is not working. Dropping it fails every outstanding PDU.
-        this.#fail(`no ${command}_resp within ${this.settings.responseTimeoutMs} ms`);
+        this.#fail('SMPP_TIMEOUT', `no ${command}_resp within ${this.settings.responseTimeoutMs} ms`);
         session.destroy();
       }, this.settings.responseTimeoutMs);
       const finish = () => {
@@ -254,7 +256,7 @@ export class SmppClient {
         },
         (pdu) => {
           if (pdu.command_status !== 0) {
-            this.#fail(`bind refused: ${statusName(pdu.command_status)}`);
+            this.#fail('SMPP_BIND_REFUSED', `bind refused: ${statusName(pdu.command_status)}`);
             session.destroy();
             return;
           }
@@ -274,7 +276,7 @@ export class SmppClient {
     });
     session.on('unbind', (pdu: Pdu) => {
       session.send(pdu.response());
-      this.#fail('the SMSC unbound');
+      this.#fail('SMPP_UNBOUND', 'the SMSC unbound');
       session.close();
     });
     session.on('deliver_sm', (pdu: Pdu) => {
@@ -284,19 +286,20 @@ export class SmppClient {
       );
     });
     session.on('error', (error: Error) => {
-      this.#fail(error.message);
+      this.#fail('SMPP_CONNECTION_FAILED', error.message);
     });
     session.on('close', () => {
       if (this.#session !== session) return;
-      this.#fail(this.#lastError ?? 'connection closed');
+      if (this.#lastError) this.#lost(this.#lastError.text);
+      else this.#fail('SMPP_CONNECTION_CLOSED', 'connection closed');
       this.#session = undefined;
       this.#scheduleReconnect();
     });
   }
 
   /** Records why the link is not usable and fails whatever waited on it. */
-  #fail(reason: string): void {
-    this.#lastError = reason;
+  #fail(code: string, reason: string): void {
+    this.#lastError = { code, text: reason };
     this.#lost(reason);
   }
 
