@@ -46,6 +46,11 @@ export class Visitor {
     return response;
   }
   get = (url: string) => this.request('GET', url);
+  /** The page a redirect (a form's 303) sends the browser to, as the browser would open it. */
+  follow = (response: LightMyRequestResponse) => {
+    expect(response.statusCode, response.body.slice(0, 500)).toBe(303);
+    return this.get(String(response.headers.location));
+  };
   post = (url: string, form: Record<string, string | string[]> = {}, options?: { csrf?: boolean }) =>
     this.request('POST', url, form, options);
 }

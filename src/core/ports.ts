@@ -834,6 +834,13 @@ export interface UsersPort {
   /** Ends every session of the user (removed, or signed out everywhere). */
   deleteSessionsOf(userId: string): Promise<void>;
   /**
+   * Keeps a sealed note for one session (a user's or an operator's, by its token's hash) until
+   * `note.expiresAt` (core/users/shown-once.ts); notes whose time passed by `now` are removed on the way.
+   */
+  keepNote(note: { id: string; sessionHash: string; sealed: string; expiresAt: number }, now: number): Promise<void>;
+  /** Removes the note and answers what it held, if it is that session's and alive at `now`; once only, even when asked twice at once. */
+  takeNote(id: string, sessionHash: string, now: number): Promise<string | undefined>;
+  /**
    * Holds the account's users until the transaction ends, so two owners removing or demoting each
    * other at once cannot both find "another owner remains" (PostgreSQL: the account row FOR UPDATE;
    * SQLite's one writer already serializes them). Inside a transaction only.

@@ -19,7 +19,9 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account, 'developer');
     await visitor.get('/dashboard/credentials');
-    const created = await visitor.post('/dashboard/credentials', { name: 'Reports', limit: 'some', scopes: ['sms:read', 'account:read'] });
+    const created = await visitor.follow(
+      await visitor.post('/dashboard/credentials', { name: 'Reports', limit: 'some', scopes: ['sms:read', 'account:read'] }),
+    );
     expect(created.statusCode).toBe(200);
     const secret = shownSecret(created.body);
     const client = (await t.store.accounts.listClients(account.account.id)).find((c) => c.name === 'Reports');
@@ -43,7 +45,7 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account, 'developer');
     await visitor.get('/dashboard/credentials');
-    expect((await visitor.post('/dashboard/credentials', { name: 'Ticked', limit: 'all', scopes: 'sms:read' })).statusCode).toBe(200);
+    expect((await visitor.post('/dashboard/credentials', { name: 'Ticked', limit: 'all', scopes: 'sms:read' })).statusCode).toBe(303);
     expect((await t.store.accounts.listClients(account.account.id)).find((c) => c.name === 'Ticked')?.scopes).toEqual(['sms:read']);
   });
 
@@ -61,14 +63,43 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(1);
   });
 
+  it('a refused new client comes back with its name, "only these" and the scopes ticked, so sending it again cannot grant every scope', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account);
+    await visitor.get('/dashboard/credentials');
+    const name = `Reports ${'x'.repeat(100)}`;
+    const refused = await visitor.post('/dashboard/credentials', { name, limit: 'some', scopes: ['sms:read', 'account:read'] });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('name: must be 1 to 100 characters');
+    expect(refused.body).toContain(`name="name" required maxlength="100" placeholder="Billing service" value="${name}"`);
+    expect(refused.body).toMatch(/name="limit" value="some" checked/);
+    expect(refused.body).not.toMatch(/name="limit" value="all" checked/);
+    expect(refused.body).toMatch(/name="scopes" value="sms:read" checked/);
+    expect(refused.body).toMatch(/name="scopes" value="account:read" checked/);
+    expect(refused.body).not.toMatch(/name="scopes" value="sms:send" checked/);
+
+    // "Only these" with nothing ticked stays so: the same refusal again, never every scope.
+    const noneTicked = await visitor.post('/dashboard/credentials', { name: 'Ticked none', limit: 'some' });
+    expect(noneTicked.statusCode).toBe(422);
+    expect(noneTicked.body).toMatch(/name="limit" value="some" checked/);
+    expect(noneTicked.body).not.toMatch(/name="scopes" value="[^"]+" checked/);
+    // A fresh page starts from "all", nothing ticked.
+    const fresh = await visitor.get('/dashboard/credentials');
+    expect(fresh.body).toMatch(/name="limit" value="all" checked/);
+    expect(fresh.body).not.toMatch(/name="scopes" value="[^"]+" checked/);
+    expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(1);
+  });
+
   it('a secret regenerated with a grace period leaves the old one working until then, and the page says until when', async () => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account);
     const page = await visitor.get('/dashboard/credentials');
-    const rotated = await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
-      secret_of: markerIn(page.body),
-      grace: String(24 * 3600_000),
-    });
+    const rotated = await visitor.follow(
+      await visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, {
+        secret_of: markerIn(page.body),
+        grace: String(24 * 3600_000),
+      }),
+    );
     expect(rotated.statusCode).toBe(200);
     const until = new Date(t.clock.now() + 24 * 3600_000).toISOString().slice(0, 19).replace('T', ' ');
     expect(rotated.body).toContain(`The old secret keeps working until ${until} UTC`);
@@ -93,7 +124,9 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
       visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, form),
       visitor.post(`/dashboard/credentials/${account.clientId}/rotate`, form),
     ]);
-    const secrets = answers.map((a) => shownSecret(a.body)).filter((secret) => secret !== '');
+    expect(answers.filter((a) => a.statusCode === 303)).toHaveLength(1);
+    const shown = await Promise.all(answers.filter((a) => a.statusCode === 303).map((a) => visitor.follow(a)));
+    const secrets = shown.map((a) => shownSecret(a.body)).filter((secret) => secret !== '');
     expect(secrets).toHaveLength(1);
     expect(answers.some((a) => a.body.includes('already regenerated'))).toBe(true);
     // The original keeps its grace period; the one new secret works.

@@ -134,8 +134,10 @@ describeEachDialect('the dashboard', (dialect) => {
       const { visitor } = await signedIn(account, 'owner');
       await visitor.get('/dashboard/security');
       const email = `invited-${dialect}@example.com`;
-      const page = await visitor.post('/dashboard/security/invitations', { email, role: 'developer' });
-      expect(page.statusCode).toBe(200);
+      const inviting = await visitor.post('/dashboard/security/invitations', { email, role: 'developer' });
+      expect(inviting.statusCode).toBe(303);
+      expect(String(inviting.headers.location)).not.toContain('inv_');
+      const page = await visitor.follow(inviting);
       const link = /data-testid="invitation-link">([^<]+)</.exec(page.body)?.[1] ?? '';
       expect(link).toMatch(/^http:\/\/herald\.test\/dashboard\/invitations\/inv_[\w-]{43}$/);
       const joining = new Visitor(t);
@@ -148,6 +150,9 @@ describeEachDialect('the dashboard', (dialect) => {
       const again = await visitor.post('/dashboard/security/invitations', { email, role: 'viewer' });
       expect(again.statusCode).toBe(422);
       expect(again.body).toContain('already signs in to Herald');
+      // The refused form keeps what was typed and chosen.
+      expect(again.body).toContain(`name="email" required maxlength="320" value="${email}"`);
+      expect(again.body).toMatch(/<option value="viewer" selected/);
       expect((await visitor.post('/dashboard/security/invitations', { email: 'not an address', role: 'viewer' })).statusCode).toBe(422);
       expect((await visitor.post('/dashboard/security/invitations', { email: 'x@example.com', role: 'admin' })).statusCode).toBe(422);
 

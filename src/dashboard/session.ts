@@ -1,5 +1,8 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import type { Account } from '../core/accounts/account.js';
+import type { Clock } from '../core/clock.js';
+import type { Store } from '../core/ports.js';
+import { keepToShowOnce, takeShownOnce } from '../core/users/shown-once.js';
 import type { User } from '../core/users/user.js';
 import type { Frame } from './views/layout.js';
 
@@ -46,4 +49,37 @@ export function frameOf(request: FastifyRequest, reply: FastifyReply, current: s
     current,
     suspended: account.suspendedAt !== null,
   };
+}
+
+/** What a page's `?shown=` named: the value kept for it, or `gone` (shown already, expired, or not this session's). */
+export type Shown<T> = { value: T } | 'gone' | undefined;
+
+/**
+ * After a form made something to show once (a secret, a link): keeps it for this session
+ * (core/users/shown-once.ts) and sends the browser on (303) to `path`, whose GET shows it. A reload
+ * of that page shows nothing and makes nothing: POST-redirect-GET.
+ */
+export async function redirectToShow(
+  deps: { store: Store; clock: Clock },
+  reply: FastifyReply,
+  sessionToken: string,
+  kind: string,
+  value: object,
+  path: string,
+): Promise<FastifyReply> {
+  const id = await keepToShowOnce(deps.store, deps.clock, sessionToken, kind, value);
+  return reply.redirect(`${path}${path.includes('?') ? '&' : '?'}shown=${id}`, 303);
+}
+
+/** The value a page's `?shown=` names for this session, taken (it is gone after); see redirectToShow. */
+export async function takeShown<T>(
+  deps: { store: Store; clock: Clock },
+  request: FastifyRequest,
+  sessionToken: string,
+  kind: string,
+): Promise<Shown<T>> {
+  const id = (request.query as { shown?: unknown } | undefined)?.shown;
+  if (typeof id !== 'string') return undefined;
+  const value = await takeShownOnce<T>(deps.store, deps.clock, sessionToken, kind, id);
+  return value === undefined ? 'gone' : { value };
 }

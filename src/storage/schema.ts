@@ -371,6 +371,14 @@ export interface UserSessionsTable {
   expires_at: number;
 }
 
+/** A one-time note of a dashboard session (migration 0027): sealed, read once. */
+export interface ShownOnceTable {
+  id: string;
+  session_hash: string;
+  sealed: string;
+  expires_at: number;
+}
+
 /** What was changed in an account, by whom (`usr_...`, `operator`), from where. Append-only. */
 export interface AuditLogTable {
   id: string;
@@ -413,5 +421,6 @@ export interface Database {
   users: UsersTable;
   user_invitations: UserInvitationsTable;
   user_sessions: UserSessionsTable;
+  shown_once: ShownOnceTable;
   audit_log: AuditLogTable;
 }

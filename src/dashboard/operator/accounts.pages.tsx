@@ -16,6 +16,7 @@ import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 import { isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
+import { redirectToShow, type Shown, takeShown } from '../session.js';
 import { AuditTable, BalanceFigures, Copyable } from '../views/components.js';
 import { credits, when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
@@ -25,6 +26,34 @@ import { operatorFrameOf, operatorNotFound, operatorOf } from './operator.plugin
 import { OperatorPage } from './operator-layout.js';
 
 const EMAIL_FIELD = 320;
+
+/** An account just opened: what its people need, shown once on the page the form's redirect opens. */
+interface Opened {
+  name: string;
+  clientId: string;
+  clientSecret: string;
+  /** The owner's invitation link, when one was made. */
+  link?: string;
+  /** Why its owner was not invited. */
+  problems?: string[];
+}
+const OPENED_KIND = 'account-opened';
+
+/** What a change to an account did, in words (and an invitation's link), shown once on its page. */
+interface Done {
+  text: string;
+  link?: string;
+}
+const DONE_KIND = 'account-change';
+
+/** The open-account form as it was sent, shown again after a refusal. */
+interface AccountForm {
+  name: string;
+  email: string;
+  plan: string;
+  credits: string;
+  inviteOwner: boolean;
+}
 
 /** The operator, for the account's audit log. */
 const actorOf = (request: FastifyRequest): Actor => ({ actor: operatorOf(request).id, ip: request.ip });
@@ -44,29 +73,37 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
   const listPage = async (
     request: FastifyRequest,
     reply: FastifyReply,
-    outcome: { created?: CreatedAccount; link?: string; problems?: string[] } = {},
+    outcome: { opened?: Shown<Opened>; problems?: string[]; sent?: AccountForm } = {},
     status = 200,
   ) => {
     const accounts = await deps.store.accounts.listAccounts();
+    const opened = outcome.opened === 'gone' ? undefined : outcome.opened?.value;
+    const sent = outcome.sent;
     const frame = operatorFrameOf(request, reply, '/dashboard/operator');
     return sendPage(
       reply,
       <OperatorPage title="Accounts" frame={frame}>
-        {outcome.created && (
+        {opened && (
           <section class="secret" aria-labelledby="created">
-            <h2 id="created">{outcome.created.account.name} is open</h2>
+            <h2 id="created">{opened.name} is open</h2>
             <Notice kind="success">
               Give its developers the client id and secret (the secret is shown only this once)
-              {outcome.link ? ', and its owner the invitation link (valid 24 hours, once)' : ''}.
+              {opened.link ? ', and its owner the invitation link (valid 24 hours, once)' : ''}.
             </Notice>
             <p>
-              Client id <code data-testid="client-id">{outcome.created.clientId}</code>
+              Client id <code data-testid="client-id">{opened.clientId}</code>
             </p>
-            <Copyable id="new-secret" value={outcome.created.clientSecret} />
-            {outcome.link && <Copyable id="invitation-link" value={outcome.link} />}
+            <Copyable id="new-secret" value={opened.clientSecret} />
+            {opened.link && <Copyable id="invitation-link" value={opened.link} />}
           </section>
         )}
-        {(outcome.problems ?? []).map((problem) => (
+        {outcome.opened === 'gone' && (
+          <Notice kind="info">
+            The new account's secret was shown once, when it was opened, and cannot be shown again; nothing was opened now. If it was not
+            copied, its people can regenerate it on their dashboard (or run herald clients rotate-secret).
+          </Notice>
+        )}
+        {[...(opened?.problems ?? []), ...(outcome.problems ?? [])].map((problem) => (
           <Notice key={problem} kind="error">
             {problem}
           </Notice>
@@ -104,17 +141,17 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
             <input type="hidden" name="_csrf" value={frame.csrf} />
             <label>
               Name
-              <input name="name" required maxLength={200} />
+              <input name="name" required maxLength={200} value={sent?.name ?? ''} />
             </label>
             <label>
               Contact email
-              <input type="email" name="email" required maxLength={EMAIL_FIELD} />
+              <input type="email" name="email" required maxLength={EMAIL_FIELD} value={sent?.email ?? ''} />
             </label>
             <label>
               Plan
               <select name="plan">
                 {PLANS.map((plan) => (
-                  <option key={plan} value={plan} selected={plan === DEFAULT_PLAN}>
+                  <option key={plan} value={plan} selected={plan === (sent?.plan ?? DEFAULT_PLAN)}>
                     {plan}
                   </option>
                 ))}
@@ -122,10 +159,11 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
             </label>
             <label>
               Opening credits
-              <input name="credits" inputMode="decimal" placeholder="0" maxLength={24} />
+              <input name="credits" inputMode="decimal" placeholder="0" maxLength={24} value={sent?.credits ?? ''} />
             </label>
             <label class="check">
-              <input type="checkbox" name="invite_owner" value="yes" checked /> Invite the contact email as the account's owner
+              <input type="checkbox" name="invite_owner" value="yes" checked={sent?.inviteOwner ?? true} /> Invite the contact email as the
+              account's owner
             </label>
             <button type="submit">Open account</button>
           </form>
@@ -135,13 +173,20 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     );
   };
 
-  app.get('/', (request, reply) => listPage(request, reply));
+  app.get('/', async (request, reply) =>
+    listPage(request, reply, { opened: await takeShown<Opened>(deps, request, operatorOf(request).sessionToken, OPENED_KIND) }),
+  );
+  /** What a form made, kept for this operator's session and shown by the page the redirect opens (a reload makes nothing). */
+  const show = (request: FastifyRequest, reply: FastifyReply, kind: string, value: object, path: string) =>
+    redirectToShow(deps, reply, operatorOf(request).sessionToken, kind, value, path);
 
   app.post<{ Body: Record<string, unknown> }>('/accounts', async (request, reply) => {
     const name = field(request.body, 'name', 200).trim();
     const email = field(request.body, 'email', EMAIL_FIELD).trim();
     const plan = field(request.body, 'plan', 40) || DEFAULT_PLAN;
     const opening = field(request.body, 'credits', 24).trim();
+    const inviteOwner = field(request.body, 'invite_owner') === 'yes';
+    let created: CreatedAccount;
     try {
       // Every field's problem at once: the account's own (core's rules), and the opening credits'.
       const problems = accountInputProblems({ name, email, plan });
@@ -153,9 +198,14 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         problems.push(...(error.details ?? []));
       }
       if (problems.length > 0) throw validationError(problems);
-      const created = await createAccount(deps.store, deps.clock, { name, email, plan, creditsMicros });
+      created = await createAccount(deps.store, deps.clock, { name, email, plan, creditsMicros });
+    } catch (error) {
+      const sent = { name, email, plan, credits: opening, inviteOwner };
+      return listPage(request, reply, { problems: problemsOf(error), sent }, 422);
+    }
+    const opened: Opened = { name: created.account.name, clientId: created.clientId, clientSecret: created.clientSecret };
+    if (inviteOwner) {
       const actor = actorOf(request);
-      if (field(request.body, 'invite_owner') !== 'yes') return listPage(request, reply, { created });
       try {
         const invited = await inviteUser(deps.store, deps.clock, {
           accountId: created.account.id,
@@ -164,23 +214,26 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
           invitedBy: actor.actor,
           ip: actor.ip,
         });
-        return listPage(request, reply, { created, link: invitationLink(invited.token) });
+        opened.link = invitationLink(invited.token);
       } catch (error) {
-        // The account is open all the same (its secret must be shown now): say why nobody was invited.
-        return listPage(request, reply, { created, problems: problemsOf(error).map((p) => `Its owner was not invited: ${p}`) });
+        // The account is open all the same (its secret is shown next): say why nobody was invited.
+        opened.problems = problemsOf(error).map((p) => `Its owner was not invited: ${p}`);
       }
-    } catch (error) {
-      return listPage(request, reply, { problems: problemsOf(error) }, 422);
     }
+    return show(request, reply, OPENED_KIND, opened, '/dashboard/operator');
   });
 
   const accountPage = async (
     request: FastifyRequest<{ Params: { id: string } }>,
     reply: FastifyReply,
-    notice?: string,
+    done?: Shown<Done>,
     problems: string[] = [],
     status = 200,
+    sent?: { path: string; body: unknown },
   ) => {
+    const notice = done === 'gone' ? undefined : done?.value;
+    /** A field of the refused form, shown again: only the form that was sent (never a password: these forms have none). */
+    const again = (path: string, name: string) => (sent?.path === path ? field(sent.body, name, 254) : '');
     const account = await deps.store.accounts.findAccount(request.params.id);
     if (!account) return operatorNotFound(reply);
     const [addresses, clients, users, invitations, audit] = await Promise.all([
@@ -195,7 +248,8 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     return sendPage(
       reply,
       <OperatorPage title={account.name} frame={frame}>
-        {notice && <Notice kind="success">{notice}</Notice>}
+        {notice && <Notice kind="success">{notice.text}</Notice>}
+        {notice?.link && <Copyable id="invitation-link" value={notice.link} />}
         {problems.map((problem) => (
           <Notice key={problem} kind="error">
             {problem}
@@ -249,10 +303,12 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
           <form method="post" action={`${path}/credits`} class="inline">
             <input type="hidden" name="_csrf" value={frame.csrf} />
             <label>
-              Credits <input name="credits" required inputMode="decimal" maxLength={24} placeholder="100" />
+              Credits{' '}
+              <input name="credits" required inputMode="decimal" maxLength={24} placeholder="100" value={again('/credits', 'credits')} />
             </label>{' '}
             <label>
-              Note for the ledger <input name="note" required maxLength={200} placeholder="invoice 2026-114" />
+              Note for the ledger{' '}
+              <input name="note" required maxLength={200} placeholder="invoice 2026-114" value={again('/credits', 'note')} />
             </label>{' '}
             <button type="submit">Add</button>
           </form>
@@ -303,14 +359,21 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
               Channel{' '}
               <select name="channel">
                 {deps.store.channels.names.map((channel) => (
-                  <option key={channel} value={channel}>
+                  <option key={channel} value={channel} selected={channel === again('/addresses', 'channel')}>
                     {channel}
                   </option>
                 ))}
               </select>
             </label>{' '}
             <label>
-              Address <input name="address" required maxLength={254} placeholder="+14155550100, @acme_bot, replies@acme.example" />
+              Address{' '}
+              <input
+                name="address"
+                required
+                maxLength={254}
+                placeholder="+14155550100, @acme_bot, replies@acme.example"
+                value={again('/addresses', 'address')}
+              />
             </label>{' '}
             <button type="submit">Add address</button>
           </form>
@@ -363,13 +426,13 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
           <form method="post" action={`${path}/invite`} class="inline">
             <input type="hidden" name="_csrf" value={frame.csrf} />
             <label>
-              Email <input type="email" name="email" required maxLength={EMAIL_FIELD} />
+              Email <input type="email" name="email" required maxLength={EMAIL_FIELD} value={again('/invite', 'email')} />
             </label>{' '}
             <label>
               Role{' '}
               <select name="role">
                 {ROLES.map((role) => (
-                  <option key={role} value={role}>
+                  <option key={role} value={role} selected={role === again('/invite', 'role')}>
                     {role}
                   </option>
                 ))}
@@ -388,31 +451,38 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
   };
 
   type AccountRequest = FastifyRequest<{ Params: { id: string }; Body: Record<string, unknown> }>;
-  /** A change to one account: done, then its page with what happened; refused, its page with why. */
-  const change = (path: string, run: (request: AccountRequest, account: Account) => Promise<string>) =>
+  /**
+   * A change to one account: done, then its page (a redirect, so a reload changes nothing again)
+   * with what happened; refused, its page with why and the form as it was sent.
+   */
+  const change = (path: string, run: (request: AccountRequest, account: Account) => Promise<Done>) =>
     app.post<{ Params: { id: string }; Body: Record<string, unknown> }>(`/accounts/:id${path}`, async (request, reply) => {
       const account = await deps.store.accounts.findAccount(request.params.id);
       if (!account) return operatorNotFound(reply);
+      let done: Done;
       try {
-        return accountPage(request, reply, await run(request, account));
+        done = await run(request, account);
       } catch (error) {
-        return accountPage(request, reply, undefined, problemsOf(error), 422);
+        return accountPage(request, reply, undefined, problemsOf(error), 422, { path, body: request.body });
       }
+      return show(request, reply, DONE_KIND, done, `/dashboard/operator/accounts/${account.id}`);
     });
 
-  app.get<{ Params: { id: string } }>('/accounts/:id', (request, reply) => accountPage(request, reply));
+  app.get<{ Params: { id: string } }>('/accounts/:id', async (request, reply) =>
+    accountPage(request, reply, await takeShown<Done>(deps, request, operatorOf(request).sessionToken, DONE_KIND)),
+  );
   change('/suspend', async (request, account) => {
     await setAccountSuspended(deps.store, deps.clock, account.id, true, actorOf(request));
-    return `${account.name} is suspended.`;
+    return { text: `${account.name} is suspended.` };
   });
   change('/reinstate', async (request, account) => {
     await setAccountSuspended(deps.store, deps.clock, account.id, false, actorOf(request));
-    return `${account.name} is active again.`;
+    return { text: `${account.name} is active again.` };
   });
   change('/plan', async (request, account) => {
     const plan = field(request.body, 'plan', 40);
     await setAccountPlan(deps.store, deps.clock, account.id, plan, actorOf(request));
-    return `${account.name} is on the ${plan} plan.`;
+    return { text: `${account.name} is on the ${plan} plan.` };
   });
   change('/credits', async (request, account) => {
     const micros = creditsOf(field(request.body, 'credits', 24), 'credits');
@@ -425,7 +495,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         throw validationError([{ field: 'credits', message: error.message }]);
       throw error;
     }
-    return `Added ${credits(micros)} credits (${note}).`;
+    return { text: `Added ${credits(micros)} credits (${note}).` };
   });
   change('/addresses', async (request, account) => {
     const added = await assignAddress(deps.store, {
@@ -435,7 +505,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
       at: deps.clock.now(),
       by: actorOf(request),
     });
-    return `${added.channel} ${added.address} now belongs to ${account.name}.`;
+    return { text: `${added.channel} ${added.address} now belongs to ${account.name}.` };
   });
   change('/addresses/remove', async (request, account) => {
     const channel = field(request.body, 'channel', 16);
@@ -443,7 +513,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     const owned = (await deps.store.inbound.listAddresses(account.id)).some((a) => a.channel === channel && a.address === address);
     if (!owned) throw validationError([{ field: 'address', message: `${address} is not one of ${account.name}'s addresses` }]);
     await releaseAddress(deps.store, { channel, address, at: deps.clock.now(), by: actorOf(request) });
-    return `Removed ${channel} ${address}.`;
+    return { text: `Removed ${channel} ${address}.` };
   });
   change('/invite', async (request, account) => {
     const role = field(request.body, 'role', 20);
@@ -455,7 +525,10 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
       invitedBy: operatorOf(request).id,
       ip: request.ip,
     });
-    return `Invited ${invited.invitation.email} as ${role}. Send them this link (it works once, for 24 hours): ${invitationLink(invited.token)}`;
+    return {
+      text: `Invited ${invited.invitation.email} as ${role}. Send them this link: it works once, for 24 hours, and is shown only now.`,
+      link: invitationLink(invited.token),
+    };
   });
 }
 

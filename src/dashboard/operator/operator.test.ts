@@ -106,12 +106,20 @@ describeEachDialect('the operator pages', (dialect) => {
         credits: '12.5',
         invite_owner: 'yes',
       });
-      expect(opened.statusCode).toBe(200);
-      expect(opened.body).toContain(`Acme ${dialect} &lt;b>`);
-      const clientId = /data-testid="client-id">(cli_\w+)</.exec(opened.body)?.[1] ?? '';
-      const secret = /data-testid="new-secret">(hsec_[\w-]+)</.exec(opened.body)?.[1] ?? '';
-      const link =
-        /data-testid="invitation-link">http:\/\/herald\.test(\/dashboard\/invitations\/inv_[\w-]+)</.exec(opened.body)?.[1] ?? '';
+      expect(opened.statusCode).toBe(303);
+      expect(String(opened.headers.location)).toMatch(/^\/dashboard\/operator\?shown=shw_[\w-]{22}$/);
+      const shown = await visitor.follow(opened);
+      expect(shown.statusCode).toBe(200);
+      expect(shown.body).toContain(`Acme ${dialect} &lt;b> is open`);
+      const clientId = /data-testid="client-id">(cli_\w+)</.exec(shown.body)?.[1] ?? '';
+      const secret = /data-testid="new-secret">(hsec_[\w-]+)</.exec(shown.body)?.[1] ?? '';
+      const link = /data-testid="invitation-link">http:\/\/herald\.test(\/dashboard\/invitations\/inv_[\w-]+)</.exec(shown.body)?.[1] ?? '';
+      // The redirect never carries the secret, and reloading the page that showed it shows it no more and opens nothing.
+      expect(String(opened.headers.location)).not.toContain(secret);
+      const reloaded = await visitor.get(String(opened.headers.location));
+      expect(reloaded.body).not.toContain(secret);
+      expect(reloaded.body).toContain('cannot be shown again; nothing was opened now');
+      expect((await t.store.accounts.listAccounts()).filter((a) => a.name === name)).toHaveLength(1);
       const token = await t.app.inject({
         method: 'POST',
         url: '/oauth/token',
@@ -155,6 +163,10 @@ describeEachDialect('the operator pages', (dialect) => {
       expect(refused.body).toContain('plan: must be one of: developer, business, enterprise');
       const badCredits = await visitor.post('/dashboard/operator/accounts', { name: 'x', email: 'x@example.com', credits: 'lots' });
       expect(badCredits.body).toContain('credits: must be a positive number of credits');
+      // The form comes back as it was sent, to be corrected rather than typed again.
+      expect(badCredits.body).toContain('value="x@example.com"');
+      expect(badCredits.body).toContain('value="lots"');
+      expect(badCredits.body).not.toMatch(/name="invite_owner" value="yes" checked/);
       expect(await t.store.accounts.countAccounts()).toBe(before);
     });
 
@@ -165,7 +177,7 @@ describeEachDialect('the operator pages', (dialect) => {
       const page = `/dashboard/operator/accounts/${account.account.id}`;
       await visitor.get(page);
 
-      const suspended = await visitor.post(`${page}/suspend`);
+      const suspended = await visitor.follow(await visitor.post(`${page}/suspend`));
       expect(suspended.body).toContain('is suspended.');
       expect(suspended.body).toContain('Suspended since');
       expect((await t.call('GET', '/v1/account/balance', token)).json().error.code).toBe('ACCOUNT_SUSPENDED');
@@ -174,12 +186,17 @@ describeEachDialect('the operator pages', (dialect) => {
       expect((await t.call('GET', '/v1/account/balance', token)).statusCode).toBe(200);
 
       t.clock.advance(1);
-      expect((await visitor.post(`${page}/plan`, { plan: 'enterprise' })).body).toContain('is on the enterprise plan.');
+      expect((await visitor.follow(await visitor.post(`${page}/plan`, { plan: 'enterprise' }))).body).toContain(
+        'is on the enterprise plan.',
+      );
       expect((await visitor.post(`${page}/plan`, { plan: 'gold' })).statusCode).toBe(422);
 
       t.clock.advance(1);
-      const added = await visitor.post(`${page}/credits`, { credits: '100.25', note: 'invoice 2026-114' });
+      const adding = await visitor.post(`${page}/credits`, { credits: '100.25', note: 'invoice 2026-114' });
+      const added = await visitor.follow(adding);
       expect(added.body).toContain('Added 100.25 credits (invoice 2026-114).');
+      // Reloading the page the credits were added from adds nothing again.
+      expect((await visitor.get(String(adding.headers.location))).body).not.toContain('Added 100.25 credits');
       expect((await visitor.post(`${page}/credits`, { credits: '5', note: ' ' })).body).toContain('note: say what the credits are for');
       expect((await visitor.post(`${page}/credits`, { credits: '0', note: 'x' })).statusCode).toBe(422);
       const [entry] = await t.store.credits.ledgerPage({ accountId: account.account.id, limit: 1 });
@@ -187,13 +204,16 @@ describeEachDialect('the operator pages', (dialect) => {
       expect((await t.call('GET', '/v1/account/balance', token)).json().data.credits).toBe(101.25);
 
       t.clock.advance(1);
-      const invited = await visitor.post(`${page}/invite`, {
+      const inviting = await visitor.post(`${page}/invite`, {
         email: `dev-${dialect}-${account.account.id}@example.com`,
         role: 'developer',
       });
+      expect(String(inviting.headers.location)).not.toContain('inv_');
+      const invited = await visitor.follow(inviting);
       expect(invited.body).toMatch(
-        /Invited dev-.* as developer\. Send them this link \(it works once, for 24 hours\): http:\/\/herald\.test\/dashboard\/invitations\/inv_/,
+        /Invited dev-.* as developer\. Send them this link: it works once, for 24 hours, and is shown only now\./,
       );
+      expect(invited.body).toMatch(/data-testid="invitation-link">http:\/\/herald\.test\/dashboard\/invitations\/inv_/);
       expect((await visitor.post(`${page}/invite`, { email: 'x@example.com', role: 'admin' })).statusCode).toBe(422);
 
       const audit = await t.store.users.listAudit(account.account.id, 20);

@@ -8,7 +8,7 @@ import { turnOffTwoStep, turnOnTwoStep } from '../../core/users/sign-in.js';
 import { newTotpSecret, totpUri } from '../../core/users/totp.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, takeShown, viewerOf } from '../session.js';
 import { ActivityChart, FailureReasonsChart } from '../views/charts.js';
 import { AuditTable, BalanceFigures, Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
@@ -30,6 +30,28 @@ const rangeOf = (query: unknown): Range => {
   const asked = (query as { range?: unknown } | undefined)?.range;
   return typeof asked === 'string' && Object.hasOwn(RANGES, asked) ? (asked as Range) : '14d';
 };
+
+/** The parts of the Security page with forms: a refusal is told in the part whose form was sent. */
+type Section = 'two-step' | 'allow-list' | 'users';
+
+/** An invitation just made: its one-time link, shown once on the page the redirect opens. */
+interface Invited {
+  email: string;
+  link: string;
+}
+const INVITED_KIND = 'invitation-link';
+
+const ALREADY_ON = 'Two-step sign-in is already on: turn it off with a code first to change the app.';
+
+/** How the Security page opens after a form: what was refused and where, what was sent, what to show once. */
+interface SecurityState {
+  problem?: { section: Section; text: string };
+  invited?: Shown<Invited>;
+  /** A secret on its way to the user's app, until a code confirms it. */
+  enrolling?: { secret: string; uri: string };
+  /** The fields of the refused form, shown again (never a code or a password). */
+  sent?: { email?: string; role?: string; rule?: string; note?: string };
+}
 
 /** The overview (balance, providers, the messages of the last days charted) and the Security page (users, invitations, audit log). */
 export async function accountPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
@@ -126,14 +148,10 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     );
   });
 
-  const securityPage = async (
-    request: FastifyRequest,
-    reply: FastifyReply,
-    problem?: string,
-    invited?: { email: string; link: string },
-    /** A secret on its way to the user's app, until a code confirms it. */
-    enrolling?: { secret: string; uri: string },
-  ) => {
+  const securityPage = async (request: FastifyRequest, reply: FastifyReply, state: SecurityState = {}) => {
+    const { problem, enrolling, sent } = state;
+    const invited = state.invited === 'gone' ? undefined : state.invited?.value;
+    const problemIn = (section: Section) => problem?.section === section && <Notice kind="error">{problem.text}</Notice>;
     const viewer = viewerOf(request);
     const { account, user } = viewer;
     const [users, invitations, entries, rules, sessions] = await Promise.all([
@@ -153,6 +171,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       <Page title="Security" frame={frame}>
         <section aria-labelledby="two-step">
           <h2 id="two-step">Two-step sign-in for you</h2>
+          {problemIn('two-step')}
           {enrolling ? (
             <>
               <p>Add this key to your authenticator app (or open the link on your phone), then type the code it shows.</p>
@@ -192,7 +211,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
               : 'Only these addresses may get tokens and call the API. The dashboard is not limited by it.'}{' '}
             You are connecting from <code data-testid="your-address">{request.ip}</code>; your servers may have other addresses.
           </p>
-          {problem && <Notice kind="error">{problem}</Notice>}
+          {problemIn('allow-list')}
           {rules.length > 0 && (
             <ul class="rules">
               {rules.map(({ cidr, note }) => (
@@ -215,10 +234,18 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
             <form method="post" action="/dashboard/security/ip-rules" class="inline">
               <input type="hidden" name="_csrf" value={frame.csrf} />
               <label>
-                Address or range <input type="text" name="rule" required maxLength={64} placeholder="203.0.113.7 or 2001:db8::/32" />
+                Address or range{' '}
+                <input
+                  type="text"
+                  name="rule"
+                  required
+                  maxLength={64}
+                  placeholder="203.0.113.7 or 2001:db8::/32"
+                  value={sent?.rule ?? ''}
+                />
               </label>{' '}
               <label>
-                Note <input type="text" name="note" maxLength={200} placeholder="office VPN" />
+                Note <input type="text" name="note" maxLength={200} placeholder="office VPN" value={sent?.note ?? ''} />
               </label>{' '}
               <button type="submit">Allow</button>
             </form>
@@ -226,6 +253,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         </section>
         <section aria-labelledby="users">
           <h2 id="users">Users</h2>
+          {problemIn('users')}
           <table>
             <thead>
               <tr>
@@ -284,6 +312,12 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
                 ))}
             </tbody>
           </table>
+          {state.invited === 'gone' && (
+            <Notice kind="info">
+              That invitation link was shown once, when it was made, and cannot be shown again; nobody was invited now. If it was not
+              copied, invite the person again: the new link replaces nothing, and the old one expires by itself.
+            </Notice>
+          )}
           {invited && (
             <div class="secret">
               <Notice kind="success">
@@ -296,13 +330,13 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
             <form method="post" action="/dashboard/security/invitations" class="inline">
               <input type="hidden" name="_csrf" value={frame.csrf} />
               <label>
-                Email <input type="email" name="email" required maxLength={320} />
+                Email <input type="email" name="email" required maxLength={320} value={sent?.email ?? ''} />
               </label>{' '}
               <label>
                 Role{' '}
                 <select name="role">
                   {ROLES.map((role) => (
-                    <option key={role} value={role} selected={role === 'developer'}>
+                    <option key={role} value={role} selected={role === (sent?.role ?? 'developer')}>
                       {role}
                     </option>
                   ))}
@@ -361,7 +395,9 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     );
   };
 
-  app.get('/security', (request, reply) => securityPage(request, reply));
+  app.get('/security', async (request, reply) =>
+    securityPage(request, reply, { invited: await takeShown<Invited>(deps, request, viewerOf(request).sessionToken, INVITED_KIND) }),
+  );
 
   /** An owner's change to a user: done, or the page again with the reason it was refused. */
   const userChange = (
@@ -372,12 +408,14 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       const { account, user } = viewerOf(request);
       if (!can(user.role, 'security.manage')) {
         reply.code(403);
-        return securityPage(request, reply, `Your role (${user.role}) cannot change users. Ask an owner of the account.`);
+        return securityPage(request, reply, {
+          problem: { section: 'users', text: `Your role (${user.role}) cannot change users. Ask an owner of the account.` },
+        });
       }
       const problem = await run(account.id, request.params.id, request, { userId: user.id, ip: request.ip });
       if (problem) {
         reply.code(409);
-        return securityPage(request, reply, problem);
+        return securityPage(request, reply, { problem: { section: 'users', text: problem } });
       }
       return reply.redirect('/dashboard/security', 303);
     });
@@ -406,9 +444,9 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     const { user } = viewerOf(request);
     if (user.twoStep) {
       reply.code(409);
-      return securityPage(request, reply, 'Two-step sign-in is already on: turn it off with a code first to change the app.');
+      return securityPage(request, reply, { problem: { section: 'two-step', text: ALREADY_ON } });
     }
-    return securityPage(request, reply, undefined, undefined, newTotpSecret(user.email));
+    return securityPage(request, reply, { enrolling: newTotpSecret(user.email) });
   });
 
   app.post('/security/two-step/on', { config: { allowedWhileSuspended: true } }, async (request, reply) => {
@@ -418,13 +456,13 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     if (outcome === 'on') return reply.redirect('/dashboard/security', 303);
     if (outcome === 'already-on') {
       reply.code(409);
-      return securityPage(request, reply, 'Two-step sign-in is already on: turn it off with a code first to change the app.');
+      return securityPage(request, reply, { problem: { section: 'two-step', text: ALREADY_ON } });
     }
     reply.code(422);
     // The same secret again (the app already holds it), with the reason.
-    return securityPage(request, reply, 'That code does not match: type the code your app shows now.', undefined, {
-      secret,
-      uri: totpUri(secret, user.email),
+    return securityPage(request, reply, {
+      problem: { section: 'two-step', text: 'That code does not match: type the code your app shows now.' },
+      enrolling: { secret, uri: totpUri(secret, user.email) },
     });
   });
 
@@ -434,36 +472,43 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       return reply.redirect('/dashboard/security', 303);
     }
     reply.code(422);
-    return securityPage(request, reply, 'That code does not match (or was used already): two-step sign-in stays on.');
+    return securityPage(request, reply, {
+      problem: { section: 'two-step', text: 'That code does not match (or was used already): two-step sign-in stays on.' },
+    });
   });
 
   app.post('/security/invitations', async (request, reply) => {
     const { account, user } = viewerOf(request);
     if (!can(user.role, 'security.manage')) {
       reply.code(403);
-      return securityPage(request, reply, `Your role (${user.role}) cannot invite people. Ask an owner of the account.`);
+      return securityPage(request, reply, {
+        problem: { section: 'users', text: `Your role (${user.role}) cannot invite people. Ask an owner of the account.` },
+      });
     }
     const role = field(request.body, 'role', 20);
+    const email = field(request.body, 'email', 320);
     if (!isRole(role)) {
       reply.code(422);
-      return securityPage(request, reply, `Choose a role: ${ROLES.join(', ')}.`);
+      return securityPage(request, reply, { problem: { section: 'users', text: `Choose a role: ${ROLES.join(', ')}.` }, sent: { email } });
     }
     let invited: Awaited<ReturnType<typeof inviteUser>>;
     try {
       invited = await inviteUser(deps.store, deps.clock, {
         accountId: account.id,
-        email: field(request.body, 'email', 320),
+        email,
         role,
         invitedBy: user.id,
         ip: request.ip,
       });
     } catch (error) {
       reply.code(422);
-      return securityPage(request, reply, problemsOf(error).join(' '));
+      return securityPage(request, reply, { problem: { section: 'users', text: problemsOf(error).join(' ') }, sent: { email, role } });
     }
     // PUBLIC_URL, as the CLI's links: a Host header (X-Forwarded-Host) cannot point the link elsewhere.
     const link = `${deps.publicUrl}/dashboard/invitations/${invited.token}`;
-    return securityPage(request, reply, undefined, { email: invited.invitation.email, link });
+    // Shown by the page the redirect opens: a reload there invites nobody again.
+    const shown: Invited = { email: invited.invitation.email, link };
+    return redirectToShow(deps, reply, viewerOf(request).sessionToken, INVITED_KIND, shown, '/dashboard/security');
   });
 
   /** An allow-list change by an owner, with its audit row in the same transaction. */
@@ -476,16 +521,20 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       const { account, user } = viewerOf(request);
       if (!can(user.role, 'security.manage')) {
         reply.code(403);
-        return securityPage(request, reply, `Your role (${user.role}) cannot change the allow-list. Ask an owner of the account.`);
+        return securityPage(request, reply, {
+          problem: { section: 'allow-list', text: `Your role (${user.role}) cannot change the allow-list. Ask an owner of the account.` },
+        });
       }
       const text = field(request.body, 'rule', 64);
       const rule = parseIpRule(text);
+      const sent = { rule: text, note: field(request.body, 'note', 200) };
       if (!rule) {
         reply.code(422);
-        return securityPage(request, reply, `“${text}” is not an address or a range: write 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32.`);
+        const words = `“${text}” is not an address or a range: write 203.0.113.7, 203.0.113.0/24 or 2001:db8::/32.`;
+        return securityPage(request, reply, { problem: { section: 'allow-list', text: words }, sent });
       }
       const problem = await deps.store.transaction(async (tx) => {
-        const note = field(request.body, 'note', 200).trim() || null;
+        const note = sent.note.trim() || null;
         const refused = await run(account.id, rule, tx, note);
         if (!refused)
           await audit(tx, { accountId: account.id, actor: user.id, action, target: rule, ip: request.ip, at: deps.clock.now() });
@@ -493,7 +542,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
       });
       if (problem) {
         reply.code(409);
-        return securityPage(request, reply, problem);
+        return securityPage(request, reply, { problem: { section: 'allow-list', text: problem }, sent });
       }
       return reply.redirect('/dashboard/security', 303);
     });

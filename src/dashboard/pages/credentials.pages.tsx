@@ -4,15 +4,18 @@ import type { ApiClient } from '../../core/accounts/account.js';
 import { createClient, revokeClient, rotateClientSecret, SECRET_GRACE_PERIODS_MS } from '../../core/accounts/manage-accounts.js';
 import { can } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, takeShown, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
 import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
-/** A new secret, shown once on the answer to the form post that made it (never stored, never in a URL). */
-interface Shown {
+/**
+ * A new secret, shown once on the page the form's redirect opens: kept sealed for the session
+ * until then (session.ts redirectToShow), never in a URL, gone once shown.
+ */
+interface NewSecret {
   clientId: string;
   secret: string;
   /** When the secret it replaced stops working; null: it already has (or there was none). */
@@ -38,13 +41,32 @@ const secretMarker = (client: ApiClient): string =>
 /** What a client may be granted, in words. */
 const scopesOf = (client: ApiClient): string => (client.scopes === null ? "All of the account's scopes" : client.scopes.join(', '));
 
+/** What the new-client form was sent with, shown again after a refusal (so pressing Create again cannot grant every scope). */
+interface ClientForm {
+  name: string;
+  /** "Only these" was chosen (or boxes were ticked): `scopes` is the list, perhaps empty. */
+  some: boolean;
+  scopes: readonly string[];
+}
+
+/** How the page opens: with a secret to show once, problems with the form that was sent, its status. */
+interface PageState {
+  shown?: Shown<NewSecret>;
+  problems?: string[];
+  sent?: ClientForm;
+  status?: number;
+}
+
+const SHOWN_KIND = 'client-secret';
+
 /**
  * The account's API clients: each named for what uses it, with its own scopes; a new secret for one
  * (the old one stops at once or after a grace period the user picks); new clients; revocation.
  */
 export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
-  const page = async (request: FastifyRequest, reply: FastifyReply, shown?: Shown, problems: string[] = [], status = 200) => {
+  const page = async (request: FastifyRequest, reply: FastifyReply, { shown, problems = [], sent, status = 200 }: PageState = {}) => {
     const { account, user } = viewerOf(request);
+    const secret = shown === 'gone' || shown === undefined ? undefined : shown.value;
     const clients = await deps.store.accounts.listClients(account.id);
     const frame = frameOf(request, reply, '/dashboard/credentials');
     const allowed = can(user.role, 'credentials.manage');
@@ -52,21 +74,27 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
     return sendPage(
       reply,
       <Page title="API credentials" frame={frame}>
-        {shown && (
+        {secret && (
           <section class="secret" aria-labelledby="new-secret-title">
             <h2 id="new-secret-title">
-              {shown.created ? 'New client' : 'New secret'} {shown.clientId}
+              {secret.created ? 'New client' : 'New secret'} {secret.clientId}
             </h2>
             <Notice kind="success">
               Copy the secret now: it is shown only this once.{' '}
-              {shown.created
+              {secret.created
                 ? 'Use it with the client id above to get access tokens.'
-                : shown.previousUntil === null
+                : secret.previousUntil === null
                   ? 'The old secret no longer works; tokens already issued with it last until they expire.'
-                  : `The old secret keeps working until ${when(shown.previousUntil)}, then stops.`}
+                  : `The old secret keeps working until ${when(secret.previousUntil)}, then stops.`}
             </Notice>
-            <Copyable id="new-secret" value={shown.secret} />
+            <Copyable id="new-secret" value={secret.secret} />
           </section>
+        )}
+        {shown === 'gone' && (
+          <Notice kind="info">
+            That secret was shown once, when it was made, and cannot be shown again; nothing was made now. If it was not copied, regenerate
+            it below.
+          </Notice>
         )}
         {problems.map((problem) => (
           <Notice key={problem} kind="error">
@@ -158,18 +186,19 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
             <form method="post" action="/dashboard/credentials" class="stack narrow">
               <input type="hidden" name="_csrf" value={frame.csrf} />
               <label for="client-name">Name</label>
-              <input id="client-name" name="name" required maxLength={100} placeholder="Billing service" />
+              <input id="client-name" name="name" required maxLength={100} placeholder="Billing service" value={sent?.name ?? ''} />
               <fieldset>
                 <legend>May be granted</legend>
                 <label class="check">
-                  <input type="radio" name="limit" value="all" checked /> All of the account's scopes, now and later
+                  <input type="radio" name="limit" value="all" checked={!sent?.some} /> All of the account's scopes, now and later
                 </label>
                 <label class="check">
-                  <input type="radio" name="limit" value="some" /> Only these:
+                  <input type="radio" name="limit" value="some" checked={sent?.some ?? false} /> Only these:
                 </label>
                 {account.scopes.map((scope) => (
                   <label key={scope} class="check indent">
-                    <input type="checkbox" name="scopes" value={scope} /> <code>{scope}</code>
+                    <input type="checkbox" name="scopes" value={scope} checked={sent?.scopes.includes(scope) ?? false} />{' '}
+                    <code>{scope}</code>
                   </label>
                 ))}
               </fieldset>
@@ -184,32 +213,36 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
 
   /** The page again, refused: the role may not change API clients. */
   const notAllowed = (request: FastifyRequest, reply: FastifyReply) =>
-    page(
-      request,
-      reply,
-      undefined,
-      [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner or a developer of the account.`],
-      403,
-    );
+    page(request, reply, {
+      problems: [`Your role (${viewerOf(request).user.role}) cannot change API clients. Ask an owner or a developer of the account.`],
+      status: 403,
+    });
+  /** A new secret made: kept for this session and shown by the page the redirect opens (a reload makes nothing). */
+  const showSecret = (request: FastifyRequest, reply: FastifyReply, secret: NewSecret) =>
+    redirectToShow(deps, reply, viewerOf(request).sessionToken, SHOWN_KIND, secret, '/dashboard/credentials');
 
-  app.get('/credentials', (request, reply) => page(request, reply));
+  app.get('/credentials', async (request, reply) =>
+    page(request, reply, { shown: await takeShown<NewSecret>(deps, request, viewerOf(request).sessionToken, SHOWN_KIND) }),
+  );
 
   app.post<{ Body: Record<string, unknown> }>('/credentials', async (request, reply) => {
     const { account, user } = viewerOf(request);
     if (!can(user.role, 'credentials.manage')) return notAllowed(request, reply);
     const scopes = tickedOrAll(request.body, 'scopes') ?? null;
+    const name = field(request.body, 'name', 200);
+    let created: Awaited<ReturnType<typeof createClient>>;
     try {
-      const { client, clientSecret } = await createClient(
-        deps.store,
-        deps.clock,
-        account.id,
-        { name: field(request.body, 'name', 200), scopes },
-        { actor: user.id, ip: request.ip },
-      );
-      return page(request, reply, { clientId: client.clientId, secret: clientSecret, previousUntil: null, created: true });
+      created = await createClient(deps.store, deps.clock, account.id, { name, scopes }, { actor: user.id, ip: request.ip });
     } catch (error) {
-      return page(request, reply, undefined, problemsOf(error), 422);
+      const sent = { name, some: scopes !== null, scopes: scopes ?? [] };
+      return page(request, reply, { problems: problemsOf(error), sent, status: 422 });
     }
+    return showSecret(request, reply, {
+      clientId: created.client.clientId,
+      secret: created.clientSecret,
+      previousUntil: null,
+      created: true,
+    });
   });
 
   app.post<{ Params: { clientId: string }; Body: Record<string, unknown> }>('/credentials/:clientId/rotate', async (request, reply) => {
@@ -218,9 +251,11 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
     const client = (await deps.store.accounts.listClients(account.id)).find((c) => c.clientId === request.params.clientId);
     if (!client) return reply.callNotFound();
     const alreadyRegenerated = () =>
-      page(request, reply, undefined, [
-        `This secret was already regenerated (${when(client.secretRotatedAt)}), and the new one was shown then. Nothing changed now; regenerate again if it was not copied.`,
-      ]);
+      page(request, reply, {
+        problems: [
+          `This secret was already regenerated (${when(client.secretRotatedAt)}), and the new one was shown then. Nothing changed now; regenerate again if it was not copied.`,
+        ],
+      });
     // The form names the secret it replaces: sent again (a reload, a second tab), it changes nothing;
     // sent twice at once, the replacement (conditional on the secret read here) happens once.
     if (field(request.body, 'secret_of') !== secretMarker(client)) return alreadyRegenerated();
@@ -236,14 +271,14 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
       );
       if (rotated.outcome === 'changed') return alreadyRegenerated();
       if (rotated.outcome !== 'rotated') return reply.callNotFound();
-      return page(request, reply, {
+      return showSecret(request, reply, {
         clientId: rotated.clientId,
         secret: rotated.clientSecret,
         previousUntil: rotated.previousUntil,
         created: false,
       });
     } catch (error) {
-      return page(request, reply, undefined, problemsOf(error), 422);
+      return page(request, reply, { problems: problemsOf(error), status: 422 });
     }
   });
 

@@ -10,7 +10,7 @@ import { listWebhookDeliveries, replayDelivery, replayFailedSince, sendTestEvent
 import { generateWebhookSecret } from '../../webhooks/signing.js';
 import { rotateSigningSecret } from '../../webhooks/signing-secret.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, type Viewer, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, takeShown, type Viewer, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
@@ -18,6 +18,14 @@ import { Notice, Page } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
 
 const PAGE_SIZE = 50;
+
+/** A new signing secret, shown once on the page the rotation's redirect opens. */
+interface SigningSecret {
+  secret: string;
+  /** When the secret it replaced stops signing; null: at once. */
+  previousUntil: number | null;
+}
+const SHOWN_KIND = 'signing-secret';
 
 /** What each action says once done (by a fixed key in the redirect, never by text from the request). */
 const DONE: Record<string, string> = {
@@ -59,7 +67,8 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
       url?: string;
       events?: string[];
       description?: string;
-      shownSecret?: { secret: string; previousUntil: number | null };
+      /** A new signing secret, kept for this session by the rotation's redirect (redirectToShow). */
+      shownSecret?: Shown<SigningSecret>;
     } = { problems: [] },
   ) => {
     const { account, user } = viewerOf(request);
@@ -70,20 +79,25 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const someEvents = form.events !== undefined && !form.events.includes(ALL_EVENTS);
     // Made on first use, as GET /v1/webhooks/secret would.
     const secrets = await deps.store.webhooks.signingSecrets(account.id, generateWebhookSecret, deps.clock.now());
+    const shown = form.shownSecret === 'gone' ? undefined : form.shownSecret?.value;
     return sendPage(
       reply,
       <Page title="Webhooks" frame={frame}>
-        {form.shownSecret && (
+        {shown && (
           <section class="secret" aria-labelledby="new-signing-secret">
             <h2 id="new-signing-secret">New signing secret</h2>
             <Notice kind="success">
               Copy it now: it is shown only this once.{' '}
-              {form.shownSecret.previousUntil !== null
-                ? `The previous secret keeps signing beside it until ${when(form.shownSecret.previousUntil)}.`
-                : ''}
+              {shown.previousUntil !== null ? `The previous secret keeps signing beside it until ${when(shown.previousUntil)}.` : ''}
             </Notice>
-            <Copyable id="new-signing-secret" value={form.shownSecret.secret} />
+            <Copyable id="new-signing-secret" value={shown.secret} />
           </section>
+        )}
+        {form.shownSecret === 'gone' && (
+          <Notice kind="info">
+            That signing secret was shown once, when it was made, and cannot be shown again; nothing was made now. If it was not copied,
+            make a new one below.
+          </Notice>
         )}
         <table>
           <thead>
@@ -169,7 +183,12 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     );
   };
 
-  app.get('/webhooks', (request, reply) => listPage(request, reply));
+  app.get('/webhooks', async (request, reply) =>
+    listPage(request, reply, {
+      problems: [],
+      shownSecret: await takeShown<SigningSecret>(deps, request, viewerOf(request).sessionToken, SHOWN_KIND),
+    }),
+  );
 
   app.post('/webhooks', async (request, reply) => {
     const viewer = manager(request, reply);
@@ -214,10 +233,8 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
       await record(tx, viewer, request, 'webhook_signing_secret.rotated', '');
       return made;
     });
-    return listPage(request, reply, {
-      problems: [],
-      shownSecret: { secret: rotated.secret, previousUntil: rotated.previousSecretExpiresAt },
-    });
+    const secret: SigningSecret = { secret: rotated.secret, previousUntil: rotated.previousSecretExpiresAt };
+    return redirectToShow(deps, reply, viewer.sessionToken, SHOWN_KIND, secret, '/dashboard/webhooks');
   });
 
   app.get<{ Params: { id: string }; Querystring: { done?: string; page?: string } }>('/webhooks/:id', async (request, reply) => {

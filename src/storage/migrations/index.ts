@@ -25,6 +25,7 @@ import * as m0023 from './0023-message-route.js';
 import * as m0024 from './0024-route-keys.js';
 import * as m0025 from './0025-access-changes.js';
 import * as m0026 from './0026-suppression-exempt.js';
+import * as m0027 from './0027-shown-once.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -57,4 +58,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0024-route-keys': m0024,
   '0025-access-changes': m0025,
   '0026-suppression-exempt': m0026,
+  '0027-shown-once': m0027,
 };

@@ -160,6 +160,24 @@ export function usersStore(db: Executor): UsersPort {
     async deleteSessionsOf(userId) {
       await db.deleteFrom('user_sessions').where('user_id', '=', userId).execute();
     },
+    async keepNote(note, now) {
+      await db.deleteFrom('shown_once').where('expires_at', '<=', now).execute();
+      await db
+        .insertInto('shown_once')
+        .values({ id: note.id, session_hash: note.sessionHash, sealed: note.sealed, expires_at: note.expiresAt })
+        .execute();
+    },
+    async takeNote(id, sessionHash, now) {
+      // One statement: of two reads at once, only the one that deleted the row gets it.
+      const row = await db
+        .deleteFrom('shown_once')
+        .where('id', '=', id)
+        .where('session_hash', '=', sessionHash)
+        .where('expires_at', '>', now)
+        .returning('sealed')
+        .executeTakeFirst();
+      return row?.sealed;
+    },
     async lockUsersOf(accountId) {
       if (isPostgres(db)) await db.selectFrom('accounts').select('id').where('id', '=', accountId).forUpdate().execute();
     },
