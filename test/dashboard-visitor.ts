@@ -21,7 +21,8 @@ export class Visitor {
     method: 'GET' | 'POST',
     url: string,
     form?: Record<string, string | string[]>,
-    options: { csrf?: boolean } = {},
+    /** `headers`: more request headers, as a browser adds them (a Referer). */
+    options: { csrf?: boolean; headers?: Record<string, string> } = {},
   ): Promise<LightMyRequestResponse> {
     const fields = new URLSearchParams(options.csrf === false ? {} : { _csrf: this.csrf });
     for (const [name, value] of Object.entries(form ?? {})) for (const one of [value].flat()) fields.append(name, one);
@@ -33,6 +34,7 @@ export class Visitor {
         cookie: [...this.cookies].map(([k, v]) => `${k}=${v}`).join('; '),
         'x-forwarded-for': this.address,
         ...(body !== undefined ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...options.headers,
       },
       ...(body !== undefined ? { payload: body } : {}),
     });
@@ -51,7 +53,7 @@ export class Visitor {
     expect(response.statusCode, response.body.slice(0, 500)).toBe(303);
     return this.get(String(response.headers.location));
   };
-  post = (url: string, form: Record<string, string | string[]> = {}, options?: { csrf?: boolean }) =>
+  post = (url: string, form: Record<string, string | string[]> = {}, options?: { csrf?: boolean; headers?: Record<string, string> }) =>
     this.request('POST', url, form, options);
 }
 

@@ -23,6 +23,7 @@ import { signInPages } from './pages/sign-in.pages.js';
 import { suppressionsPages } from './pages/suppressions.pages.js';
 import { templatesPages } from './pages/templates.pages.js';
 import { webhooksPages } from './pages/webhooks.pages.js';
+import { signInLocation } from './return-path.js';
 import { CSRF_COOKIE, SESSION_COOKIE } from './session.js';
 import { Card, Notice } from './views/layout.js';
 import { sendPage } from './views/render.js';
@@ -108,7 +109,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
     if (found && account && token) request.viewer = { user: found.user, account, sessionToken: token };
     if (request.viewer || request.routeOptions.config.dashboardPublic) return;
     if (token) reply.clearCookie(SESSION_COOKIE, { path: '/dashboard' });
-    return reply.redirect('/dashboard/sign-in', 303);
+    // Told the page to come back to (a path of the dashboard only, return-path.ts); a form's fields are not kept.
+    return reply.redirect(signInLocation('/dashboard', request), 303);
   });
   // Every form post carries the page's CSRF token; one without it (a form on another site) is refused.
   app.addHook('preHandler', (request, reply, done) => {

@@ -24,7 +24,9 @@ describeEachDialect('the dashboard', (dialect) => {
       for (const url of ['/dashboard', '/dashboard/messages', '/dashboard/credentials', '/dashboard/security']) {
         const response = await new Visitor(t).get(url);
         expect(response.statusCode, url).toBe(303);
-        expect(response.headers.location).toBe('/dashboard/sign-in');
+        // Told the page to come back to (return-path.ts), unless it is the overview anyway.
+        const back = url === '/dashboard' ? '' : `?next=${encodeURIComponent(url)}`;
+        expect(response.headers.location).toBe(`/dashboard/sign-in${back}`);
       }
       const page = await new Visitor(t).get('/dashboard/sign-in');
       expect(page.statusCode).toBe(200);

@@ -2,6 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { operatorOfSession, signInOperator, signOutOperator } from '../../core/operators/manage-operators.js';
 import type { Operator } from '../../core/operators/operator.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
+import { afterSignIn, returnPathWithin, signInLocation, UNSENT } from '../return-path.js';
 import { field } from '../views/forms.js';
 import { Card, Notice } from '../views/layout.js';
 import { sendPage } from '../views/render.js';
@@ -13,6 +14,7 @@ import { systemPages } from './system.pages.js';
 /** The cookie of an operator session: a cookie of its own, sent only to the operator's pages. */
 export const OPERATOR_COOKIE = 'herald_operator';
 const COOKIE_PATH = '/dashboard/operator';
+const AREA = '/dashboard/operator';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -52,7 +54,7 @@ export const operatorNotFound = (reply: FastifyReply) =>
   );
 
 /** The operator's sign-in card. */
-const OperatorSignIn = (props: { csrf: string; email?: string; problem?: string }) => (
+const OperatorSignIn = (props: { csrf: string; email?: string; problem?: string | undefined; next?: string | undefined }) => (
   <SignInForm title="Operator sign-in" action="/dashboard/operator/sign-in" {...props}>
     <p>
       For the people who run this Herald. Account users sign in at <a href="/dashboard/sign-in">the dashboard</a>.
@@ -77,16 +79,18 @@ export async function operatorPages(app: FastifyInstance, deps: DashboardDeps): 
     if (operator && token) request.operator = { ...operator, sessionToken: token };
     if (request.operator || request.routeOptions.config.dashboardPublic) return;
     if (token) reply.clearCookie(OPERATOR_COOKIE, { path: COOKIE_PATH });
-    return reply.redirect('/dashboard/operator/sign-in', 303);
+    return reply.redirect(signInLocation(AREA, request), 303);
   });
 
   app.get('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
-    if (request.operator) return reply.redirect('/dashboard/operator', 303);
-    return sendPage(reply, <OperatorSignIn csrf={reply.generateCsrf()} />);
+    const { next, unsent } = afterSignIn(AREA, request.query);
+    if (request.operator) return reply.redirect(next ?? AREA, 303);
+    return sendPage(reply, <OperatorSignIn csrf={reply.generateCsrf()} next={next} problem={unsent ? UNSENT : undefined} />);
   });
 
   app.post<{ Body: Record<string, unknown> }>('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
     const email = field(request.body, 'email', 320);
+    const next = returnPathWithin(AREA, field(request.body, 'next'));
     const outcome = await signInOperator(deps, {
       email,
       password: field(request.body, 'password', 1000),
@@ -98,7 +102,11 @@ export async function operatorPages(app: FastifyInstance, deps: DashboardDeps): 
       const problem = throttled
         ? 'Too many failed sign-ins. Wait a few minutes, then try again.'
         : 'That email and password do not match. Check both and try again.';
-      return sendPage(reply, <OperatorSignIn csrf={reply.generateCsrf()} email={email} problem={problem} />, throttled ? 429 : 401);
+      return sendPage(
+        reply,
+        <OperatorSignIn csrf={reply.generateCsrf()} email={email} problem={problem} next={next} />,
+        throttled ? 429 : 401,
+      );
     }
     reply.setCookie(OPERATOR_COOKIE, outcome.token, {
       path: COOKIE_PATH,
@@ -108,7 +116,7 @@ export async function operatorPages(app: FastifyInstance, deps: DashboardDeps): 
       secure: 'auto',
       maxAge: Math.floor(deps.sessions.lifetimeMs / 1000),
     });
-    return reply.redirect('/dashboard/operator', 303);
+    return reply.redirect(next ?? AREA, 303);
   });
 
   app.post('/sign-out', async (request, reply) => {

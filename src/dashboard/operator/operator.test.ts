@@ -34,7 +34,9 @@ describeEachDialect('the operator pages', (dialect) => {
       for (const url of ['/dashboard/operator', '/dashboard/operator/system', '/dashboard/operator/accounts/acc_x']) {
         const response = await anonymous.get(url);
         expect(response.statusCode, url).toBe(303);
-        expect(response.headers.location).toBe('/dashboard/operator/sign-in');
+        // Told the page to come back to, unless it is the first page anyway.
+        const back = url === '/dashboard/operator' ? '' : `?next=${encodeURIComponent(url)}`;
+        expect(response.headers.location).toBe(`/dashboard/operator/sign-in${back}`);
       }
       const owner = await signedIn(t, await t.createAccount());
       expect((await owner.visitor.get('/dashboard/operator')).headers.location).toBe('/dashboard/operator/sign-in');

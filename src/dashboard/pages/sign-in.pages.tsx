@@ -3,6 +3,7 @@ import { acceptInvitation, openInvitation } from '../../core/users/manage-users.
 import { PASSWORD_MIN_LENGTH } from '../../core/users/passwords.js';
 import { signIn, signOut } from '../../core/users/sign-in.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
+import { afterSignIn, returnPathWithin, UNSENT } from '../return-path.js';
 import { SESSION_COOKIE, viewerOf } from '../session.js';
 import { field } from '../views/forms.js';
 import { Card, Notice } from '../views/layout.js';
@@ -50,7 +51,8 @@ const EXPIRED = 'This invitation has expired or was already used. Ask the person
 /** Sign-in, sign-out, and the page an invitation link opens. */
 export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   app.get('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
-    if (request.viewer) return reply.redirect('/dashboard', 303);
+    const { next, unsent } = afterSignIn('/dashboard', request.query);
+    if (request.viewer) return reply.redirect(next ?? '/dashboard', 303);
     const joined = (request.query as { joined?: string }).joined === '1';
     return sendPage(
       reply,
@@ -58,6 +60,8 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
         action="/dashboard/sign-in"
         withCode
         csrf={reply.generateCsrf()}
+        next={next}
+        problem={unsent ? UNSENT : undefined}
         notice={joined ? 'Your password is set. Sign in with it.' : undefined}
       />,
     );
@@ -65,6 +69,8 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
 
   app.post<{ Body: Record<string, unknown> }>('/sign-in', { config: { dashboardPublic: true } }, async (request, reply) => {
     const email = field(request.body, 'email', 320);
+    // Checked again as it comes back: a form is as easy to forge as a link.
+    const next = returnPathWithin('/dashboard', field(request.body, 'next'));
     const outcome = await signIn(deps, {
       email,
       password: field(request.body, 'password', 1000),
@@ -81,7 +87,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
             : 'That email and password do not match. Check both and try again.';
       return sendPage(
         reply,
-        <SignInForm action="/dashboard/sign-in" withCode csrf={reply.generateCsrf()} email={email} problem={problem} />,
+        <SignInForm action="/dashboard/sign-in" withCode csrf={reply.generateCsrf()} email={email} problem={problem} next={next} />,
         outcome.reason === 'throttled' ? 429 : 401,
       );
     }
@@ -92,7 +98,7 @@ export async function signInPages(app: FastifyInstance, deps: DashboardDeps): Pr
       secure: 'auto',
       maxAge: Math.floor(deps.sessions.lifetimeMs / 1000),
     });
-    return reply.redirect('/dashboard', 303);
+    return reply.redirect(next ?? '/dashboard', 303);
   });
 
   app.post('/sign-out', { config: { allowedWhileSuspended: true } }, async (request, reply) => {

@@ -10,16 +10,19 @@ export function SignInForm({
   problem,
   notice,
   withCode,
+  next,
   children,
 }: {
   title?: string;
   action: string;
   csrf: string;
   email?: string;
-  problem?: string;
-  notice?: string;
+  problem?: string | undefined;
+  notice?: string | undefined;
   /** Ask for the code of an authenticator app (account users who turned two-step sign-in on). */
   withCode?: boolean;
+  /** The page to go back to once signed in (return-path.ts checks it again when the form comes back). */
+  next?: string | undefined;
   /** Words above the form. */
   children?: ComponentChildren;
 }) {
@@ -30,6 +33,7 @@ export function SignInForm({
       {notice && <Notice kind="success">{notice}</Notice>}
       <form method="post" action={action} class="stack">
         <input type="hidden" name="_csrf" value={csrf} />
+        {next && <input type="hidden" name="next" value={next} />}
         <label>
           Email
           <input type="email" name="email" autocomplete="username" required value={email ?? ''} autofocus />
