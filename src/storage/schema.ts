@@ -384,6 +384,8 @@ export interface AuditLogTable {
   id: string;
   account_id: string;
   actor: string;
+  /** The actor's address when the row was written (migration 0028); null for the CLI, a client, or an unknown actor. */
+  actor_email: string | null;
   action: string;
   target: string | null;
   ip: string | null;

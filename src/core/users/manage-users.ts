@@ -18,9 +18,20 @@ const EMAIL = /^[^\s@]{1,64}@[^\s@]{1,255}\.[^\s@]{2,}$/;
 export const isEmailAddress = (text: string): boolean => EMAIL.test(text);
 export const normalizeEmail = (email: string): string => email.trim().toLowerCase();
 
-/** Appends one row to the account's audit log. */
-export async function audit(store: Store, entry: Omit<AuditEntry, 'id'>): Promise<void> {
-  await store.users.appendAudit(Object.assign({ id: `aud_${timeOrderedId(entry.at)}` }, entry));
+/** The address of who makes a change, read as they make it: a user's (`usr_...`) or an operator's (`opr_...`). */
+async function emailOfActor(store: Store, actor: string): Promise<string | null> {
+  if (actor.startsWith('usr_')) return (await store.users.findUser(actor))?.email ?? null;
+  if (actor.startsWith('opr_')) return (await store.operators.findOperator(actor))?.email ?? null;
+  return null;
+}
+
+/**
+ * Appends one row to the account's audit log, with the actor's address as it is now: the log names
+ * them by it after they are removed (the users table forgets them).
+ */
+export async function audit(store: Store, entry: Omit<AuditEntry, 'id' | 'actorEmail'>): Promise<void> {
+  const actorEmail = await emailOfActor(store, entry.actor);
+  await store.users.appendAudit(Object.assign({ id: `aud_${timeOrderedId(entry.at)}`, actorEmail }, entry));
 }
 
 /**
@@ -179,11 +190,13 @@ export async function endSession(store: Store, clock: Clock, accountId: string, 
     const session = await tx.users.findSession(sessionHash);
     if (!session || session.accountId !== accountId) throw new ApiError('NOT_FOUND', 'No such session.');
     await tx.users.deleteSession(sessionHash);
+    // By address, as the log shows people: an id would name nobody once the user is removed.
+    const whose = (await tx.users.findUser(session.userId))?.email ?? session.userId;
     await audit(tx, {
       accountId,
       actor: by.userId,
       action: 'session.ended',
-      target: `${session.userId} from ${session.ip}`,
+      target: `${whose} from ${session.ip}`,
       ip: by.ip,
       at: clock.now(),
     });

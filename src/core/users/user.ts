@@ -63,6 +63,11 @@ export interface AuditEntry {
   id: string;
   accountId: string;
   actor: string;
+  /**
+   * The actor's address as it was when the change was made (a user's or an operator's), so the log
+   * names them after they are removed; null for the CLI (`operator`) or an API client.
+   */
+  actorEmail: string | null;
   action: string;
   target: string | null;
   ip: string | null;

@@ -36,8 +36,20 @@ export function BalanceFigures({ balance }: { balance: Balance }) {
   );
 }
 
-/** An account's audit log: when, who (a user's address where `names` knows them, else the actor id), what on what, from where. */
-export function AuditTable({ entries, names }: { entries: readonly AuditEntry[]; names?: ReadonlyMap<string, string> }) {
+/**
+ * Who made a change, in words: a user of the account by their address (`names`: its users now), a
+ * removed one as "removed user <address>", an operator as "operator <address>", both by the address
+ * written with the row; else the actor as recorded (`operator` for the CLI).
+ */
+function whoDid(entry: AuditEntry, names: ReadonlyMap<string, string>): string {
+  const current = names.get(entry.actor);
+  if (current !== undefined) return current;
+  if (entry.actorEmail === null) return entry.actor;
+  return entry.actor.startsWith('opr_') ? `operator ${entry.actorEmail}` : `removed user ${entry.actorEmail}`;
+}
+
+/** An account's audit log: when, who (whoDid), what on what, from where. */
+export function AuditTable({ entries, names }: { entries: readonly AuditEntry[]; names: ReadonlyMap<string, string> }) {
   return (
     <table class="log">
       <thead>
@@ -52,7 +64,7 @@ export function AuditTable({ entries, names }: { entries: readonly AuditEntry[];
         {entries.map((entry) => (
           <tr key={entry.id}>
             <td>{when(entry.at)}</td>
-            <td>{names?.get(entry.actor) ?? entry.actor}</td>
+            <td>{whoDid(entry, names)}</td>
             <td>
               {entry.action}
               {entry.target ? ` ${entry.target}` : ''}

@@ -26,6 +26,7 @@ import * as m0024 from './0024-route-keys.js';
 import * as m0025 from './0025-access-changes.js';
 import * as m0026 from './0026-suppression-exempt.js';
 import * as m0027 from './0027-shown-once.js';
+import * as m0028 from './0028-audit-actor-email.js';
 
 /**
  * Every migration, in order. Names are numbered so their sort order is the order they run in;
@@ -59,4 +60,5 @@ export const MIGRATIONS: Record<string, Migration> = {
   '0025-access-changes': m0025,
   '0026-suppression-exempt': m0026,
   '0027-shown-once': m0027,
+  '0028-audit-actor-email': m0028,
 };
