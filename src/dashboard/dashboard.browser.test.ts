@@ -101,11 +101,21 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     });
     expect((await tokenRequest(ctx.server.url, form(secret))).status).toBe(200);
     expect((await tokenRequest(ctx.server.url, form(ctx.account.client_secret))).status).toBe(401);
-    // Shown once, changed once: the form sent again by a reload changes nothing and shows no secret.
+    // Shown once, changed once: the page the form led to (POST-redirect-GET), reloaded, changes nothing and shows no secret.
+    expect(page.url()).toMatch(/\/dashboard\/credentials\?shown=shw_/);
     await page.reload();
     expect(await page.content()).not.toContain(secret);
-    expect(await page.textContent('.notice')).toContain('already regenerated');
+    expect(await page.textContent('.notice')).toContain('cannot be shown again');
     expect((await tokenRequest(ctx.server.url, form(secret))).status).toBe(200);
+
+    // A new client, then a reload: one client, its secret shown the once.
+    await page.locator('#client-name').fill('Reporting');
+    await page.getByRole('button', { name: 'Create client' }).click();
+    const made = (await page.getByTestId('new-secret').textContent())?.trim() ?? '';
+    expect(made).toMatch(/^hsec_/);
+    await page.reload();
+    expect(await page.content()).not.toContain(made);
+    expect(await page.getByText('Reporting', { exact: true }).count()).toBe(1);
 
     await page.getByRole('link', { name: 'Security' }).click();
     const audit = await page.locator('table').last().textContent();
