@@ -5,7 +5,7 @@ import { startReceiver } from '../../test/webhook-receiver.js';
 import { assignAddress } from '../core/inbound/addresses.js';
 import type { ReceivedMessage } from '../core/inbound/inbound-message.js';
 import { keywordOf } from '../core/inbound/keywords.js';
-import { sendConfirmation } from '../core/inbound/receive-messages.js';
+import { INBOUND_MAX_TEXT, sendConfirmation } from '../core/inbound/receive-messages.js';
 import { verifyWebhook } from '../webhooks/verify.js';
 
 describe('opt-out keywords', () => {
@@ -109,6 +109,28 @@ describeEachDialect('inbound messages (docs/inbound.md)', (dialect) => {
     const received = await t.receive(sms(number, '+14155552128', 'a\u0000b\ud83d', { providerMessageId: '<ab\u0000cd@x.y>' }));
     const id = received.outcome === 'stored' ? received.message.id : '';
     expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.text).toBe('a\uFFFDb\uFFFD');
+  });
+
+  it('keeps details a store cannot hold as text (a NUL in a subject, in a list) replaced too, on both stores', async () => {
+    const { number, token } = await accountWithNumber();
+    const details = { subject: 'raw\u0000nul', references: ['<a\u0000b@x>'], attachments: 2 };
+    const received = await t.receive(sms(number, '+14155552129', 'hi', { providerMessageId: 'nul-details', details }));
+    const id = received.outcome === 'stored' ? received.message.id : '';
+    expect((await t.call('GET', `/v1/messages/${id}`, token)).json().data.details).toEqual({
+      subject: 'raw\uFFFDnul',
+      references: ['<a\uFFFDb@x>'],
+      attachments: 2,
+    });
+  });
+
+  it('keeps at most INBOUND_MAX_TEXT characters of a text, never half a surrogate pair, and no date after its arrival', async () => {
+    const { number, token } = await accountWithNumber();
+    const long = `${'a'.repeat(INBOUND_MAX_TEXT - 1)}😀${'b'.repeat(900_000)}`;
+    const received = await t.receive(sms(number, '+14155552130', long, { receivedAt: t.clock.now() + 86_400_000 }));
+    const id = received.outcome === 'stored' ? received.message.id : '';
+    const shown = (await t.call('GET', `/v1/messages/${id}`, token)).json().data;
+    expect(shown.text).toBe('a'.repeat(INBOUND_MAX_TEXT - 1));
+    expect(Date.parse(shown.received_at)).toBeLessThanOrEqual(t.clock.now());
   });
 
   it('refuses a send from another account’s number (its replies and STOPs would go there); its own number and a sender id are fine', async () => {

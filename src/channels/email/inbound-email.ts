@@ -1,5 +1,6 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
+import { INBOUND_MAX_TEXT } from '../../core/inbound/receive-messages.js';
 import { loadOnUse } from '../../core/load-on-use.js';
 
 /**
@@ -14,7 +15,7 @@ export function prepareMailReading(): void {
 }
 
 /** The longest text kept of a received email, in UTF-16 units: replies quote whole threads below them. */
-export const INBOUND_EMAIL_MAX_TEXT = 50_000;
+export const INBOUND_EMAIL_MAX_TEXT = INBOUND_MAX_TEXT;
 /** HTML longer than this (characters) is not converted to text: html-to-text's time grows with it. */
 const MAX_HTML_TO_CONVERT = 2_000_000;
 /** RFC 5322's line limit: the most of a subject or a message id kept. */

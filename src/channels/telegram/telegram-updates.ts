@@ -1,3 +1,5 @@
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { Clock } from '../../core/clock.js';
 import { ApiError } from '../../core/errors.js';
 import { accountOfAddress } from '../../core/inbound/addresses.js';
@@ -8,39 +10,48 @@ import { addSuppression, removeSuppression } from '../../core/suppressions/manag
 import { TELEGRAM_CHAT_ID } from './send-telegram.js';
 
 /** The Bot API's Chat, as far as Herald reads it. */
-interface TelegramChat {
-  id: number;
-  type?: string;
-}
+const TelegramChat = Type.Object({ id: Type.Integer(), type: Type.Optional(Type.String()) });
 
 /** The Bot API's Message, as far as Herald reads it: text, or the caption of a photo, video, document... */
-export interface TelegramMessage {
-  message_id: number;
-  date?: number;
-  chat: TelegramChat;
-  from?: { id?: number; is_bot?: boolean; first_name?: string; username?: string };
-  text?: string;
-  caption?: string;
-}
+const TelegramMessage = Type.Object({
+  message_id: Type.Integer(),
+  date: Type.Optional(Type.Integer()),
+  chat: TelegramChat,
+  from: Type.Optional(
+    Type.Object({
+      id: Type.Optional(Type.Integer()),
+      is_bot: Type.Optional(Type.Boolean()),
+      first_name: Type.Optional(Type.String()),
+      username: Type.Optional(Type.String()),
+    }),
+  ),
+  text: Type.Optional(Type.String()),
+  caption: Type.Optional(Type.String()),
+});
+export type TelegramMessage = Static<typeof TelegramMessage>;
 
 /** The Bot API's ChatMemberUpdated (`my_chat_member`): the bot's own status in a chat changed. */
-interface TelegramChatMemberUpdated {
-  chat: TelegramChat;
-  date?: number;
-  old_chat_member?: { status?: string };
-  new_chat_member?: { status?: string };
-}
+const TelegramChatMemberUpdated = Type.Object({
+  chat: TelegramChat,
+  date: Type.Optional(Type.Integer()),
+  old_chat_member: Type.Optional(Type.Object({ status: Type.Optional(Type.String()) })),
+  new_chat_member: Type.Optional(Type.Object({ status: Type.Optional(Type.String()) })),
+});
 
 /**
  * The Bot API's Update: its `update_id` and at most one of its optional kinds. Herald reads
  * `message` and `my_chat_member`; edited messages, channel posts, callback queries and the rest are
- * skipped (and not asked for: UPDATE_KINDS).
+ * skipped (and not asked for: UPDATE_KINDS). Each part is checked before it is read (takeUpdate):
+ * one of another shape is skipped, never read as if it were right.
  */
 export interface TelegramUpdate {
   update_id: number;
-  message?: TelegramMessage;
-  my_chat_member?: TelegramChatMemberUpdated;
+  message?: unknown;
+  my_chat_member?: unknown;
 }
+
+const isMessage = Compile(TelegramMessage);
+const isChatMemberUpdated = Compile(TelegramChatMemberUpdated);
 
 /** The update kinds Herald asks for (setWebhook's and getUpdates' `allowed_updates`). */
 export const UPDATE_KINDS = ['message', 'my_chat_member'] as const;
@@ -56,7 +67,7 @@ export const isUpdate = (value: unknown): value is TelegramUpdate =>
  * caption (a sticker, a photo alone): Herald keeps text only.
  */
 export function receivedOfMessage(message: TelegramMessage, botAddress: string, now: number): ReceivedMessage | undefined {
-  const chatId = String(message.chat?.id);
+  const chatId = String(message.chat.id);
   const text = message.text ?? message.caption;
   if (text === undefined || !TELEGRAM_CHAT_ID.test(chatId) || !Number.isSafeInteger(message.message_id)) return undefined;
   const details: Record<string, unknown> = {};
@@ -94,14 +105,16 @@ export interface UpdateDeps {
  * it could not be written, so the update is delivered again.
  */
 export async function takeUpdate(deps: UpdateDeps, update: TelegramUpdate, botAddress: string): Promise<UpdateOutcome> {
-  if (update.message) {
+  if (update.message !== undefined) {
+    if (!isMessage.Check(update.message)) return 'skipped';
     const received = receivedOfMessage(update.message, botAddress, deps.clock.now());
     return received ? (await deps.receive(received)).outcome : 'skipped';
   }
   const member = update.my_chat_member;
-  if (member?.new_chat_member?.status === 'kicked') return suppressBlockedChat(deps, String(member.chat?.id), botAddress);
-  const back = member?.new_chat_member?.status === 'member' || member?.new_chat_member?.status === 'administrator';
-  if (back && member?.old_chat_member?.status === 'kicked') return liftBlock(deps, String(member.chat?.id), botAddress);
+  if (member === undefined || !isChatMemberUpdated.Check(member)) return 'skipped';
+  if (member.new_chat_member?.status === 'kicked') return suppressBlockedChat(deps, String(member.chat.id), botAddress);
+  const back = member.new_chat_member?.status === 'member' || member.new_chat_member?.status === 'administrator';
+  if (back && member.old_chat_member?.status === 'kicked') return liftBlock(deps, String(member.chat.id), botAddress);
   return 'skipped';
 }
 

@@ -1,6 +1,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import type { Clock } from '../../core/clock.js';
+import { ApiError } from '../../core/errors.js';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
 import type { Reception } from '../../core/inbound/receive-messages.js';
 import type { Store } from '../../core/ports.js';
@@ -36,6 +37,11 @@ const sameSecret = (given: string, expected: string): boolean =>
  * an unsuccessful request, we will repeat the request"): the message is then found a duplicate.
  */
 export async function telegramWebhookRoutes(app: FastifyInstance, deps: TelegramWebhookDeps): Promise<void> {
+  // The secret first, before the body is read: whoever does not know it gets 401 whatever they send.
+  app.addHook('onRequest', async (request, reply) => {
+    const given = request.headers['x-telegram-bot-api-secret-token'];
+    if (typeof given !== 'string' || !sameSecret(given, deps.secret)) return reply.code(401).send({ error: 'invalid secret token' });
+  });
   // Telegram relays what users typed: characters no store can hold are replaced (a refusal would be sent again forever).
   app.removeContentTypeParser('application/json');
   app.addContentTypeParser('application/json', { parseAs: 'string' }, (_request, body, done) => {
@@ -45,13 +51,11 @@ export async function telegramWebhookRoutes(app: FastifyInstance, deps: Telegram
         JSON.parse(body as string, (_key, value: unknown) => (typeof value === 'string' ? toStorableText(value) : value)),
       );
     } catch {
-      done(Object.assign(new Error('the body is not JSON'), { statusCode: 400 }), undefined);
+      done(new ApiError('INVALID_REQUEST', 'The request body is not valid JSON.'), undefined);
     }
   });
 
   app.post(TELEGRAM_WEBHOOK_PATH, { schema: { hide: true } }, async (request, reply) => {
-    const given = request.headers['x-telegram-bot-api-secret-token'];
-    if (typeof given !== 'string' || !sameSecret(given, deps.secret)) return reply.code(401).send({ error: 'invalid secret token' });
     if (!isUpdate(request.body)) return reply.code(400).send({ error: 'not an Update' });
     const bot = await deps.client.identity();
     const outcome = await takeUpdate(deps, request.body, bot.address);

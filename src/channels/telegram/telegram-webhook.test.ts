@@ -178,6 +178,40 @@ describeEachDialect('Telegram updates by webhook', (dialect) => {
       });
       expect(response.statusCode).toBe(400);
     });
+
+    it('answers a body that is not JSON (or none) with 400 in the error envelope, never 500', async () => {
+      for (const payload of ['{bad', '', 'null', '[1,2]']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/telegram',
+          headers: { 'x-telegram-bot-api-secret-token': SECRET, 'content-type': 'application/json' },
+          payload,
+        });
+        expect(response.statusCode, payload).toBe(400);
+      }
+      const broken = await t.app.inject({
+        method: 'POST',
+        url: '/webhooks/telegram',
+        headers: { 'x-telegram-bot-api-secret-token': SECRET, 'content-type': 'application/json' },
+        payload: '{bad',
+      });
+      expect(broken.json()).toMatchObject({ error: { code: 'INVALID_REQUEST' } });
+    });
+
+    it('skips (200) a message or member change of another shape than the Bot API sends, and stores nothing', async () => {
+      const before = (await inbound()).length;
+      const odd = [
+        { message: Object.assign(privateMessage(333001, 'x'), { text: 12345 }) },
+        { message: Object.assign(privateMessage(333002, 'x'), { text: { a: 1 } }) },
+        { message: Object.assign(privateMessage(333003, 'x'), { chat: 'not a chat' }) },
+        { message: null },
+        { message: 'hello' },
+        { my_chat_member: Object.assign(myChatMember(333004, 'kicked').my_chat_member, { chat: { id: 'x' } }) },
+        { my_chat_member: [] },
+      ];
+      for (const update of odd) expect((await post(update)).statusCode, JSON.stringify(update)).toBe(200);
+      expect((await inbound()).length).toBe(before);
+    });
   });
 
   describe('security', () => {
@@ -189,6 +223,16 @@ describeEachDialect('Telegram updates by webhook', (dialect) => {
         expect(response.body).not.toContain(SECRET);
       }
       expect(await post(myChatMember(111112, 'kicked'), 'wrong')).toMatchObject({ statusCode: 401 });
+      // The secret is checked before the body is read: a wrong one is 401 whatever the body.
+      for (const payload of ['{bad', '']) {
+        const response = await t.app.inject({
+          method: 'POST',
+          url: '/webhooks/telegram',
+          headers: { 'x-telegram-bot-api-secret-token': 'wrong', 'content-type': 'application/json' },
+          payload,
+        });
+        expect(response.statusCode, payload).toBe(401);
+      }
       expect((await inbound()).length).toBe(before);
       expect(JSON.stringify((await t.call('GET', '/v1/suppressions?channel=telegram', token)).json().data)).not.toContain('111112');
     });

@@ -304,6 +304,95 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
     expect(reply.statusCode).toBe(200);
   });
 
+  /** A notification of customer messages to the business number +1 555 010 0005. */
+  const customerMessages = (...messages: unknown[]) => ({
+    object: 'whatsapp_business_account',
+    entry: [{ changes: [{ field: 'messages', value: { metadata: { display_phone_number: '15550100005' }, messages } }] }],
+  });
+
+  it('names the account’s own message a reply answers by Herald’s id (`in_reply_to`), the wamid in `context_id`', async () => {
+    const account = await t.createAccount();
+    const other = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'whatsapp', address: '+1 555 010 0005', at: t.clock.now() });
+    await t.store.inbound.recordInbound(account.account.id, '+14155552691', t.clock.now());
+    await t.store.inbound.recordInbound(other.account.id, '+14155552691', t.clock.now());
+    const ours = (await t.call('POST', '/v1/whatsapp/session', token, { to: '+14155552691', message: 'Shall we ship?' })).json().data
+      .message_id as string;
+    const theirs = (await t.call('POST', '/v1/whatsapp/session', await t.tokenFor(other), { to: '+14155552691', message: 'Other' })).json()
+      .data.message_id as string;
+    const wamids = new Map([
+      [ours, 'wamid.OURS'],
+      [theirs, 'wamid.THEIRS'],
+    ]);
+    t.providers.whatsapp = {
+      name: 'cloud-stand-in',
+      channel: 'whatsapp',
+      send: async (message) => ({ ok: true, providerMessageId: wamids.get(message.id) ?? 'wamid.X' }),
+    };
+    await t.drain();
+    const now = String(Math.floor(t.clock.now() / 1000));
+    const answer = (id: string, context: string) => ({
+      from: '14155552691',
+      id,
+      timestamp: now,
+      type: 'text',
+      text: { body: 'Yes' },
+      context: { id: context },
+    });
+    const posted = await post(
+      customerMessages(answer('wamid.R1', 'wamid.OURS'), answer('wamid.R2', 'wamid.THEIRS'), answer('wamid.R3', 'wamid.SENT_FROM_THE_APP')),
+    );
+    expect(posted.statusCode).toBe(200);
+    const listed = (await t.call('GET', '/v1/messages?direction=inbound&channel=whatsapp', token)).json().data.messages;
+    const details = Object.fromEntries(
+      listed.map((m: { provider_message_id?: string; details: Record<string, unknown> }) => [m.details.context_id, m.details]),
+    );
+    expect(details['wamid.OURS']).toMatchObject({ in_reply_to: ours, context_id: 'wamid.OURS' });
+    // Another account's message, or one Herald did not send, is named by its wamid alone.
+    expect(details['wamid.THEIRS']).not.toHaveProperty('in_reply_to');
+    expect(details['wamid.SENT_FROM_THE_APP']).not.toHaveProperty('in_reply_to');
+  });
+
+  it('skips (200) messages of another shape than the Cloud API documents and takes the rest; dates none in the future', async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    await assignAddress(t.store, { accountId: account.account.id, channel: 'whatsapp', address: '+1 555 010 0003', at: t.clock.now() });
+    const now = Math.floor(t.clock.now() / 1000);
+    const message = (id: string, extra: Record<string, unknown>) =>
+      Object.assign({ from: '14155552692', id, timestamp: String(now), type: 'text', text: { body: id } }, extra);
+    for (const body of [null, 5, 'x', [], { entry: 5 }, { entry: [null, 5, { changes: 'x' }, { changes: [null, { value: 5 }] }] }]) {
+      expect((await post(body)).statusCode, JSON.stringify(body)).toBe(200);
+    }
+    const notification = {
+      entry: [
+        {
+          changes: [
+            {
+              field: 'messages',
+              value: {
+                metadata: { display_phone_number: '15550100003' },
+                messages: [
+                  message('wamid.NUMBER', { text: { body: 123 } }),
+                  message('wamid.OBJECT', { text: 'not an object' }),
+                  message('wamid.CONTEXT', { context: { id: 7 } }),
+                  message('wamid.GOOD', {}),
+                  message('wamid.FUTURE', { timestamp: String(now + 10 * 86_400) }),
+                ],
+                statuses: [{ id: 5, status: 'read' }, null],
+              },
+            },
+          ],
+        },
+      ],
+    };
+    expect((await post(notification)).statusCode).toBe(200);
+    const listed = (await t.call('GET', '/v1/messages?direction=inbound&channel=whatsapp', token)).json().data.messages;
+    expect(listed.map((m: { text: string }) => m.text).sort()).toEqual(['wamid.FUTURE', 'wamid.GOOD']);
+    const future = listed.find((m: { text: string }) => m.text === 'wamid.FUTURE');
+    expect(Date.parse(future.received_at)).toBeLessThanOrEqual(t.clock.now());
+  });
+
   it('takes STOP on WhatsApp as an opt-out: the next template send is 422 RECIPIENT_SUPPRESSED', async () => {
     const account = await t.createAccount();
     const token = await t.tokenFor(account);

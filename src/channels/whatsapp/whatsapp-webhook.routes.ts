@@ -1,5 +1,7 @@
 import { createHmac, timingSafeEqual } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
+import Type, { type Static } from 'typebox';
+import { Compile } from 'typebox/compile';
 import type { Clock } from '../../core/clock.js';
 import { JOB_KINDS } from '../../core/delivery/job-kinds.js';
 import type { ProviderReceipt } from '../../core/delivery/provider.js';
@@ -18,37 +20,78 @@ export interface WhatsappWebhookDeps {
   receive(received: ReceivedMessage, known?: { accountId?: string }): Promise<Reception>;
 }
 
-interface CloudStatus {
-  id?: string;
-  status?: string;
-  timestamp?: string;
-  errors?: Array<{ code?: number; title?: string; message?: string; error_data?: { details?: string } }>;
-}
+const Str = Type.Optional(Type.String());
+/** Seconds since the epoch: a string in Meta's reference, taken as a number too. */
+const Seconds = Type.Optional(Type.Union([Type.String(), Type.Number()]));
+
+/** A status of the Cloud API's `messages` webhook, as far as Herald reads it. */
+const CloudStatus = Type.Object({
+  id: Str,
+  status: Str,
+  timestamp: Seconds,
+  errors: Type.Optional(
+    Type.Array(
+      Type.Object({
+        code: Type.Optional(Type.Number()),
+        title: Str,
+        message: Str,
+        error_data: Type.Optional(Type.Object({ details: Str })),
+      }),
+    ),
+  ),
+});
+type CloudStatus = Static<typeof CloudStatus>;
+
+const Reply = Type.Optional(Type.Object({ id: Str, title: Str }));
 
 /** A message object of the Cloud API's `messages` webhook (its text is in the part its `type` names). */
-interface CloudInbound {
-  id?: string;
-  from?: string;
-  timestamp?: string;
-  type?: string;
-  text?: { body?: string };
-  button?: { text?: string; payload?: string };
-  interactive?: { type?: string; button_reply?: { id?: string; title?: string }; list_reply?: { id?: string; title?: string } };
-  image?: { caption?: string };
-  video?: { caption?: string };
-  document?: { caption?: string; filename?: string };
-  context?: { id?: string };
-}
+const CloudInbound = Type.Object({
+  id: Str,
+  from: Str,
+  timestamp: Seconds,
+  type: Str,
+  text: Type.Optional(Type.Object({ body: Str })),
+  button: Type.Optional(Type.Object({ text: Str, payload: Str })),
+  interactive: Type.Optional(Type.Object({ type: Str, button_reply: Reply, list_reply: Reply })),
+  image: Type.Optional(Type.Object({ caption: Str })),
+  video: Type.Optional(Type.Object({ caption: Str })),
+  document: Type.Optional(Type.Object({ caption: Str, filename: Str })),
+  context: Type.Optional(Type.Object({ id: Str })),
+});
+type CloudInbound = Static<typeof CloudInbound>;
 
-interface CloudValue {
-  metadata?: { display_phone_number?: string; phone_number_id?: string };
-  contacts?: Array<{ wa_id?: string; profile?: { name?: string } }>;
-  statuses?: CloudStatus[];
-  messages?: CloudInbound[];
-}
+/** A change's value, without its statuses and messages (each checked by itself). */
+const CloudValue = Type.Object({
+  metadata: Type.Optional(Type.Object({ display_phone_number: Str, phone_number_id: Str })),
+  contacts: Type.Optional(Type.Array(Type.Object({ wa_id: Str, profile: Type.Optional(Type.Object({ name: Str })) }))),
+});
+type CloudValue = Static<typeof CloudValue>;
 
-interface CloudNotification {
-  entry?: Array<{ changes?: Array<{ field?: string; value?: CloudValue }> }>;
+const isStatus = Compile(CloudStatus);
+const isInbound = Compile(CloudInbound);
+const isValue = Compile(CloudValue);
+
+const listOf = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
+const fieldOf = (value: unknown, key: string): unknown =>
+  typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Record<string, unknown>)[key] : undefined;
+
+/**
+ * The statuses and customer messages of a notification, each with the value it came in. Signed by
+ * Meta, but read as untrusted all the same: a part of another shape than the Cloud API documents
+ * (a field of another type, an entry that is not a list) is left out, and the rest is taken.
+ */
+export function partsOf(notification: unknown): { statuses: CloudStatus[]; messages: Array<{ value: CloudValue; message: CloudInbound }> } {
+  const statuses: CloudStatus[] = [];
+  const messages: Array<{ value: CloudValue; message: CloudInbound }> = [];
+  for (const entry of listOf(fieldOf(notification, 'entry'))) {
+    for (const change of listOf(fieldOf(entry, 'changes'))) {
+      const value = fieldOf(change, 'value');
+      for (const status of listOf(fieldOf(value, 'statuses'))) if (isStatus.Check(status)) statuses.push(status);
+      if (!isValue.Check(value)) continue;
+      for (const message of listOf(fieldOf(value, 'messages'))) if (isInbound.Check(message)) messages.push({ value, message });
+    }
+  }
+  return { statuses, messages };
 }
 
 /** The text a customer's message carries: its body, the button or list item chosen, or a media caption. */
@@ -72,7 +115,8 @@ export function receivedOfCloudMessage(value: CloudValue, message: CloudInbound,
   const profile = value.contacts?.find((contact) => contact.wa_id === message.from)?.profile?.name;
   const details: Record<string, unknown> = { type: message.type ?? 'unknown' };
   if (profile) details.profile_name = profile;
-  if (message.context?.id) details.in_reply_to = message.context.id;
+  // The message answered, by its wamid: Herald's id of it goes in `in_reply_to` (receiveMessage).
+  if (message.context?.id) details.context_id = message.context.id;
   if (message.button?.payload) details.payload = message.button.payload;
   const reply = message.interactive?.button_reply ?? message.interactive?.list_reply;
   if (reply?.id) details.payload = reply.id;
@@ -84,6 +128,7 @@ export function receivedOfCloudMessage(value: CloudValue, message: CloudInbound,
     receivedAt: secondsToMs(message.timestamp, now),
     providerMessageId: message.id,
     details,
+    repliesTo: message.context?.id,
   };
 }
 
@@ -93,8 +138,8 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-const secondsToMs = (timestamp: string | undefined, fallback: number): number =>
-  timestamp && /^\d{1,12}$/.test(timestamp) ? Number(timestamp) * 1000 : fallback;
+const secondsToMs = (timestamp: string | number | undefined, fallback: number): number =>
+  timestamp !== undefined && /^\d{1,12}$/.test(String(timestamp)) ? Number(timestamp) * 1000 : fallback;
 
 /** A Cloud API status as a receipt for the one receipt path; `sent` adds nothing to our own record. */
 export function receiptOfStatus(status: CloudStatus, now: number): ProviderReceipt | undefined {
@@ -151,31 +196,27 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
     const expected = `sha256=${createHmac('sha256', deps.appSecret).update(raw).digest('hex')}`;
     if (typeof given !== 'string' || !sameText(given, expected)) return reply.code(401).send({ error: 'invalid signature' });
 
-    let notification: CloudNotification;
+    let notification: unknown;
     try {
       // Signed by Meta, so taken even with text no store can hold (a refusal would be resent
       // forever): such characters are replaced, as a decoder replaces bytes it cannot read.
       notification = JSON.parse(raw.toString('utf8'), (_key, value: unknown) =>
         typeof value === 'string' ? toStorableText(value) : value,
-      ) as CloudNotification;
+      );
     } catch {
       return reply.code(400).send({ error: 'the body is not JSON' });
     }
     const now = deps.clock.now();
     const receipts: NewJob[] = [];
     const inbound: ReceivedMessage[] = [];
-    for (const entry of notification.entry ?? []) {
-      for (const change of entry.changes ?? []) {
-        const value = change.value ?? {};
-        for (const status of value.statuses ?? []) {
-          const receipt = receiptOfStatus(status, now);
-          if (receipt) receipts.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now });
-        }
-        for (const message of value.messages ?? []) {
-          const received = receivedOfCloudMessage(value, message, now);
-          if (received) inbound.push(received);
-        }
-      }
+    const parts = partsOf(notification);
+    for (const status of parts.statuses) {
+      const receipt = receiptOfStatus(status, now);
+      if (receipt) receipts.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now });
+    }
+    for (const { value, message } of parts.messages) {
+      const received = receivedOfCloudMessage(value, message, now);
+      if (received) inbound.push(received);
     }
     if (receipts.length > 0) await deps.store.transaction((tx) => tx.jobs.enqueueMany(receipts, now));
     // Each message is stored with its effects before Meta hears 200 (a failure answers 500: Meta

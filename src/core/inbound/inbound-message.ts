@@ -17,6 +17,12 @@ export interface ReceivedMessage {
   /** What the channel adds, shown as the message's `details` (an email's subject, a Telegram username). */
   details?: Record<string, unknown> | undefined;
   /**
+   * The provider's id of the message this one answers (WhatsApp's `context.id`, a `wamid`): when it
+   * is one the same account sent through Herald, `details.in_reply_to` names that message by
+   * Herald's id, as the sandbox's answers do.
+   */
+  repliesTo?: string | undefined;
+  /**
    * A long message joined from parts kept by `InboundPort.addPart` under this key: they are removed
    * in the transaction that stores it (and when they are already gone, another node or a resend
    * stored it first: nothing is added). `route`: the route its parts came on (InboundPart).

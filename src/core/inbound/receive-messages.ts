@@ -38,11 +38,15 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
     accountId,
     from: storable(store.channels.recipientKey(received.channel, received.from)),
     to: storable(received.to),
-    text: storable(received.text),
+    text: storable(cut(received.text)),
+    // A provider's clock ahead of ours would date the message (and WhatsApp's session window) in the future.
+    receivedAt: Math.min(received.receivedAt, now),
     providerMessageId: received.providerMessageId === undefined ? undefined : storable(received.providerMessageId),
+    details: await detailsOf(store, received, accountId),
     createdAt: now,
   });
   delete message.joinedFrom;
+  delete message.repliesTo;
   // A keyword from someone the channel could not send to (a malformed sender) changes nothing.
   const sendable = store.channels.recipientsOf(received.channel)?.valid(message.from) ?? true;
   const keyword = rules?.keywords && sendable ? keywordOf(received.text) : undefined;
@@ -85,6 +89,41 @@ export async function receiveSandboxMessage(
   // A message made up now has an id of its own: it is never a duplicate, and its account is known.
   if (reception.outcome !== 'stored') throw new ApiError('INTERNAL_ERROR', 'The sandbox message was not stored.');
   return reception.message;
+}
+
+/**
+ * The most text an inbound message keeps (characters): more than any channel carries (an SMS of
+ * 255 parts, a Telegram message of 4,096, a WhatsApp text of 4,096); an email's text is cut there
+ * first, with `details.truncated` (inbound-email.ts).
+ */
+export const INBOUND_MAX_TEXT = 50_000;
+
+/**
+ * The message's details as stored: every string storable (an email's subject may carry a NUL), and
+ * `in_reply_to` set to the account's own message the provider says it answers, if there is one.
+ */
+async function detailsOf(store: Store, received: ReceivedMessage, accountId: string): Promise<Record<string, unknown> | undefined> {
+  const details = received.details ? storableDetails(received.details) : undefined;
+  if (received.repliesTo === undefined) return details;
+  const answered = await store.messages.findByProviderId(received.channel, received.repliesTo);
+  if (answered?.accountId !== accountId) return details;
+  return Object.assign({}, details, { in_reply_to: answered.id });
+}
+
+/** `text` cut at INBOUND_MAX_TEXT, never inside a surrogate pair. */
+function cut(text: string): string {
+  if (text.length <= INBOUND_MAX_TEXT) return text;
+  const end = /[\uD800-\uDBFF]/.test(text.charAt(INBOUND_MAX_TEXT - 1)) ? INBOUND_MAX_TEXT - 1 : INBOUND_MAX_TEXT;
+  return text.slice(0, end);
+}
+
+const storableDetails = (value: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(Object.entries(value).map(([key, field]) => [key, storableValue(field)]));
+
+function storableValue(value: unknown): unknown {
+  if (typeof value === 'string') return storable(value);
+  if (Array.isArray(value)) return value.map((item) => (typeof item === 'string' ? storable(item) : item));
+  return value;
 }
 
 /**
