@@ -44,7 +44,14 @@ export interface AppDeps {
   prices: PriceList;
   tokens: AccessTokens;
   database: HealthDeps['database'];
+  /** True once the node has stopped listening and answers what is left on open connections with 503. */
   isDraining: () => boolean;
+  /**
+   * True once shutdown has begun, before listening stops (SHUTDOWN_DELAY_MS): requests are served,
+   * `/readyz` answers 503 `draining` for the load balancer to take the node out, and every answer
+   * closes its connection, so keep-alive clients come back through the balancer. Draining implies it.
+   */
+  isLeaving?: (() => boolean) | undefined;
   /** Idempotency-Key retention; 24 h by default. */
   idempotency?: IdempotencySettings | undefined;
   /** Rate limits (per client by plan; token failures); none when absent (tests). */
@@ -185,8 +192,9 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
   registerTransportSecurity(app, deps.security);
   // A request still in flight when draining begins is answered in full, then its connection is
   // closed: left open (keep-alive) and idle, it would hold the shutdown until its deadline.
+  const leaving = () => deps.isDraining() || deps.isLeaving?.() === true;
   app.addHook('onSend', (_request, reply, payload, done) => {
-    if (deps.isDraining()) reply.header('connection', 'close');
+    if (leaving()) reply.header('connection', 'close');
     done(null, payload);
   });
   installErrorHandler(app, deps.database.isUnavailable);
@@ -199,7 +207,7 @@ export async function buildApp(deps: AppDeps): Promise<FastifyInstance> {
 
   await app.register(healthRoutes, {
     database: deps.database,
-    isDraining: deps.isDraining,
+    isDraining: leaving,
     providers: deps.providers,
     load: admission?.describe,
   });

@@ -53,6 +53,8 @@ export interface Config {
   /** Create a demo account (and print its credentials) when the store has no account yet. */
   demoAccount: boolean;
   shutdownTimeoutMs: number;
+  /** On SIGTERM, how long the node goes on serving with `/readyz` at 503 before it stops listening. */
+  shutdownDelayMs: number;
   /** PRICE_*: each channel's prices, in micro-credits, by key (each module declares its own). */
   prices: PriceList;
   /** Time from a sandbox acceptance to its delivery receipt. */
@@ -384,6 +386,7 @@ export function loadConfig(environment: Env = process.env, modules: readonly Any
     heapGrowthPercent: integer(env, 'HEAP_GROWTH_PERCENT', 30, 0, 1_000),
     demoAccount: boolean(env, 'DEMO_ACCOUNT', true),
     shutdownTimeoutMs: integer(env, 'SHUTDOWN_TIMEOUT_MS', 10_000, 0, 600_000),
+    shutdownDelayMs: integer(env, 'SHUTDOWN_DELAY_MS', 0, 0, 600_000),
     prices: prices(env, modules),
     sandboxDelayMs: integer(env, 'SANDBOX_DELAY_MS', 1_000, 0, 3_600_000),
     worker: {

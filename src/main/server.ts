@@ -151,6 +151,8 @@ export async function startServer(services: Services, options: ServerOptions): P
   const portChosenAtListen = new URL(config.publicUrl).port === '0';
   if (demo && !portChosenAtListen) printDemoAccount(out, demo, config.publicUrl);
 
+  // Shutdown: leaving (still listening, /readyz 503) for SHUTDOWN_DELAY_MS, then draining (closed).
+  let leaving = false;
   let draining = false;
   let thread: DispatchThread | undefined;
   const app = await buildApp({
@@ -160,6 +162,7 @@ export async function startServer(services: Services, options: ServerOptions): P
     tokens: services.tokens,
     database: services.database,
     isDraining: () => draining,
+    isLeaving: () => leaving,
     rateLimiting: services.rateLimiting,
     admission: { settings: config.admission },
     security: { tls: config.tls, production: config.production, trustedProxies: config.trustedProxies },
@@ -229,6 +232,11 @@ export async function startServer(services: Services, options: ServerOptions): P
   let stopping: Promise<void> | undefined;
   const stop = () => {
     stopping ??= (async () => {
+      leaving = true;
+      if (config.shutdownDelayMs > 0) {
+        logger.info({ delay_ms: config.shutdownDelayMs }, 'leaving: /readyz answers 503 while requests are still served');
+        await new Promise((resolve) => setTimeout(resolve, config.shutdownDelayMs));
+      }
       draining = true;
       const deadline = setTimeout(() => {
         logger.warn('shutdown deadline passed; closing open connections');
