@@ -160,11 +160,13 @@ export class Transport {
       expires_in?: number;
       error?: string;
       error_description?: string;
+      /** Herald's code for a refusal the API gives too (ACCOUNT_SUSPENDED...): the same code either way. */
+      code?: string;
     };
     if (response.status !== 200 || !body.access_token) {
       throw new HeraldError(
         response.status,
-        body.error === 'invalid_client' || response.status === 401 ? 'UNAUTHORIZED' : 'TOKEN_REFUSED',
+        body.code ?? (body.error === 'invalid_client' || response.status === 401 ? 'UNAUTHORIZED' : 'TOKEN_REFUSED'),
         body.error_description ?? `the token endpoint answered ${response.status}`,
         [],
         response.headers.get('x-request-id') ?? undefined,

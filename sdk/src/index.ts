@@ -57,8 +57,12 @@ export class Herald {
     /** What a template or session send would do (price, window, suppression, credits), without sending. */
     preview: (body: RequestBody<'previewWhatsapp'>, options?: CallOptions) =>
       this.#http.request<ResponseData<'previewWhatsapp'>>('POST', '/v1/whatsapp/preview', { ...options, body }),
-    templates: (options?: CallOptions) =>
-      this.#http.request<ResponseData<'listWhatsappTemplates'>>('GET', '/v1/whatsapp/templates', { ...options }),
+    /** The templates the account may send, filtered by `name`, `language` or `status` if given. */
+    templates: (query: Query<'listWhatsappTemplates'> = {}, options?: CallOptions) =>
+      this.#http.request<ResponseData<'listWhatsappTemplates'>>('GET', '/v1/whatsapp/templates', {
+        ...options,
+        query: query as Record<string, string | number | undefined>,
+      }),
     get: (messageId: string, options?: CallOptions) =>
       this.#http.request<ResponseData<'getWhatsappMessage'>>('GET', `/v1/whatsapp/${id(messageId)}`, { ...options }),
   };
@@ -179,8 +183,12 @@ export class Herald {
           ...options,
         },
       ),
-    replayFailed: (webhookId: string, body: RequestBody<'replayWebhookDeliveries'>, options?: CallOptions) =>
-      this.#http.request<ResponseData<'replayWebhookDeliveries'>>('POST', `/v1/webhooks/${id(webhookId)}/replay`, { ...options, body }),
+    /** Queues again the failed deliveries since a moment (`{ since: '2026-11-01T00:00:00Z' }`, a query parameter). */
+    replayFailed: (webhookId: string, query: Query<'replayWebhookDeliveries'>, options?: CallOptions) =>
+      this.#http.request<ResponseData<'replayWebhookDeliveries'>>('POST', `/v1/webhooks/${id(webhookId)}/replay`, {
+        ...options,
+        query: query as Record<string, string | number | undefined>,
+      }),
   };
 
   /** The account's suppression list (docs/suppression.md): recipients who must not be sent to. Needs `suppressions:manage`. */

@@ -4,12 +4,14 @@ import type { components, operations } from './generated/openapi.js';
 export type Operations = operations;
 export type OperationId = keyof operations;
 
-/** The JSON body an operation takes. */
-export type RequestBody<Id extends OperationId> = operations[Id] extends { requestBody: { content: { 'application/json': infer B } } }
-  ? B
-  : operations[Id] extends { requestBody?: { content: { 'application/json': infer B } } }
-    ? B
-    : never;
+/** The JSON body an operation takes; `never` for one that takes none (its `requestBody?: never`). */
+export type RequestBody<Id extends OperationId> = operations[Id] extends { requestBody?: infer R }
+  ? [NonNullable<R>] extends [never]
+    ? never
+    : NonNullable<R> extends { content: { 'application/json': infer B } }
+      ? B
+      : never
+  : never;
 
 /** The query parameters an operation takes. */
 export type Query<Id extends OperationId> = operations[Id] extends { parameters: { query?: infer Q } } ? NonNullable<Q> : never;

@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { copyFile, mkdtemp, rm, writeFile } from 'node:fs/promises';
+import { copyFile, mkdtemp, readFile, rm, writeFile } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -80,7 +80,11 @@ describe('the packed SDK, installed into a project of its own', () => {
     expect(files.filter((f) => !/^dist\/[\w/-]+\.(js|d\.ts)$/.test(f)).sort()).toEqual(['README.md', 'package.json']);
   });
 
-  it('type-checks a strict NodeNext project that imports it by name (tsc), with no casts', async () => {
+  it('type-checks a strict NodeNext project that imports it by name (tsc), with no casts, and the README’s example as written', async () => {
+    // The README's example, as a customer pastes it (its credentials declared, as their code would have them).
+    const example = /```ts\n([\s\S]*?)```/.exec(await readFile(join(repo, 'sdk/README.md'), 'utf8'))?.[1];
+    expect(example).toContain("from '@herald/sdk'");
+    await writeFile(join(app, 'readme.ts'), `declare const clientId: string;\ndeclare const clientSecret: string;\n${example}`);
     await writeFile(
       join(app, 'tsconfig.json'),
       JSON.stringify({
@@ -93,7 +97,7 @@ describe('the packed SDK, installed into a project of its own', () => {
           types: [],
           lib: ['ES2022', 'DOM'],
         },
-        files: ['consumer.ts'],
+        files: ['consumer.ts', 'readme.ts'],
       }),
     );
     await expect(run(bin('tsc'), ['-p', join(app, 'tsconfig.json')], { cwd: app })).resolves.toBeDefined();

@@ -106,6 +106,9 @@ describe('the TypeScript SDK against a running Herald', () => {
       /^msg_telegram_/,
     );
     expect(Array.isArray((await herald.whatsapp.templates()).templates)).toBe(true);
+    const named = (await herald.whatsapp.templates({ name: 'verification_code' })).templates;
+    expect(named.length).toBeGreaterThan(0);
+    expect(named.every((template) => template.name === 'verification_code')).toBe(true);
     const webhook = await herald.webhooks.create({ url: `${receiver.url}/hooks`, events: ['message.delivered'] });
     expect((await herald.webhooks.get(webhook.webhook_id)).url).toBe(`${receiver.url}/hooks`);
     expect((await herald.webhooks.list()).webhooks.map((w) => w.webhook_id)).toContain(webhook.webhook_id);
@@ -113,6 +116,8 @@ describe('the TypeScript SDK against a running Herald', () => {
     expect(test.event_type).toBe('webhook.test');
     expect((await herald.webhooks.deliveries(webhook.webhook_id)).deliveries.length).toBeGreaterThan(0);
     expect((await herald.webhooks.secret()).secret).toMatch(/^whsec_/);
+    // The failed deliveries since a moment, queued again (none failed here).
+    expect(await herald.webhooks.replayFailed(webhook.webhook_id, { since: '2026-01-01T00:00:00Z' })).toMatchObject({ queued: 0 });
     await herald.webhooks.delete(webhook.webhook_id);
     await expect(herald.webhooks.get(webhook.webhook_id)).rejects.toMatchObject({ status: 404, code: 'NOT_FOUND' });
   });

@@ -43,6 +43,17 @@ describe('the SDK transport', () => {
     }
   });
 
+  it("gives a refused token the API's code when the token endpoint names one, else UNAUTHORIZED or TOKEN_REFUSED", async () => {
+    const refusing = (status: number, body: Record<string, string>): typeof globalThis.fetch =>
+      async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const send = (fetch: typeof globalThis.fetch) => herald(fetch, { maxRetries: 0 }).account.get();
+    await expect(
+      send(refusing(403, { error: 'unauthorized_client', error_description: 'suspended', code: 'ACCOUNT_SUSPENDED' })),
+    ).rejects.toMatchObject({ status: 403, code: 'ACCOUNT_SUSPENDED' });
+    await expect(send(refusing(401, { error: 'invalid_client', error_description: 'no' }))).rejects.toMatchObject({ code: 'UNAUTHORIZED' });
+    await expect(send(refusing(400, { error: 'invalid_scope', error_description: 'no' }))).rejects.toMatchObject({ code: 'TOKEN_REFUSED' });
+  });
+
   it('retries an answer cut off mid-body under the same Idempotency-Key', async () => {
     const fake = fakeFetch((call) => {
       if (call > 0) return ok({ message_id: 'msg_1' });

@@ -146,7 +146,8 @@ describeEachDialect('API clients, secret grace periods and suspended accounts', 
       expect(call.json().error.code).toBe('ACCOUNT_SUSPENDED');
       const tokenRefused = await tokenRequest(account.clientId, account.clientSecret);
       expect(tokenRefused.statusCode).toBe(403);
-      expect(tokenRefused.json().error).toBe('unauthorized_client');
+      // OAuth's code for OAuth clients, and Herald's, the same as the API's, for everyone else.
+      expect(tokenRefused.json()).toMatchObject({ error: 'unauthorized_client', code: 'ACCOUNT_SUSPENDED' });
       // Another account is untouched.
       const other = await t.createAccount();
       expect((await t.call('GET', '/v1/account/balance', await t.tokenFor(other))).statusCode).toBe(200);

@@ -2165,6 +2165,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };
@@ -2179,6 +2181,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };
@@ -2193,6 +2197,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };
@@ -2207,6 +2213,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };
@@ -2221,6 +2229,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };
@@ -2235,6 +2245,8 @@ export interface operations {
                     "application/json": {
                         error: "invalid_request" | "invalid_client" | "unauthorized_client" | "slow_down" | "unsupported_grant_type" | "invalid_scope" | "server_error" | "temporarily_unavailable";
                         error_description: string;
+                        /** @description Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore */
+                        code?: string;
                     };
                 };
             };

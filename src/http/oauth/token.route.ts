@@ -59,6 +59,12 @@ const TokenError = Type.Object({
     ].map((c) => Type.Literal(c)),
   ),
   error_description: Type.String(),
+  code: Type.Optional(
+    Type.String({
+      description:
+        "Herald's own code for a refusal the API would give too (ACCOUNT_SUSPENDED, IP_NOT_ALLOWED, RATE_LIMITED, SERVICE_UNAVAILABLE, HTTPS_REQUIRED), as `error.code` in the API's envelope: an extension member, which OAuth clients ignore",
+    }),
+  ),
 });
 
 interface TokenRequestContext {
@@ -185,7 +191,7 @@ export async function tokenEndpoint(app: FastifyInstance, deps: TokenEndpointDep
     if (error instanceof ApiError) {
       reply.headers(impliedHeaders(error));
       const oauthCode = OAUTH_CODE_OF[error.code] ?? 'invalid_request';
-      return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message });
+      return reply.code(httpStatusOf(error.code)).send({ error: oauthCode, error_description: error.message, code: error.code });
     }
     const fastifyError = error as { statusCode?: number; code?: string };
     // OAuth has no code of its own for a body too large (RFC 6749 §5.2): invalid_request, saying so.
