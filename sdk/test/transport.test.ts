@@ -44,8 +44,10 @@ describe('the SDK transport', () => {
   });
 
   it("gives a refused token the API's code when the token endpoint names one, else UNAUTHORIZED or TOKEN_REFUSED", async () => {
-    const refusing = (status: number, body: Record<string, string>): typeof globalThis.fetch =>
-      async () => new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
+    const refusing =
+      (status: number, body: Record<string, string>): typeof globalThis.fetch =>
+      async () =>
+        new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json' } });
     const send = (fetch: typeof globalThis.fetch) => herald(fetch, { maxRetries: 0 }).account.get();
     await expect(
       send(refusing(403, { error: 'unauthorized_client', error_description: 'suspended', code: 'ACCOUNT_SUSPENDED' })),
