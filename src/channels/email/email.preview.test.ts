@@ -114,6 +114,17 @@ describeEachDialect('POST /v1/email/preview', (dialect) => {
     });
   });
 
+  it("refuses a reply_to that is another account's address (its replies would go there), on the send and its preview", async () => {
+    const account = await t.createAccount();
+    const token = await t.tokenFor(account);
+    const foreign = { ...MINIMAL, reply_to: TAKEN };
+    const refused = expectError(await t.call('POST', '/v1/email/send', token, foreign), 422, 'VALIDATION_ERROR');
+    expect(refused.details).toEqual([{ field: 'reply_to', message: `${TAKEN} is another account's address` }]);
+    expect(await preview(token, foreign)).toMatchObject({ refusal: { code: 'VALIDATION_ERROR', message: refused.message } });
+    // An address of no account's is free to use.
+    expect((await t.call('POST', '/v1/email/send', token, { ...MINIMAL, reply_to: 'help@example.com' })).statusCode).toBe(200);
+  });
+
   describe('refused as the send refuses a malformed request', () => {
     it('answers the same 422 for a missing from or body, bad base64 or an unknown field', async () => {
       const token = await t.tokenFor(await t.createAccount());

@@ -142,6 +142,7 @@ export const emailDraft = (prices: PriceList, input: SendEmailBody): MessageDraf
   to: input.to,
   alsoTo: input.cc,
   sender: input.from as string,
+  replyTo: input.reply_to,
   body: input.subject,
   costMicros: priceOf(prices, EMAIL_PRICE.key),
 });

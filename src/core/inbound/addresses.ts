@@ -109,20 +109,27 @@ export async function isForeignSender(store: Store, accountId: string, channel: 
 
 /**
  * Refuses a send from an address that is another account's (an SMS from its number, an email from
- * its reply address): replies, and the STOPs among them, would go to that account. One look-up per
+ * its reply address, or with it as the email's reply_to): replies, and the STOPs among them, would
+ * go to that account. One look-up per
  * distinct sender; an address no account has (an alphanumeric sender id) is free to use.
  */
 export async function refuseForeignSenders(
   store: Store,
   accountId: string,
-  drafts: ReadonlyArray<{ channel: Channel; sender?: string | null | undefined }>,
+  drafts: ReadonlyArray<{ channel: Channel; sender?: string | null | undefined; replyTo?: string | undefined }>,
 ): Promise<void> {
   const seen = new Set<string>();
-  for (const { channel, sender } of drafts) {
-    if (!sender || seen.has(`${channel} ${sender}`)) continue;
-    seen.add(`${channel} ${sender}`);
-    if (await isForeignSender(store, accountId, channel, sender)) {
-      throw validationError([{ field: channel === 'email' ? 'from' : 'sender', message: `${sender} is another account's address` }]);
+  for (const { channel, sender, replyTo } of drafts) {
+    const addresses: Array<[string, string | null | undefined]> = [
+      [channel === 'email' ? 'from' : 'sender', sender],
+      ['reply_to', replyTo],
+    ];
+    for (const [field, address] of addresses) {
+      if (!address || seen.has(`${channel} ${address}`)) continue;
+      seen.add(`${channel} ${address}`);
+      if (await isForeignSender(store, accountId, channel, address)) {
+        throw validationError([{ field, message: `${address} is another account's address` }]);
+      }
     }
   }
 }

@@ -48,6 +48,8 @@ export interface MessageDraft {
   /** Other recipients the message also goes to (an email's cc): checked against the suppression list too. */
   alsoTo?: readonly string[] | undefined;
   sender?: string | null;
+  /** Where replies go when not to the sender (an email's reply_to): refused, as the sender is, when it is another account's. */
+  replyTo?: string | undefined;
   body?: string | null;
   /** Channel-specific fields, stored as JSON and handed to the provider. */
   payload?: Record<string, unknown> | null;
