@@ -174,6 +174,9 @@ describeEachDialect('WhatsApp Cloud API webhooks', (dialect) => {
     const message = (await t.call('GET', `/v1/messages/${id}`, await t.tokenFor(account))).json().data;
     expect(message.status).toBe('read');
     expect(message.status_history.map((h: { status: string }) => h.status)).toEqual(['queued', 'sent', 'read']);
+    // Read implies delivered: dated by the read, not left empty (the late delivered changes nothing).
+    const detail = (await t.call('GET', `/v1/whatsapp/${id}`, await t.tokenFor(account))).json().data;
+    expect(detail).toMatchObject({ status: 'read', delivered_at: new Date(1_800_000_020_000).toISOString() });
   });
 
   it('fails a message on a failed status with the Cloud API error', async () => {

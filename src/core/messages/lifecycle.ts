@@ -493,8 +493,13 @@ async function applyReceiptIn(tx: Store, receipt: ProviderReceipt): Promise<Rece
       if (delivered) await afterMove(tx, delivered, at);
       return delivered ? 'applied' : 'ignored';
     }
-    case 'read':
-      return (await move(tx, message, { from: ['sent', 'delivered'], to: 'read', at, detail: null })) ? 'applied' : 'ignored';
+    case 'read': {
+      // Read implies delivered: a message read without a delivery receipt (or before it) was delivered then.
+      const read =
+        (await move(tx, message, { from: ['sent'], to: 'read', at, detail: null, deliveredAt: at })) ??
+        (await move(tx, message, { from: ['delivered'], to: 'read', at, detail: null }));
+      return read ? 'applied' : 'ignored';
+    }
     case 'failed': {
       const reason = {
         code: receipt.code ?? 'UNDELIVERABLE',
