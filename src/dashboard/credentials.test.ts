@@ -41,6 +41,27 @@ describeEachDialect('the dashboard: API clients', (dialect) => {
     expect(listed.body).not.toContain(secret);
   });
 
+  it('shows a new secret in the answer itself when it cannot be kept for the page after (a store hiccup): made once, never lost', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account, 'developer');
+    await visitor.get('/dashboard/credentials');
+    const keepNote = t.store.users.keepNote;
+    t.store.users.keepNote = async () => {
+      throw new Error('the store hiccuped');
+    };
+    let answer: Awaited<ReturnType<typeof visitor.post>>;
+    try {
+      answer = await visitor.post('/dashboard/credentials', { name: 'Hiccup', limit: 'all' });
+    } finally {
+      t.store.users.keepNote = keepNote;
+    }
+    expect(answer.statusCode).toBe(200);
+    const secret = shownSecret(answer.body);
+    const made = (await t.store.accounts.listClients(account.account.id)).filter((c) => c.name === 'Hiccup');
+    expect(made).toHaveLength(1);
+    expect((await tokenRequest(made[0]?.clientId ?? '', secret)).statusCode).toBe(200);
+  });
+
   it('gives a client the scopes ticked, even with "all" left marked (it granted every scope)', async () => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account, 'developer');

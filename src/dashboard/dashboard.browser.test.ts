@@ -337,6 +337,30 @@ describe.runIf(runnable)('the dashboard in a browser', () => {
     await page.close();
   });
 
+  it('a form sent after the session ended changes nothing, says so at sign-in, and signing in leads back to its page', async () => {
+    const context = await browser.newContext();
+    const page = await context.newPage();
+    // An owner of its own: sign-in is throttled per address, and this test signs in twice.
+    const owner = { email: 'returning@acme.example', password: 'returning password 8' };
+    await join(page, await invite(owner.email, 'owner'), owner);
+    await signIn(page, owner);
+    await page.getByRole('link', { name: 'Security' }).click();
+    await page.waitForURL(`${ctx.server.url}/dashboard/security`);
+    // The session ends (its cookie gone, as after it expired); the page is still open with its form.
+    await context.clearCookies({ name: 'herald_session' });
+    await page.getByLabel('Address or range').fill('198.51.100.9');
+    await page.getByRole('button', { name: 'Allow' }).click();
+    await page.waitForURL(/\/dashboard\/sign-in\?/);
+    expect(new URL(page.url()).searchParams.get('next')).toBe('/dashboard/security');
+    expect(await page.textContent('body')).toContain('what you sent was not saved');
+    await page.getByLabel('Email').fill(owner.email);
+    await page.getByLabel('Password').fill(owner.password);
+    await page.getByRole('button', { name: 'Sign in' }).click();
+    await page.waitForURL(`${ctx.server.url}/dashboard/security`);
+    expect(await page.textContent('body')).not.toContain('198.51.100.9');
+    await context.close();
+  });
+
   it('signing out ends the session: the cookie it had opens nothing any more', async () => {
     const context = await browser.newContext();
     const page = await context.newPage();

@@ -63,6 +63,9 @@ describeEachDialect('the dashboard: back to the page after signing in', (dialect
     expect(posted.statusCode).toBe(303);
     expect(posted.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fcredentials&unsent=1');
     expect(await t.store.accounts.listClients(account.account.id)).toHaveLength(1);
+    // A sign-out sent then lost nothing: the sign-in page does not say it did.
+    const out = await visitor.post('/dashboard/sign-out', {}, { headers: { referer: 'http://herald.test/dashboard/credentials' } });
+    expect(out.headers.location).toBe('/dashboard/sign-in?next=%2Fdashboard%2Fcredentials');
 
     const signIn = await visitor.get(String(posted.headers.location));
     expect(signIn.statusCode).toBe(200);

@@ -36,7 +36,10 @@ export function returnPathWithin(area: Area, text: unknown): string | undefined 
   return `${url.pathname}${url.search}`;
 }
 
-/** The page the browser was on: the one it asked for, or, for a form it posted, the page the form was on (its Referer). */
+/**
+ * The page the browser was on: the one it asked for, or, for a form it posted, the page the form was
+ * on (its Referer, which the dashboard's Referrer-Policy `same-origin` lets browsers send to it).
+ */
 function pageOf(request: FastifyRequest): string | undefined {
   if (request.method !== 'POST') return request.url;
   const referer = request.headers.referer;
@@ -57,7 +60,9 @@ export function signInLocation(area: Area, request: FastifyRequest): string {
   const query = new URLSearchParams();
   const back = returnPathWithin(area, pageOf(request));
   if (back !== undefined && back !== area) query.set('next', back);
-  if (request.method === 'POST') query.set('unsent', '1');
+  // A sign-out sent after the session ended did what it asked: nothing was lost.
+  const signingOut = within(request.url.split('?')[0] ?? '', `${area}/sign-out`);
+  if (request.method === 'POST' && !signingOut) query.set('unsent', '1');
   const text = query.toString();
   return `${area}/sign-in${text ? `?${text}` : ''}`;
 }

@@ -57,18 +57,26 @@ export type Shown<T> = { value: T } | 'gone' | undefined;
 /**
  * After a form made something to show once (a secret, a link): keeps it for this session
  * (core/users/shown-once.ts) and sends the browser on (303) to `path`, whose GET shows it. A reload
- * of that page shows nothing and makes nothing: POST-redirect-GET.
+ * of that page shows nothing and makes nothing: POST-redirect-GET. What was made is committed
+ * already: when it cannot be kept for the redirect (the store failed just then), `showHere` shows
+ * it in this answer instead, for a secret nobody saw would be lost (and a retried form would make a
+ * second client or account).
  */
 export async function redirectToShow(
   deps: { store: Store; clock: Clock },
+  request: FastifyRequest,
   reply: FastifyReply,
   sessionToken: string,
-  kind: string,
-  value: object,
-  path: string,
+  show: { kind: string; value: object; path: string; showHere: () => Promise<FastifyReply> | FastifyReply },
 ): Promise<FastifyReply> {
-  const id = await keepToShowOnce(deps.store, deps.clock, sessionToken, kind, value);
-  return reply.redirect(`${path}${path.includes('?') ? '&' : '?'}shown=${id}`, 303);
+  let id: string;
+  try {
+    id = await keepToShowOnce(deps.store, deps.clock, sessionToken, show.kind, show.value);
+  } catch (error) {
+    request.log.warn({ err: error, kind: show.kind }, 'could not keep what a form made for the page after it; shown in the answer instead');
+    return show.showHere();
+  }
+  return reply.redirect(`${show.path}${show.path.includes('?') ? '&' : '?'}shown=${id}`, 303);
 }
 
 /** The value a page's `?shown=` names for this session, taken (it is gone after); see redirectToShow. */

@@ -52,6 +52,12 @@ describe('HTTPS and transport security', () => {
         'x-frame-options': 'DENY',
         'referrer-policy': 'no-referrer',
       });
+      // The dashboard's pages name themselves to its own forms only (the way back after signing in).
+      const signIn = await getOverTls(`${url}/dashboard/sign-in`, certificate.cert);
+      expect(signIn.headers['referrer-policy']).toBe('same-origin');
+      // But an invitation's page, whose URL is its token: no Referer from it, even to this server.
+      const invitation = await getOverTls(`${url}/dashboard/invitations/inv_unknown`, certificate.cert);
+      expect(invitation.headers['referrer-policy']).toBe('no-referrer');
     });
 
     it('in production mode, /v1 over HTTPS goes on to authentication (401, not refused for its protocol)', async () => {
@@ -101,6 +107,7 @@ describe('HTTPS and transport security', () => {
       expect(token.json()).toEqual({
         error: 'invalid_request',
         error_description: 'This server takes API calls over HTTPS only: call it with https://.',
+        code: 'HTTPS_REQUIRED',
       });
     });
 

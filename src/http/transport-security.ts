@@ -13,21 +13,22 @@ export interface SecuritySettings {
 /** A year, as browsers and scanners expect of HSTS. */
 export const HSTS = 'max-age=31536000; includeSubDomains';
 
-/** On every answer: no content sniffing, no framing, no referrer. */
+/** On every answer: no content sniffing, no framing, no referrer (but the dashboard's own: DASHBOARD_REFERRER_POLICY). */
 export const SECURITY_HEADERS = {
   'x-content-type-options': 'nosniff',
   'x-frame-options': 'DENY',
   'referrer-policy': 'no-referrer',
 } as const;
 
+/**
+ * The dashboard's pages name themselves to its own forms (a form posted after the session ended
+ * leads back to its page after signing in: dashboard/return-path.ts), never to another site.
+ */
+const DASHBOARD_REFERRER_POLICY = 'same-origin';
+const isDashboard = (url: string) => url === '/dashboard' || url.startsWith('/dashboard/') || url.startsWith('/dashboard?');
+
 // The API's tokens, the token endpoint's secrets, and the dashboard's passwords and session cookies.
-const carriesSecrets = (url: string) =>
-  url.startsWith('/v1/') ||
-  url === '/v1' ||
-  url.startsWith('/oauth/') ||
-  url === '/dashboard' ||
-  url.startsWith('/dashboard/') ||
-  url.startsWith('/dashboard?');
+const carriesSecrets = (url: string) => url.startsWith('/v1/') || url === '/v1' || url.startsWith('/oauth/') || isDashboard(url);
 
 /**
  * Security headers on every answer (nosniff, no framing, no referrer; API answers are never
@@ -39,6 +40,10 @@ const carriesSecrets = (url: string) =>
 export function registerTransportSecurity(app: FastifyInstance, settings: SecuritySettings | undefined): void {
   app.addHook('onRequest', async (request, reply) => {
     reply.headers(SECURITY_HEADERS);
+    // Not an invitation's page: its URL holds the invitation's token, which no Referer may carry.
+    if (isDashboard(request.url) && !request.url.startsWith('/dashboard/invitations/')) {
+      reply.header('referrer-policy', DASHBOARD_REFERRER_POLICY);
+    }
     if (request.protocol === 'https') reply.header('strict-transport-security', HSTS);
     if (!carriesSecrets(request.url)) return;
     reply.header('cache-control', 'no-store');

@@ -177,8 +177,11 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     listPage(request, reply, { opened: await takeShown<Opened>(deps, request, operatorOf(request).sessionToken, OPENED_KIND) }),
   );
   /** What a form made, kept for this operator's session and shown by the page the redirect opens (a reload makes nothing). */
-  const show = (request: FastifyRequest, reply: FastifyReply, kind: string, value: object, path: string) =>
-    redirectToShow(deps, reply, operatorOf(request).sessionToken, kind, value, path);
+  const show = (
+    request: FastifyRequest,
+    reply: FastifyReply,
+    what: { kind: string; value: object; path: string; showHere: () => Promise<FastifyReply> | FastifyReply },
+  ) => redirectToShow(deps, request, reply, operatorOf(request).sessionToken, what);
 
   app.post<{ Body: Record<string, unknown> }>('/accounts', async (request, reply) => {
     const name = field(request.body, 'name', 200).trim();
@@ -220,7 +223,12 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         opened.problems = problemsOf(error).map((p) => `Its owner was not invited: ${p}`);
       }
     }
-    return show(request, reply, OPENED_KIND, opened, '/dashboard/operator');
+    return show(request, reply, {
+      kind: OPENED_KIND,
+      value: opened,
+      path: '/dashboard/operator',
+      showHere: () => listPage(request, reply, { opened: { value: opened } }),
+    });
   });
 
   const accountPage = async (
@@ -465,7 +473,12 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
       } catch (error) {
         return accountPage(request, reply, undefined, problemsOf(error), 422, { path, body: request.body });
       }
-      return show(request, reply, DONE_KIND, done, `/dashboard/operator/accounts/${account.id}`);
+      return show(request, reply, {
+        kind: DONE_KIND,
+        value: done,
+        path: `/dashboard/operator/accounts/${account.id}`,
+        showHere: () => accountPage(request, reply, { value: done }),
+      });
     });
 
   app.get<{ Params: { id: string } }>('/accounts/:id', async (request, reply) =>

@@ -508,7 +508,12 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
     const link = `${deps.publicUrl}/dashboard/invitations/${invited.token}`;
     // Shown by the page the redirect opens: a reload there invites nobody again.
     const shown: Invited = { email: invited.invitation.email, link };
-    return redirectToShow(deps, reply, viewerOf(request).sessionToken, INVITED_KIND, shown, '/dashboard/security');
+    return redirectToShow(deps, request, reply, viewerOf(request).sessionToken, {
+      kind: INVITED_KIND,
+      value: shown,
+      path: '/dashboard/security',
+      showHere: () => securityPage(request, reply, { invited: { value: shown } }),
+    });
   });
 
   /** An allow-list change by an owner, with its audit row in the same transaction. */

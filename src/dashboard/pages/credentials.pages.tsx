@@ -219,7 +219,12 @@ export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps
     });
   /** A new secret made: kept for this session and shown by the page the redirect opens (a reload makes nothing). */
   const showSecret = (request: FastifyRequest, reply: FastifyReply, secret: NewSecret) =>
-    redirectToShow(deps, reply, viewerOf(request).sessionToken, SHOWN_KIND, secret, '/dashboard/credentials');
+    redirectToShow(deps, request, reply, viewerOf(request).sessionToken, {
+      kind: SHOWN_KIND,
+      value: secret,
+      path: '/dashboard/credentials',
+      showHere: () => page(request, reply, { shown: { value: secret } }),
+    });
 
   app.get('/credentials', async (request, reply) =>
     page(request, reply, { shown: await takeShown<NewSecret>(deps, request, viewerOf(request).sessionToken, SHOWN_KIND) }),

@@ -234,7 +234,12 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
       return made;
     });
     const secret: SigningSecret = { secret: rotated.secret, previousUntil: rotated.previousSecretExpiresAt };
-    return redirectToShow(deps, reply, viewer.sessionToken, SHOWN_KIND, secret, '/dashboard/webhooks');
+    return redirectToShow(deps, request, reply, viewer.sessionToken, {
+      kind: SHOWN_KIND,
+      value: secret,
+      path: '/dashboard/webhooks',
+      showHere: () => listPage(request, reply, { problems: [], shownSecret: { value: secret } }),
+    });
   });
 
   app.get<{ Params: { id: string }; Querystring: { done?: string; page?: string } }>('/webhooks/:id', async (request, reply) => {
