@@ -24,7 +24,10 @@ export function telegramSettings(env: SettingsReader): TelegramSettings {
   const token = env.text('TELEGRAM_BOT_TOKEN');
   // The shape of a BotFather token; the value itself is never repeated in an error.
   if (!token || !/^\d{5,15}:[A-Za-z0-9_-]{30,60}$/.test(token)) {
-    env.fail('TELEGRAM_BOT_TOKEN', 'is required with TELEGRAM_PROVIDER=bot-api: the token from @BotFather, the bot id (digits), a colon and 30 to 60 letters, digits, - or _');
+    env.fail(
+      'TELEGRAM_BOT_TOKEN',
+      'is required with TELEGRAM_PROVIDER=bot-api: the token from @BotFather, the bot id (digits), a colon and 30 to 60 letters, digits, - or _',
+    );
   }
   return {
     kind,
