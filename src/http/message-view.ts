@@ -62,7 +62,7 @@ export const InboundMessageSchema = Type.Object(
     text: Type.String({ description: "The message's text (SMS parts joined; an email's plain-text body)." }),
     details: Type.Record(Type.String(), Type.Unknown(), {
       description:
-        "What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS.",
+        "What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type`, `profile_name`, `payload` (the button or list item chosen), `context_id` (the wamid answered) and `in_reply_to` (Herald's id of that message, when this account sent it) for WhatsApp; `parts` for a long SMS.",
     }),
     received_at: Timestamp,
     created_at: Timestamp,

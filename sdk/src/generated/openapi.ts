@@ -1092,7 +1092,7 @@ export interface components {
                 up: number;
                 total: number;
             };
-            /** @description Each route of a provider with several (SMS over several SMSCs, docs/routing.md): the provider is connected while one route is, and its messages fail over to it */
+            /** @description Each route of the SMS provider (`default` with a single SMPP_URL, one per SMSC with SMS_ROUTES, docs/routing.md): the provider is connected while one route is, and its messages fail over to it */
             routes?: {
                 /** @description The route, as SMS_ROUTES names it (`default` with a single SMPP_URL) */
                 name: string;
@@ -1813,7 +1813,7 @@ export interface components {
             to: string;
             /** @description The message's text (SMS parts joined; an email's plain-text body). */
             text: string;
-            /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+            /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type`, `profile_name`, `payload` (the button or list item chosen), `context_id` (the wamid answered) and `in_reply_to` (Herald's id of that message, when this account sent it) for WhatsApp; `parts` for a long SMS. */
             details: {
                 [key: string]: unknown;
             };
@@ -1975,7 +1975,7 @@ export interface components {
                 to: string;
                 /** @description The message's text (SMS parts joined; an email's plain-text body). */
                 text: string;
-                /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type` and `profile_name` for WhatsApp; `parts` for a long SMS. */
+                /** @description What the channel adds: `subject`, `message_id` (the email's Message-ID), `in_reply_to`, `references`, `attachments` (counted, not kept) and `truncated` for email; `username`, `first_name` and `chat_type` for Telegram; `type`, `profile_name`, `payload` (the button or list item chosen), `context_id` (the wamid answered) and `in_reply_to` (Herald's id of that message, when this account sent it) for WhatsApp; `parts` for a long SMS. */
                 details: {
                     [key: string]: unknown;
                 };

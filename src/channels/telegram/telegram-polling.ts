@@ -1,7 +1,7 @@
 import type { HealthLogger } from '../../core/delivery/provider-health.js';
 import { abortableSleep } from '../../core/delivery/rate-limiter.js';
 import { type BotApiClient, BotApiError } from './bot-api.client.js';
-import { type TelegramUpdate, takeUpdate, UPDATE_KINDS, type UpdateDeps } from './telegram-updates.js';
+import { MALFORMED_UPDATE, type TelegramUpdate, takeUpdate, UPDATE_KINDS, type UpdateDeps } from './telegram-updates.js';
 
 export interface PollingOptions {
   /** getUpdates' `timeout`: how long Telegram holds a poll open while there is nothing, in seconds. */
@@ -59,6 +59,7 @@ export function createUpdatePoller(
               'Telegram update for a bot no account has; dropped (give it to an account: herald addresses add telegram @bot)',
             );
           }
+          if (outcome === 'malformed') deps.logger.warn({ channel: 'telegram', update_id: update.update_id }, MALFORMED_UPDATE);
           offset = update.update_id + 1;
         }
         failures = 0;

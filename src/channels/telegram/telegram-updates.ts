@@ -60,6 +60,9 @@ export const UPDATE_KINDS = ['message', 'my_chat_member'] as const;
 export const isUpdate = (value: unknown): value is TelegramUpdate =>
   typeof value === 'object' && value !== null && Number.isSafeInteger((value as { update_id?: unknown }).update_id);
 
+/** The warning for an update skipped for its shape (never its text): it is answered as taken, so Telegram does not resend it forever. */
+export const MALFORMED_UPDATE = 'Telegram update of a shape the Bot API does not send; skipped';
+
 /**
  * A message of an update as Herald receives it: from the chat (its id, as sends address it), to
  * the bot (`@username`, the address an operator gives an account). Its provider id is the chat and
@@ -79,14 +82,15 @@ export function receivedOfMessage(message: TelegramMessage, botAddress: string, 
     from: chatId,
     to: botAddress,
     text,
-    receivedAt: Number.isSafeInteger(message.date) ? (message.date as number) * 1000 : now,
+    // Seconds since 1970; none, or none after it, is taken as now (receiveMessage caps a future one).
+    receivedAt: message.date !== undefined && message.date > 0 ? message.date * 1000 : now,
     providerMessageId: `${chatId}:${message.message_id}`,
     details,
   };
 }
 
-/** What became of an update. */
-export type UpdateOutcome = Reception['outcome'] | 'suppressed' | 'unsuppressed' | 'skipped';
+/** What became of an update; `malformed`: a part of another shape than the Bot API's, skipped (and logged by the caller). */
+export type UpdateOutcome = Reception['outcome'] | 'suppressed' | 'unsuppressed' | 'skipped' | 'malformed';
 
 export interface UpdateDeps {
   store: Store;
@@ -106,12 +110,13 @@ export interface UpdateDeps {
  */
 export async function takeUpdate(deps: UpdateDeps, update: TelegramUpdate, botAddress: string): Promise<UpdateOutcome> {
   if (update.message !== undefined) {
-    if (!isMessage.Check(update.message)) return 'skipped';
+    if (!isMessage.Check(update.message)) return 'malformed';
     const received = receivedOfMessage(update.message, botAddress, deps.clock.now());
     return received ? (await deps.receive(received)).outcome : 'skipped';
   }
   const member = update.my_chat_member;
-  if (member === undefined || !isChatMemberUpdated.Check(member)) return 'skipped';
+  if (member === undefined) return 'skipped';
+  if (!isChatMemberUpdated.Check(member)) return 'malformed';
   if (member.new_chat_member?.status === 'kicked') return suppressBlockedChat(deps, String(member.chat.id), botAddress);
   const back = member.new_chat_member?.status === 'member' || member.new_chat_member?.status === 'administrator';
   if (back && member.old_chat_member?.status === 'kicked') return liftBlock(deps, String(member.chat.id), botAddress);

@@ -9,7 +9,7 @@ import type { ChannelRoutes, RouteContext } from '../../http/channel-routes.js';
 import { toStorableText } from '../../http/validation.js';
 import { type BotApiClient, createBotApiClient } from './bot-api.client.js';
 import type { TelegramBotSettings } from './bot-api.provider.js';
-import { isUpdate, takeUpdate } from './telegram-updates.js';
+import { isUpdate, MALFORMED_UPDATE, takeUpdate } from './telegram-updates.js';
 
 export interface TelegramWebhookDeps {
   store: Store;
@@ -59,6 +59,7 @@ export async function telegramWebhookRoutes(app: FastifyInstance, deps: Telegram
     if (!isUpdate(request.body)) return reply.code(400).send({ error: 'not an Update' });
     const bot = await deps.client.identity();
     const outcome = await takeUpdate(deps, request.body, bot.address);
+    if (outcome === 'malformed') request.log.warn({ channel: 'telegram', update_id: request.body.update_id }, MALFORMED_UPDATE);
     if (outcome === 'unrouted') {
       request.log.warn(
         { channel: 'telegram', to: bot.address, update_id: request.body.update_id },

@@ -179,7 +179,7 @@ describeEachDialect('Telegram updates by webhook', (dialect) => {
       expect(response.statusCode).toBe(400);
     });
 
-    it('answers a body that is not JSON (or none) with 400 in the error envelope, never 500', async () => {
+    it('answers a body that is not JSON, none, or not an Update with 400 (not JSON: in the error envelope), never 500', async () => {
       for (const payload of ['{bad', '', 'null', '[1,2]']) {
         const response = await t.app.inject({
           method: 'POST',
@@ -211,6 +211,12 @@ describeEachDialect('Telegram updates by webhook', (dialect) => {
       ];
       for (const update of odd) expect((await post(update)).statusCode, JSON.stringify(update)).toBe(200);
       expect((await inbound()).length).toBe(before);
+    });
+
+    it('dates a message whose date is 0 or negative by its arrival, not 1970', async () => {
+      expect((await post({ message: Object.assign(privateMessage(333005, 'dated zero'), { date: 0 }) })).statusCode).toBe(200);
+      const stored = (await inbound()).find((m: { text: string }) => m.text === 'dated zero');
+      expect(Date.parse(stored.received_at)).toBe(t.clock.now());
     });
   });
 

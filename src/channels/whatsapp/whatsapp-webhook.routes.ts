@@ -80,18 +80,34 @@ const fieldOf = (value: unknown, key: string): unknown =>
  * Meta, but read as untrusted all the same: a part of another shape than the Cloud API documents
  * (a field of another type, an entry that is not a list) is left out, and the rest is taken.
  */
-export function partsOf(notification: unknown): { statuses: CloudStatus[]; messages: Array<{ value: CloudValue; message: CloudInbound }> } {
+export function partsOf(notification: unknown): {
+  statuses: CloudStatus[];
+  messages: Array<{ value: CloudValue; message: CloudInbound }>;
+  /** Statuses and messages left out for their shape. */
+  skipped: number;
+} {
   const statuses: CloudStatus[] = [];
   const messages: Array<{ value: CloudValue; message: CloudInbound }> = [];
+  let skipped = 0;
   for (const entry of listOf(fieldOf(notification, 'entry'))) {
     for (const change of listOf(fieldOf(entry, 'changes'))) {
       const value = fieldOf(change, 'value');
-      for (const status of listOf(fieldOf(value, 'statuses'))) if (isStatus.Check(status)) statuses.push(status);
-      if (!isValue.Check(value)) continue;
-      for (const message of listOf(fieldOf(value, 'messages'))) if (isInbound.Check(message)) messages.push({ value, message });
+      for (const status of listOf(fieldOf(value, 'statuses'))) {
+        if (isStatus.Check(status)) statuses.push(status);
+        else skipped++;
+      }
+      const inbound = listOf(fieldOf(value, 'messages'));
+      if (!isValue.Check(value)) {
+        skipped += inbound.length;
+        continue;
+      }
+      for (const message of inbound) {
+        if (isInbound.Check(message)) messages.push({ value, message });
+        else skipped++;
+      }
     }
   }
-  return { statuses, messages };
+  return { statuses, messages, skipped };
 }
 
 /** The text a customer's message carries: its body, the button or list item chosen, or a media caption. */
@@ -138,8 +154,9 @@ const sameText = (a: string, b: string): boolean => {
   return left.length === right.length && timingSafeEqual(left, right);
 };
 
-const secondsToMs = (timestamp: string | number | undefined, fallback: number): number =>
-  timestamp !== undefined && /^\d{1,12}$/.test(String(timestamp)) ? Number(timestamp) * 1000 : fallback;
+/** A Cloud API timestamp (seconds) in ms, never after `now` (a clock ahead of ours would date a message, a receipt or a session window in the future). */
+const secondsToMs = (timestamp: string | number | undefined, now: number): number =>
+  timestamp !== undefined && /^\d{1,12}$/.test(String(timestamp)) ? Math.min(Number(timestamp) * 1000, now) : now;
 
 /** A Cloud API status as a receipt for the one receipt path; `sent` adds nothing to our own record. */
 export function receiptOfStatus(status: CloudStatus, now: number): ProviderReceipt | undefined {
@@ -210,6 +227,9 @@ export async function whatsappWebhookRoutes(app: FastifyInstance, deps: Whatsapp
     const receipts: NewJob[] = [];
     const inbound: ReceivedMessage[] = [];
     const parts = partsOf(notification);
+    // Answered 200 all the same (Meta would resend them forever), but never dropped unseen.
+    if (parts.skipped > 0)
+      request.log.warn({ channel: 'whatsapp', skipped: parts.skipped }, 'WhatsApp notification parts of an unexpected shape skipped');
     for (const status of parts.statuses) {
       const receipt = receiptOfStatus(status, now);
       if (receipt) receipts.push({ kind: JOB_KINDS.providerReceipt, messageId: null, payload: receipt, runAt: now });

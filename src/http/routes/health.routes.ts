@@ -51,7 +51,7 @@ const ProviderHealth = Type.Object(
         }),
         {
           description:
-            'Each route of a provider with several (SMS over several SMSCs, docs/routing.md): the provider is connected while one route is, and its messages fail over to it',
+            'Each route of the SMS provider (`default` with a single SMPP_URL, one per SMSC with SMS_ROUTES, docs/routing.md): the provider is connected while one route is, and its messages fail over to it',
         },
       ),
     ),
