@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from '../../test/app-harness.js';
-import { signedIn } from '../../test/dashboard-visitor.js';
+import { PASSWORD, signedIn, Visitor } from '../../test/dashboard-visitor.js';
 import { describeEachDialect } from '../../test/databases.js';
 import { addCredits } from '../core/accounts/manage-accounts.js';
 import { addOperator } from '../core/operators/manage-operators.js';
@@ -44,13 +44,22 @@ describeEachDialect('the dashboard: who is named in the audit log', (dialect) =>
     expect(rows.some(([who, what]) => who === owner.email && what?.startsWith(`session.ended ${developer.email} from `))).toBe(true);
   });
 
-  it("names an operator's change by the operator's address on the account's Security page", async () => {
+  it("names an operator's change as the operator's to the account, and by the operator's address to operators only", async () => {
     const account = await t.createAccount();
     const owner = await signedIn(t, account, 'owner');
-    const { operator } = await addOperator(t.store, t.clock, { email: `ops-audit-${dialect}@example.com` });
+    const email = `ops-audit-${dialect}@example.com`;
+    const { operator } = await addOperator(t.store, t.clock, { email, password: PASSWORD });
     t.clock.advance(1);
     await addCredits(t.store, t.clock, account.account.id, 5_000_000, 'goodwill', { actor: operator.id, ip: '10.9.9.9' });
-    const rows = auditRows((await owner.visitor.get('/dashboard/security')).body);
-    expect(rows).toContainEqual([`operator ops-audit-${dialect}@example.com`, expect.stringMatching(/^credits\.added/)]);
+    // The account's users see that an operator acted, not who of the installation's staff.
+    const security = await owner.visitor.get('/dashboard/security');
+    expect(auditRows(security.body)).toContainEqual(['operator', expect.stringMatching(/^credits\.added/)]);
+    expect(security.body).not.toContain(email);
+    // Operators see which of them it was.
+    const staff = new Visitor(t);
+    await staff.get('/dashboard/operator/sign-in');
+    expect((await staff.post('/dashboard/operator/sign-in', { email, password: PASSWORD })).statusCode).toBe(303);
+    const accountPage = await staff.get(`/dashboard/operator/accounts/${account.account.id}`);
+    expect(accountPage.body).toContain(`operator ${email}`);
   });
 });

@@ -451,7 +451,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Latest changes</h2>
-          <AuditTable entries={audit} names={new Map(users.map((u) => [u.id, u.email]))} />
+          <AuditTable entries={audit} names={new Map(users.map((u) => [u.id, u.email]))} operators="named" />
         </section>
       </OperatorPage>,
       status,

@@ -389,7 +389,7 @@ export async function accountPages(app: FastifyInstance, deps: DashboardDeps): P
         </section>
         <section aria-labelledby="audit">
           <h2 id="audit">Audit log</h2>
-          <AuditTable entries={entries} names={emails} />
+          <AuditTable entries={entries} names={emails} operators="unnamed" />
         </section>
       </Page>,
     );

@@ -38,18 +38,29 @@ export function BalanceFigures({ balance }: { balance: Balance }) {
 
 /**
  * Who made a change, in words: a user of the account by their address (`names`: its users now), a
- * removed one as "removed user <address>", an operator as "operator <address>", both by the address
- * written with the row; else the actor as recorded (`operator` for the CLI).
+ * removed one as "removed user <address>" (the address written with the row), an operator as
+ * "operator", with their address only on the operator's own pages (`operators`: the staff who run
+ * the installation are not named to its customers); else the actor as recorded (`operator` for the CLI).
  */
-function whoDid(entry: AuditEntry, names: ReadonlyMap<string, string>): string {
+function whoDid(entry: AuditEntry, names: ReadonlyMap<string, string>, operators: 'named' | 'unnamed'): string {
   const current = names.get(entry.actor);
   if (current !== undefined) return current;
+  if (entry.actor.startsWith('opr_'))
+    return operators === 'named' && entry.actorEmail !== null ? `operator ${entry.actorEmail}` : 'operator';
   if (entry.actorEmail === null) return entry.actor;
-  return entry.actor.startsWith('opr_') ? `operator ${entry.actorEmail}` : `removed user ${entry.actorEmail}`;
+  return `removed user ${entry.actorEmail}`;
 }
 
 /** An account's audit log: when, who (whoDid), what on what, from where. */
-export function AuditTable({ entries, names }: { entries: readonly AuditEntry[]; names: ReadonlyMap<string, string> }) {
+export function AuditTable({
+  entries,
+  names,
+  operators,
+}: {
+  entries: readonly AuditEntry[];
+  names: ReadonlyMap<string, string>;
+  operators: 'named' | 'unnamed';
+}) {
   return (
     <table class="log">
       <thead>
@@ -64,7 +75,7 @@ export function AuditTable({ entries, names }: { entries: readonly AuditEntry[];
         {entries.map((entry) => (
           <tr key={entry.id}>
             <td>{when(entry.at)}</td>
-            <td>{whoDid(entry, names)}</td>
+            <td>{whoDid(entry, names, operators)}</td>
             <td>
               {entry.action}
               {entry.target ? ` ${entry.target}` : ''}
