@@ -58,6 +58,22 @@ describeEachDialect('the dashboard: the suppression list', (dialect) => {
     ]);
   });
 
+  it('a refused add comes back with the channel, recipient and note as sent, and adds nothing', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account, 'developer');
+    await visitor.get('/dashboard/suppressions');
+    const refused = await visitor.post('/dashboard/suppressions', {
+      channel: 'email',
+      recipient: 'not an address',
+      note: 'asked by phone',
+    });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.body).toContain('<option value="email" selected>email</option>');
+    expect(refused.body).toContain('value="not an address"');
+    expect(refused.body).toContain('value="asked by phone"');
+    expect(await t.store.suppressions.list({ accountId: account.account.id, limit: 10 })).toEqual([]);
+  });
+
   it('pages 50 at a time, newest first; a viewer sees the list and can change nothing', async () => {
     const account = await t.createAccount();
     for (let i = 0; i < 51; i++) {

@@ -48,6 +48,8 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
     reply: FastifyReply,
     problems: string[] = [],
     status = 200,
+    /** The add form as it was sent, after a refusal: shown again to be corrected. */
+    sent?: { channel: string; recipient: string; note: string },
   ) => {
     const { account, user } = viewerOf(request);
     const channel = channels.includes(request.query.channel ?? '') ? request.query.channel : undefined;
@@ -143,17 +145,17 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
                 Channel{' '}
                 <select name="channel">
                   {channels.map((c) => (
-                    <option key={c} value={c}>
+                    <option key={c} value={c} selected={sent?.channel === c}>
                       {c}
                     </option>
                   ))}
                 </select>
               </label>{' '}
               <label>
-                Recipient <input name="recipient" required maxLength={320} placeholder="+14155552671" />
+                Recipient <input name="recipient" required maxLength={320} placeholder="+14155552671" value={sent?.recipient} />
               </label>{' '}
               <label>
-                Note <input name="note" maxLength={500} placeholder="asked by phone" />
+                Note <input name="note" maxLength={500} placeholder="asked by phone" value={sent?.note} />
               </label>{' '}
               <button type="submit">Add</button>
             </form>
@@ -182,8 +184,10 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
       }
       const channel = field(request.body, 'channel', 20);
       const recipient = field(request.body, 'recipient', 320).trim();
-      if (!channels.includes(channel)) return page(request, reply, [`Choose a channel: ${channels.join(', ')}.`], 422);
-      if (recipient === '') return page(request, reply, ['Type the recipient: a phone number, an email address or a chat id.'], 422);
+      // A refused add comes back as it was sent; a refused removal is not the add form's.
+      const sent = path === '/suppressions' ? { channel, recipient, note: field(request.body, 'note', 500) } : undefined;
+      if (!channels.includes(channel)) return page(request, reply, [`Choose a channel: ${channels.join(', ')}.`], 422, sent);
+      if (recipient === '') return page(request, reply, ['Type the recipient: a phone number, an email address or a chat id.'], 422, sent);
       const note = field(request.body, 'note', 500).trim() || null;
       try {
         // The change and its audit row commit together.
@@ -193,7 +197,7 @@ export async function suppressionsPages(app: FastifyInstance, deps: DashboardDep
           await audit(tx, { accountId: account.id, actor: user.id, action, target, ip: request.ip, at: deps.clock.now() });
         });
       } catch (error) {
-        return page(request, reply, problemsOf(error), 422);
+        return page(request, reply, problemsOf(error), 422, sent);
       }
       return reply.redirect('/dashboard/suppressions', 303);
     });
