@@ -40,6 +40,16 @@ describeEachDialect('the dashboard: secrets shown once after a redirect', (diale
     expect(await clientsOf(account.account.id)).toBe(2);
   });
 
+  it('two opens of the same page at once show the secret once between them (the read deletes it in one statement)', async () => {
+    const account = await t.createAccount();
+    const { visitor } = await signedIn(t, account, 'developer');
+    await visitor.get('/dashboard/credentials');
+    const location = String((await visitor.post('/dashboard/credentials', { name: 'Twice', limit: 'all' })).headers.location);
+    const opens = await Promise.all(Array.from({ length: 4 }, () => visitor.get(location)));
+    expect(opens.map((o) => o.statusCode)).toEqual([200, 200, 200, 200]);
+    expect(opens.filter((o) => secretIn(o.body) !== '')).toHaveLength(1);
+  });
+
   it('a regenerated secret is shown once after the redirect, and not again on reload', async () => {
     const account = await t.createAccount();
     const { visitor } = await signedIn(t, account);

@@ -90,7 +90,7 @@ describeEachDialect('herald serve with SMS_PROVIDER=smpp', (dialect) => {
     await until(async () => (await smsHealth()).sms?.connected === false, '/readyz to show the link down');
     const { status, sms } = await smsHealth();
     expect(status).toBe(200);
-    expect(sms.last_error).toMatch(/^SMPP_(CONNECTION_FAILED|CONNECTION_CLOSED)$/);
+    expect(sms.last_error).toMatch(/^SMPP_CONNECTION_(FAILED|LOST|CLOSED)$/);
     await server.waitForStdout((out) => out.includes('smpp link lost; rebinding'), { what: 'the link-lost log line' });
 
     const waiting = await api(server.url, 'POST', '/v1/sms/send', token, { to: '+14155552672', message: 'Waits for the SMSC' });

@@ -286,7 +286,8 @@ export class SmppClient {
       );
     });
     session.on('error', (error: Error) => {
-      this.#fail('SMPP_CONNECTION_FAILED', error.message);
+      // Failed to connect, or lost a link that was up (reset, broken pipe).
+      this.#fail(this.#bound ? 'SMPP_CONNECTION_LOST' : 'SMPP_CONNECTION_FAILED', error.message);
     });
     session.on('close', () => {
       if (this.#session !== session) return;
