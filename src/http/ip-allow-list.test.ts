@@ -50,6 +50,7 @@ describeEachDialect('IP allow-lists on the token endpoint and /v1', (dialect) =>
     expect(refusedToken.json()).toEqual({
       error: 'unauthorized_client',
       error_description: 'Requests from 127.0.0.3 are not allowed for this account (its IP allow-list).',
+      code: 'IP_NOT_ALLOWED',
     });
     // A token obtained from an allowed address does not work from another one.
     const refusedCall = await balanceFrom('127.0.0.3', token);

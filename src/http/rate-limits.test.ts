@@ -162,7 +162,11 @@ describeEachDialect('rate limits on /v1 and the token endpoint', (dialect) => {
     for (let i = 0; i < 3; i++) expect((await tokenRequest(account.clientId, 'hsec_wrong', '198.51.100.1')).statusCode).toBe(401);
     const locked = await tokenRequest(account.clientId, account.clientSecret, '198.51.100.2');
     expect(locked.statusCode).toBe(429);
-    expect(locked.json()).toEqual({ error: 'slow_down', error_description: 'Too many failed token requests; wait before trying again.' });
+    expect(locked.json()).toEqual({
+      error: 'slow_down',
+      error_description: 'Too many failed token requests; wait before trying again.',
+      code: 'RATE_LIMITED',
+    });
     expect(Number(locked.headers['retry-after'])).toBeGreaterThanOrEqual(1);
     t.clock.advance(20_000); // one failure forgiven (3 a minute)
     expect((await tokenRequest(account.clientId, account.clientSecret, '198.51.100.2')).statusCode).toBe(200);
