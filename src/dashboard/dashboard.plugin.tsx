@@ -13,11 +13,12 @@ import { type SessionSettings, userOfSession } from '../core/users/sign-in.js';
 import { httpStatusOf, impliedHeaders } from '../http/error-handler.js';
 import type { ReceiverUrlCheck } from '../webhooks/manage-webhooks.js';
 import { operatorPages } from './operator/operator.plugin.js';
-import { accountPages } from './pages/account.pages.js';
 import { credentialsPages } from './pages/credentials.pages.js';
 import { creditsPages } from './pages/credits.pages.js';
 import { messagesPages } from './pages/messages.pages.js';
+import { overviewPages } from './pages/overview.pages.js';
 import { receivedPages } from './pages/received.pages.js';
+import { securityPages } from './pages/security.pages.js';
 import { sendPages, type TestMessageChannel } from './pages/send.pages.js';
 import { signInPages } from './pages/sign-in.pages.js';
 import { suppressionsPages } from './pages/suppressions.pages.js';
@@ -195,7 +196,8 @@ export async function dashboard(app: FastifyInstance, deps: DashboardDeps): Prom
   );
 
   await app.register(signInPages, deps);
-  await app.register(accountPages, deps);
+  await app.register(overviewPages, deps);
+  await app.register(securityPages, deps);
   await app.register(messagesPages, deps);
   await app.register(receivedPages, deps);
   await app.register(credentialsPages, deps);
