@@ -269,7 +269,12 @@ describeEachDialect('fuzzing every route: hostile bodies, queries, ids and heade
     }
     if (operation.path === '/oauth/token' && response.statusCode >= 400) {
       // OAuth's two members, and Herald's own code for a refusal the API gives too.
-      expect(Object.keys(json).filter((key) => key !== 'code').sort(), what).toEqual(['error', 'error_description']);
+      expect(
+        Object.keys(json)
+          .filter((key) => key !== 'code')
+          .sort(),
+        what,
+      ).toEqual(['error', 'error_description']);
       expect(Object.keys(OAUTH_ERRORS), what).toContain(json.error);
       if (json.code !== undefined) expect(ERROR_CODES, what).toContain(json.code);
     }
