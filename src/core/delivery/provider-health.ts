@@ -8,6 +8,7 @@ import {
   type Provider,
   type ProviderHealth,
   type SendOutcome,
+  thrownLinkError,
 } from './provider.js';
 
 const MINUTE_MS = 60_000;
@@ -70,7 +71,7 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
 
   const noteThrow = (error: unknown) => {
     reached = false;
-    lastError = thrownError(error, clock.now());
+    lastError = Object.assign(thrownLinkError(error), { at: clock.now() });
     setFailing(true, linkText(lastError));
   };
 
@@ -128,13 +129,4 @@ export function trackHealth(provider: Provider, clock: Clock, logger?: HealthLog
     },
   });
   return tracked;
-}
-
-const CODE = /^[A-Z][A-Z0-9_]{2,}$/;
-
-/** A provider's throw, which should not happen (refusals are outcomes): its own code if it has one. */
-function thrownError(error: unknown, at: number): LinkError & { at: number } {
-  const own = (error as { code?: unknown } | null)?.code;
-  const code = typeof own === 'string' && CODE.test(own) ? own : 'PROVIDER_ERROR';
-  return { code, text: error instanceof Error ? error.message : String(error), at };
 }

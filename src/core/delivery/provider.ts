@@ -262,6 +262,15 @@ export function operatorText(outcome: Extract<SendOutcome, { ok: false }>): stri
   return `${outcome.code}: ${outcome.detail ?? outcome.message}`;
 }
 
+const CODE = /^[A-Z][A-Z0-9_]{2,}$/;
+
+/** A provider's throw as a link error (it should not throw: refusals are outcomes): its own code if it has one. */
+export function thrownLinkError(error: unknown): LinkError {
+  const own = (error as { code?: unknown } | null)?.code;
+  const code = typeof own === 'string' && CODE.test(own) ? own : 'PROVIDER_ERROR';
+  return { code, text: error instanceof Error ? error.message : String(error) };
+}
+
 /** A link error in the operator's words, `CODE: text`, as operatorText words a refusal. */
 export function linkText(error: LinkError): string {
   return `${error.code}: ${error.text}`;

@@ -8,6 +8,7 @@ import {
   type Provider,
   type RouteHealth,
   type SendOutcome,
+  thrownLinkError,
 } from './provider.js';
 
 /** One way out for a channel's messages (an SMSC, an SMTP relay), with its own name. */
@@ -91,7 +92,7 @@ export function createRoutedProvider(options: RoutedProviderOptions): Provider {
         outcome = await sendOn(provider, message, signal, gate);
       } catch (error) {
         pins.set(message.id, name); // written and unanswered: in doubt on this route
-        note(name, false, { code: 'PROVIDER_ERROR', text: error instanceof Error ? error.message : String(error) });
+        note(name, false, thrownLinkError(error));
         throw error;
       }
       noteOutcome(name, outcome);

@@ -1,6 +1,6 @@
 import type { FastifyInstance } from 'fastify';
 import Type from 'typebox';
-import type { ProviderHealth as ProviderHealthValue } from '../../core/delivery/provider.js';
+import type { ProviderHealth as ProviderHealthValue, RouteHealth } from '../../core/delivery/provider.js';
 
 export interface HealthDeps {
   database: { ping(): Promise<void>; pendingMigrations(): Promise<string[]>; isUnavailable?(error: unknown): boolean };
@@ -130,29 +130,18 @@ export async function healthRoutes(app: FastifyInstance, deps: HealthDeps): Prom
   );
 }
 
+/** A provider's health as `/readyz` shows it, without the words of its errors. */
+type PublicHealth = Omit<ProviderHealthValue, 'last_error_code' | 'routes'> & {
+  routes?: Array<Omit<RouteHealth, 'last_error_code'>>;
+};
+
 /**
  * A provider's health as `/readyz` (no authentication) shows it: a link's error is told by its code
- * alone (`SMPP_NOT_BOUND`), or that there is one; its words (an SMSC's host and port, a bind or
- * relay refusal naming our login) are the operator's, in the logs and on the operator's system page.
+ * alone (`SMPP_BIND_REFUSED`); its words (an SMSC's host and port, a bind or relay refusal naming
+ * our login) are the operator's, in the logs and on the operator's system page.
  */
-function withoutDetails(health: ProviderHealthValue): ProviderHealthValue {
-  const { last_error_code, ...shown } = health;
-  return Object.assign(shown, {
-    last_error: publicCode(health.last_error, last_error_code),
-    ...(health.routes
-      ? {
-          routes: health.routes.map(({ last_error_code: code, ...route }) =>
-            Object.assign(route, { last_error: publicCode(route.last_error, code) }),
-          ),
-        }
-      : {}),
-  }) as ProviderHealthValue;
+function withoutDetails(health: ProviderHealthValue): PublicHealth {
+  const { last_error_code, routes, ...shown } = health;
+  const publicRoutes = routes?.map(({ last_error_code: code, ...route }) => Object.assign(route, { last_error: code }));
+  return Object.assign(shown, { last_error: last_error_code }, publicRoutes ? { routes: publicRoutes } : {});
 }
-
-/** An error's code alone, or that there is one. */
-function publicCode(error: string | null, code: string | null): string | null {
-  if (error === null) return null;
-  return code ?? LINK_ERROR;
-}
-
-const LINK_ERROR = 'link error (its reason is in the logs and on the operator page)';
