@@ -1,5 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import { INBOUND_EMAIL_MAX_TEXT, readInboundMail } from './inbound-email.js';
+import { INBOUND_MAX_TEXT } from '../../core/inbound/receive-messages.js';
+import { readInboundMail } from './inbound-email.js';
 
 const AT = Date.UTC(2026, 10, 28, 15, 2, 11);
 const mail = (headers: string, body: string) => Buffer.from(`${headers.trim().replace(/\n/g, '\r\n')}\r\n\r\n${body}`);
@@ -44,15 +45,15 @@ describe('reading a received email', () => {
     });
   });
 
-  it('cuts a long text at INBOUND_EMAIL_MAX_TEXT, never inside a surrogate pair, and says so', async () => {
-    const body = `${'a'.repeat(INBOUND_EMAIL_MAX_TEXT - 1)}😀 and more`;
+  it('cuts a long text at INBOUND_MAX_TEXT, never inside a surrogate pair, and says so', async () => {
+    const body = `${'a'.repeat(INBOUND_MAX_TEXT - 1)}😀 and more`;
     const read = await readInboundMail(
       mail('From: a@example.com\nContent-Type: text/plain; charset=utf-8\nContent-Transfer-Encoding: 8bit', body),
       { mailFrom: '', recipients: ['r@acme.example'] },
       AT,
     );
     const [message] = read.ok ? read.messages : [];
-    expect(message?.text).toBe('a'.repeat(INBOUND_EMAIL_MAX_TEXT - 1));
+    expect(message?.text).toBe('a'.repeat(INBOUND_MAX_TEXT - 1));
     expect(message?.details).toMatchObject({ truncated: true, message_id: null, subject: null });
     expect(message?.providerMessageId).toBeUndefined();
   });

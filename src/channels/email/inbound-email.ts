@@ -1,6 +1,6 @@
 import type { AddressObject, ParsedMail } from 'mailparser';
 import type { ReceivedMessage } from '../../core/inbound/inbound-message.js';
-import { INBOUND_MAX_TEXT } from '../../core/inbound/receive-messages.js';
+import { cutText, INBOUND_MAX_TEXT } from '../../core/inbound/receive-messages.js';
 import { loadOnUse } from '../../core/load-on-use.js';
 
 /**
@@ -14,8 +14,6 @@ export function prepareMailReading(): void {
   loadMailparser();
 }
 
-/** The longest text kept of a received email, in UTF-16 units: replies quote whole threads below them. */
-export const INBOUND_EMAIL_MAX_TEXT = INBOUND_MAX_TEXT;
 /** HTML longer than this (characters) is not converted to text: html-to-text's time grows with it. */
 const MAX_HTML_TO_CONVERT = 2_000_000;
 /** RFC 5322's line limit: the most of a subject or a message id kept. */
@@ -38,7 +36,7 @@ export type ReadMail = { ok: true; messages: ReceivedMessage[] } | { ok: false; 
  * Reads an email handed to the inbound SMTP listener (whole, within its size limit) as one
  * received message per accepted recipient. `from` is the From header's address (the envelope's
  * MAIL FROM when there is none), `text` the plain-text body, or the HTML converted to text when the
- * message has no plain part, trimmed and cut at INBOUND_EMAIL_MAX_TEXT. The Message-ID is the
+ * message has no plain part, trimmed and cut at INBOUND_MAX_TEXT. The Message-ID is the
  * provider's id, so the same email delivered again (after a 451, or to a second address of the
  * account) is stored once. Attachments are counted, never kept.
  */
@@ -81,10 +79,8 @@ function senderOf(header: AddressObject | undefined): string | undefined {
 
 function bodyOf(mail: ParsedMail): { text: string; truncated: boolean } {
   const whole = (mail.text ?? '').replace(/\r\n/g, '\n').trim();
-  if (whole.length <= INBOUND_EMAIL_MAX_TEXT) return { text: whole, truncated: false };
-  // Never half of a surrogate pair at the cut.
-  const end = /[\uD800-\uDBFF]/.test(whole.charAt(INBOUND_EMAIL_MAX_TEXT - 1)) ? INBOUND_EMAIL_MAX_TEXT - 1 : INBOUND_EMAIL_MAX_TEXT;
-  return { text: whole.slice(0, end).trimEnd(), truncated: true };
+  if (whole.length <= INBOUND_MAX_TEXT) return { text: whole, truncated: false };
+  return { text: cutText(whole, INBOUND_MAX_TEXT).trimEnd(), truncated: true };
 }
 
 /** A header's value, trimmed and cut at the line limit; undefined when absent or empty. */

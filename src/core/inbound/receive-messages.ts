@@ -38,7 +38,7 @@ export async function receiveMessage(deps: SendDeps, received: ReceivedMessage, 
     accountId,
     from: storable(store.channels.recipientKey(received.channel, received.from)),
     to: storable(received.to),
-    text: storable(cut(received.text)),
+    text: storable(cutText(received.text, INBOUND_MAX_TEXT)),
     // A provider's clock ahead of ours would date the message (and WhatsApp's session window) in the future.
     receivedAt: Math.min(received.receivedAt, now),
     providerMessageId: received.providerMessageId === undefined ? undefined : storable(received.providerMessageId),
@@ -110,11 +110,10 @@ async function detailsOf(store: Store, received: ReceivedMessage, accountId: str
   return Object.assign({}, details, { in_reply_to: answered.id });
 }
 
-/** `text` cut at INBOUND_MAX_TEXT, never inside a surrogate pair. */
-function cut(text: string): string {
-  if (text.length <= INBOUND_MAX_TEXT) return text;
-  const end = /[\uD800-\uDBFF]/.test(text.charAt(INBOUND_MAX_TEXT - 1)) ? INBOUND_MAX_TEXT - 1 : INBOUND_MAX_TEXT;
-  return text.slice(0, end);
+/** `text` cut at `max` characters, never inside a surrogate pair. */
+export function cutText(text: string, max: number): string {
+  if (text.length <= max) return text;
+  return text.slice(0, /[\uD800-\uDBFF]/.test(text.charAt(max - 1)) ? max - 1 : max);
 }
 
 const storableDetails = (value: Record<string, unknown>): Record<string, unknown> =>
