@@ -54,6 +54,9 @@ export function frameOf(request: FastifyRequest, reply: FastifyReply, current: s
 /** What a page's `?shown=` named: the value kept for it, or `gone` (shown already, expired, or not this session's). */
 export type Shown<T> = { value: T } | 'gone' | undefined;
 
+/** The value a page shows once, if it has one to show now. */
+export const shownValue = <T>(shown: Shown<T>): T | undefined => (shown === undefined || shown === 'gone' ? undefined : shown.value);
+
 /**
  * After a form made something to show once (a secret, a link): keeps it for this session
  * (core/users/shown-once.ts) and sends the browser on (303) to `path`, whose GET shows it. A reload

@@ -16,7 +16,7 @@ import { DEFAULT_PLAN, PLANS } from '../../core/plans.js';
 import { inviteUser } from '../../core/users/manage-users.js';
 import { isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { redirectToShow, type Shown, takeShown } from '../session.js';
+import { redirectToShow, type Shown, shownValue, takeShown } from '../session.js';
 import { AuditTable, BalanceFigures, Copyable } from '../views/components.js';
 import { credits, when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
@@ -77,7 +77,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     status = 200,
   ) => {
     const accounts = await deps.store.accounts.listAccounts();
-    const opened = outcome.opened === 'gone' ? undefined : outcome.opened?.value;
+    const opened = shownValue(outcome.opened);
     const sent = outcome.sent;
     const frame = operatorFrameOf(request, reply, '/dashboard/operator');
     return sendPage(
@@ -239,7 +239,7 @@ export async function accountsPages(app: FastifyInstance, deps: DashboardDeps): 
     status = 200,
     sent?: { path: string; body: unknown },
   ) => {
-    const notice = done === 'gone' ? undefined : done?.value;
+    const notice = shownValue(done);
     /** A field of the refused form, shown again: only the form that was sent (never a password: these forms have none). */
     const again = (path: string, name: string) => (sent?.path === path ? field(sent.body, name, 254) : '');
     const account = await deps.store.accounts.findAccount(request.params.id);

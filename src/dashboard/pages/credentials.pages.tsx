@@ -4,7 +4,7 @@ import type { ApiClient } from '../../core/accounts/account.js';
 import { createClient, revokeClient, rotateClientSecret, SECRET_GRACE_PERIODS_MS } from '../../core/accounts/manage-accounts.js';
 import { can } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, redirectToShow, type Shown, takeShown, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, shownValue, takeShown, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
@@ -66,7 +66,7 @@ const SHOWN_KIND = 'client-secret';
 export async function credentialsPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const page = async (request: FastifyRequest, reply: FastifyReply, { shown, problems = [], sent, status = 200 }: PageState = {}) => {
     const { account, user } = viewerOf(request);
-    const secret = shown === 'gone' || shown === undefined ? undefined : shown.value;
+    const secret = shownValue(shown);
     const clients = await deps.store.accounts.listClients(account.id);
     const frame = frameOf(request, reply, '/dashboard/credentials');
     const allowed = can(user.role, 'credentials.manage');

@@ -6,7 +6,7 @@ import { turnOffTwoStep, turnOnTwoStep } from '../../core/users/sign-in.js';
 import { newTotpSecret, totpUri } from '../../core/users/totp.js';
 import { can, isRole, ROLES } from '../../core/users/user.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, redirectToShow, type Shown, takeShown, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, shownValue, takeShown, viewerOf } from '../session.js';
 import { AuditTable, Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf } from '../views/forms.js';
@@ -40,7 +40,7 @@ interface SecurityState {
 export async function securityPages(app: FastifyInstance, deps: DashboardDeps): Promise<void> {
   const securityPage = async (request: FastifyRequest, reply: FastifyReply, state: SecurityState = {}) => {
     const { problem, enrolling, sent } = state;
-    const invited = state.invited === 'gone' ? undefined : state.invited?.value;
+    const invited = shownValue(state.invited);
     const problemIn = (section: Section) => problem?.section === section && <Notice kind="error">{problem.text}</Notice>;
     const viewer = viewerOf(request);
     const { account, user } = viewer;

@@ -10,7 +10,7 @@ import { listWebhookDeliveries, replayDelivery, replayFailedSince, sendTestEvent
 import { generateWebhookSecret } from '../../webhooks/signing.js';
 import { rotateSigningSecret } from '../../webhooks/signing-secret.js';
 import type { DashboardDeps } from '../dashboard.plugin.js';
-import { frameOf, redirectToShow, type Shown, takeShown, type Viewer, viewerOf } from '../session.js';
+import { frameOf, redirectToShow, type Shown, shownValue, takeShown, type Viewer, viewerOf } from '../session.js';
 import { Copyable } from '../views/components.js';
 import { when } from '../views/format.js';
 import { ActionButton, field, problemsOf, tickedOrAll } from '../views/forms.js';
@@ -79,7 +79,7 @@ export async function webhooksPages(app: FastifyInstance, deps: DashboardDeps): 
     const someEvents = form.events !== undefined && !form.events.includes(ALL_EVENTS);
     // Made on first use, as GET /v1/webhooks/secret would.
     const secrets = await deps.store.webhooks.signingSecrets(account.id, generateWebhookSecret, deps.clock.now());
-    const shown = form.shownSecret === 'gone' ? undefined : form.shownSecret?.value;
+    const shown = shownValue(form.shownSecret);
     return sendPage(
       reply,
       <Page title="Webhooks" frame={frame}>
