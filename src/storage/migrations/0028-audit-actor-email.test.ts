@@ -29,6 +29,8 @@ describeEachDialect('migration 0028: the audit log keeps who acted by address', 
       ['aud_5', 'opr_1', 'credits.added', 'acc_1'],
       ['aud_6', 'operator', 'account.suspended', null],
       ['aud_7', 'usr_never_joined', 'user.signed_in', null],
+      // A joining row written without its role: the whole target is the address, on both stores.
+      ['aud_8', 'usr_bare', 'user.joined', 'cy@acme.test'],
     ];
     for (const [id, actor, action, target] of rows) {
       await sql`insert into audit_log (id, account_id, actor, action, target, ip, at)
@@ -52,6 +54,7 @@ describeEachDialect('migration 0028: the audit log keeps who acted by address', 
       { id: 'aud_5', actor_email: 'ops@herald.test' },
       { id: 'aud_6', actor_email: null },
       { id: 'aud_7', actor_email: null },
+      { id: 'aud_8', actor_email: 'cy@acme.test' },
     ]);
   });
 });
